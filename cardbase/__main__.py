@@ -1,0 +1,3 @@
+from cardbase.cli import main
+
+main()

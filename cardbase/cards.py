@@ -1,0 +1,147 @@
+"""Cards as read commands see them, fetched with plain sqlite3.
+
+`Card` is the one shape every command renders and every JSON consumer gets, so its
+`to_dict` is the documented card object.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cardbase import fields
+from cardbase.codes import CollectorCode
+
+SELECT_CARDS = (
+    f"SELECT c.*, coalesce(o.nonfoil, 0) AS nonfoil, coalesce(o.foil, 0) AS foil "
+    f"FROM {fields.CARD_TABLE} AS c "
+    f"LEFT JOIN {fields.OWNERSHIP_TABLE} AS o ON o.card_id = c.id"
+)
+CATALOGUE_ORDER = "c.game, c.series, c.number"
+
+
+@dataclass(frozen=True)
+class Card:
+    id: int
+    game: str
+    code: CollectorCode
+    name: str
+    type: str
+    hero: bool
+    sphere: str | None
+    traits: tuple[str, ...]
+    cost: int | None
+    attack: int | None
+    defense: int | None
+    gems: str
+    text: str
+    lore: str
+    nonfoil: int = 0
+    foil: int = 0
+
+    @property
+    def owned(self) -> int:
+        return self.nonfoil + self.foil
+
+    def label(self) -> str:
+        """How messages name a card: its name and its code."""
+        return f"{self.name} ({self.code})"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "code": str(self.code),
+            "series": self.code.series,
+            "rarity": self.code.rarity,
+            "number": self.code.number,
+            "name": self.name,
+            "type": self.type,
+            "hero": self.hero,
+            "sphere": self.sphere,
+            "traits": list(self.traits),
+            "cost": self.cost,
+            "attack": self.attack,
+            "defense": self.defense,
+            "gems": self.gems,
+            "text": self.text,
+            "lore": self.lore,
+            "game": self.game,
+            "nonfoil": self.nonfoil,
+            "foil": self.foil,
+        }
+
+
+def name_key(name: str) -> str:
+    """Fold a name for exact lookups: case, accents, spaces and punctuation do not count."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    return "".join(ch for ch in decomposed if ch.isalnum())
+
+
+def split_traits(text: str) -> tuple[str, ...]:
+    return tuple(t.strip() for t in text.replace(";", ",").split(",") if t.strip())
+
+
+def card_from_row(row: sqlite3.Row) -> Card:
+    keys = row.keys()
+    return Card(
+        id=row["id"],
+        game=row["game"],
+        code=CollectorCode(row["series"], row["rarity"], row["number"]),
+        name=row["name"],
+        type=row["type"],
+        hero=bool(row["hero"]),
+        sphere=row["sphere"],
+        traits=split_traits(row["traits"] or ""),
+        cost=row["cost"],
+        attack=row["attack"],
+        defense=row["defense"],
+        gems=row["gems"] or "",
+        text=row["text"] or "",
+        lore=row["lore"] or "",
+        nonfoil=row["nonfoil"] if "nonfoil" in keys else 0,
+        foil=row["foil"] if "foil" in keys else 0,
+    )
+
+
+def fetch_cards(
+    conn: sqlite3.Connection,
+    where: str = "",
+    params: Sequence[Any] = (),
+    order: str = CATALOGUE_ORDER,
+    limit: int | None = None,
+) -> list[Card]:
+    sql = SELECT_CARDS
+    if where:
+        sql += f" WHERE {where}"
+    sql += f" ORDER BY {order}"
+    if limit is not None:
+        sql += f" LIMIT {int(limit)}"
+    return [card_from_row(row) for row in conn.execute(sql, tuple(params))]
+
+
+def cards_with_number(conn: sqlite3.Connection, series: int, number: int) -> list[Card]:
+    """Every printing numbered `series`/`number`, whatever its rarity letter (one per game)."""
+    return fetch_cards(conn, "c.series = ? AND c.number = ?", (series, number))
+
+
+def cards_named(conn: sqlite3.Connection, name: str) -> list[Card]:
+    return fetch_cards(conn, "c.name_key = ?", (name_key(name),))
+
+
+def name_index(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+    """(name, code) of every card, for fuzzy suggestions."""
+    rows = conn.execute(
+        f"SELECT name, series, rarity, number FROM {fields.CARD_TABLE} "
+        "ORDER BY game, series, number"
+    )
+    return [(r[0], f"{r[1]} {r[2]} {r[3]}") for r in rows]
+
+
+def count_cards(conn: sqlite3.Connection) -> int:
+    return int(conn.execute(f"SELECT count(*) FROM {fields.CARD_TABLE}").fetchone()[0])
+
+
+def codes_of(cards: Iterable[Card]) -> str:
+    return ", ".join(str(card.code) for card in cards)

@@ -1,0 +1,357 @@
+"""The catalogue: reading card lists (CSV in the cards.csv shape) and storing them.
+
+Reading and checking is separate from storing: `read_catalogue` turns a file into
+`CardSpec`s and row-numbered problems without touching a database, and `store_cards`
+writes checked specs in the caller's transaction. So a file with one bad row is rejected
+before anything is written, and the bundled catalogue loads through the same checks as a
+user's file.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, Table, bindparam, select, update
+
+from cardbase.cards import name_key
+from cardbase.codes import CollectorCode, parse_code
+from cardbase.errors import CardbaseError, CatalogueError
+from cardbase.fields import TRAIT_SEPARATOR
+from cardbase.games import DEFAULT_GAME, GAMES, Game
+from cardbase.models import CardRow
+
+COLUMNS: tuple[str, ...] = (
+    "code", "name", "type", "hero", "sphere", "traits",
+    "cost", "attack", "defense", "gems", "text", "lore", "game",
+)  # fmt: skip
+REQUIRED_COLUMNS: tuple[str, ...] = ("code", "name", "type")
+GEM_COLOURS = "RGBY"
+MAX_GEMS = 4
+TRUE_WORDS = frozenset({"yes", "y", "true", "t", "1", "x", "hero"})
+FALSE_WORDS = frozenset({"", "no", "n", "false", "f", "0"})
+NO_SPHERE_WORDS = frozenset({"", "none", "hero", "-"})
+MAX_PROBLEMS_SHOWN = 20
+
+
+@dataclass(frozen=True)
+class CardSpec:
+    """One checked catalogue row, ready to store."""
+
+    game: str
+    series: int
+    rarity: str
+    number: int
+    name: str
+    type: str
+    hero: bool
+    sphere: str | None
+    traits: str
+    cost: int | None
+    attack: int | None
+    defense: int | None
+    gems: str
+    text: str
+    lore: str
+
+    @property
+    def code(self) -> CollectorCode:
+        return CollectorCode(self.series, self.rarity, self.number)
+
+    def values(self) -> dict[str, object]:
+        return {**asdict(self), "name_key": name_key(self.name)}
+
+
+@dataclass
+class CatalogueFile:
+    """What a catalogue file held: the good rows, and a line for each bad one."""
+
+    specs: list[CardSpec] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    ignored_columns: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ImportCounts:
+    added: int
+    updated: int
+    unchanged: int
+    skipped: int = 0
+
+
+class RowError(CardbaseError):
+    """One bad value in one row; collected, never shown alone."""
+
+
+def bundled_catalogue() -> Path:
+    """cards.csv inside the installed wheel, or at the top of a source checkout."""
+    packaged = resources.files("cardbase") / "data" / "cards.csv"
+    if packaged.is_file():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parent.parent / "cards.csv"
+
+
+def read_catalogue(path: Path) -> CatalogueFile:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise CatalogueError(f"{path}: cannot read the file ({exc.strerror or exc})") from exc
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise CatalogueError(
+            f"{path}: not UTF-8 text (byte {exc.start}); save the file as UTF-8 CSV"
+        ) from exc
+    return parse_catalogue(io.StringIO(text, newline=""), str(path))
+
+
+def parse_catalogue(lines: Iterable[str], source: str) -> CatalogueFile:
+    reader = csv.reader(lines)
+    try:
+        header = next(reader, None)
+        if header is None or not any(cell.strip() for cell in header):
+            raise CatalogueError(
+                f"{source}: empty file; expected a header row ({', '.join(COLUMNS)})"
+            )
+        columns = _map_header(header, source)
+        result = CatalogueFile(ignored_columns=[h for h in header if _column(h) not in COLUMNS])
+        seen: dict[tuple[str, int, int], int] = {}
+        for row_number, row in enumerate(reader, start=2):
+            if not any(cell.strip() for cell in row):
+                continue
+            try:
+                spec = parse_row(
+                    {name: row[i] if i < len(row) else "" for name, i in columns.items()}
+                )
+            except CardbaseError as exc:
+                result.problems.append(f"{source}, row {row_number}: {exc}")
+                continue
+            key = (spec.game, spec.series, spec.number)
+            if key in seen:
+                result.problems.append(
+                    f"{source}, row {row_number}: code {spec.code} repeats row {seen[key]}"
+                )
+                continue
+            seen[key] = row_number
+            result.specs.append(spec)
+    except csv.Error as exc:
+        raise CatalogueError(f"{source}: not a readable CSV file ({exc})") from exc
+    return result
+
+
+def _column(header: str) -> str:
+    return header.strip().lower().replace(" ", "_")
+
+
+def _map_header(header: list[str], source: str) -> dict[str, int]:
+    columns: dict[str, int] = {}
+    for position, cell in enumerate(header):
+        name = _column(cell)
+        if name in COLUMNS:
+            if name in columns:
+                raise CatalogueError(
+                    f"{source}: column '{cell.strip()}' appears twice in the header"
+                )
+            columns[name] = position
+    missing = [name for name in REQUIRED_COLUMNS if name not in columns]
+    if missing:
+        raise CatalogueError(
+            f"{source}: the header has no {', '.join(missing)} column "
+            f"(found: {', '.join(h.strip() for h in header if h.strip()) or 'nothing'}); "
+            f"expected columns {', '.join(COLUMNS)}"
+        )
+    return columns
+
+
+def parse_row(values: dict[str, str]) -> CardSpec:
+    """Check one row's values; raise `RowError` (or `CodeError`) naming the first bad one."""
+    game = _game(values.get("game", ""))
+    code = parse_code(values["code"])
+    name = " ".join(values["name"].split())
+    if not name:
+        raise RowError("the name is empty")
+    card_type, hero = _type_and_hero(game, values["type"], values.get("hero", ""))
+    sphere = _sphere(game, values.get("sphere", ""), hero)
+    cost = _stat(values, "cost")
+    attack = _stat(values, "attack")
+    defense = _stat(values, "defense")
+    if card_type in game.fighting_types:
+        if attack is None or defense is None:
+            raise RowError(f"a {card_type} needs attack and defense")
+    elif attack is not None or defense is not None:
+        raise RowError(f"a {card_type} has no attack or defense; leave them empty")
+    return CardSpec(
+        game=game.key,
+        series=code.series,
+        rarity=code.rarity,
+        number=code.number,
+        name=name,
+        type=card_type,
+        hero=hero,
+        sphere=sphere,
+        traits=TRAIT_SEPARATOR.join(_traits(values.get("traits", ""))),
+        cost=cost,
+        attack=attack,
+        defense=defense,
+        gems=_gems(values.get("gems", "")),
+        text=values.get("text", "").strip(),
+        lore=values.get("lore", "").strip(),
+    )
+
+
+def _game(text: str) -> Game:
+    wanted = text.strip().lower()
+    if not wanted:
+        return GAMES[DEFAULT_GAME]
+    for game in GAMES.values():
+        if wanted in (game.key, game.title.lower()):
+            return game
+    raise RowError(f"game '{text.strip()}' is not one of {', '.join(GAMES)}")
+
+
+def _choice(kind: str, text: str, choices: Iterable[str]) -> str:
+    options = list(choices)
+    for option in options:
+        if text.strip().lower() == option.lower():
+            return option
+    from rapidfuzz import process
+
+    close = process.extractOne(text.strip(), options, score_cutoff=60)
+    hint = f"; did you mean {close[0]}?" if close else ""
+    raise RowError(f"{kind} '{text.strip()}' is not one of {', '.join(options)}{hint}")
+
+
+def _type_and_hero(game: Game, type_text: str, hero_text: str) -> tuple[str, bool]:
+    hero = _flag("hero", hero_text)
+    word = type_text.strip().lower()
+    if word == "hero":  # lists often say "Hero" where the card says "Creature - Hero"
+        return game.fighting_types[0], True
+    card_type = game.type_synonyms.get(word) or _choice("type", type_text, game.types)
+    if hero and card_type not in game.fighting_types:
+        raise RowError(f"a Hero must be a {' or '.join(game.fighting_types)}, not a {card_type}")
+    return card_type, hero
+
+
+def _sphere(game: Game, text: str, hero: bool) -> str | None:
+    if text.strip().lower() in NO_SPHERE_WORDS:
+        if not hero and game.spheres:
+            raise RowError(
+                f"the sphere is empty; only Heroes have none ({', '.join(game.spheres)})"
+            )
+        return None
+    if hero:
+        raise RowError(f"Heroes have no sphere, but this row says '{text.strip()}'")
+    return _choice("sphere", text, game.spheres)
+
+
+def _flag(column: str, text: str) -> bool:
+    word = text.strip().lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    raise RowError(f"{column} '{text.strip()}' is not yes or no")
+
+
+def _stat(values: dict[str, str], column: str) -> int | None:
+    text = values.get(column, "").strip()
+    if not text:
+        return None
+    try:
+        number = int(text)
+    except ValueError:
+        raise RowError(f"{column} '{text}' is not a whole number") from None
+    if not 0 <= number <= 999:
+        raise RowError(f"{column} {number} is out of range (0 to 999)")
+    return number
+
+
+def _traits(text: str) -> list[str]:
+    return [" ".join(t.split()) for t in text.replace(";", ",").split(",") if t.strip()]
+
+
+def _gems(text: str) -> str:
+    letters = "".join(ch for ch in text.upper() if not ch.isspace() and ch not in ",;-/")
+    bad = sorted({ch for ch in letters if ch not in GEM_COLOURS})
+    if bad:
+        raise RowError(f"gems '{text.strip()}' has {', '.join(bad)}; gems are R, G, B, Y")
+    if len(letters) > MAX_GEMS:
+        raise RowError(
+            f"gems '{text.strip()}' has {len(letters)} gems; a card has at most {MAX_GEMS}"
+        )
+    return letters
+
+
+def store_cards(conn: Connection, specs: list[CardSpec], skipped: int = 0) -> ImportCounts:
+    """Add new cards and update changed ones, matched by game and code, in `conn`'s transaction."""
+    table: Table = CardRow.__table__  # type: ignore[attr-defined]
+    existing = {(row.game, row.series, row.number): row for row in conn.execute(select(table))}
+    new_rows: list[dict[str, object]] = []
+    changed_rows: list[dict[str, object]] = []
+    for spec in specs:
+        values = spec.values()
+        old = existing.get((spec.game, spec.series, spec.number))
+        if old is None:
+            new_rows.append(values)
+        elif any(getattr(old, column) != value for column, value in values.items()):
+            changed_rows.append({**values, "_id": old.id})
+    if new_rows:
+        conn.execute(table.insert(), new_rows)
+    if changed_rows:
+        columns: dict[str, Any] = {
+            column: bindparam(column) for column in changed_rows[0] if column != "_id"
+        }
+        conn.execute(
+            update(table).where(table.c.id == bindparam("_id")).values(columns), changed_rows
+        )
+    unchanged = len(specs) - len(new_rows) - len(changed_rows)
+    return ImportCounts(len(new_rows), len(changed_rows), unchanged, skipped)
+
+
+def checked_specs(parsed: CatalogueFile, source: str, skip_bad: bool) -> list[CardSpec]:
+    """The specs to store, or a `CatalogueError` listing bad rows when they are not skipped."""
+    if parsed.problems and not skip_bad:
+        shown = parsed.problems[:MAX_PROBLEMS_SHOWN]
+        more = len(parsed.problems) - len(shown)
+        if more:
+            shown.append(f"... and {more} more bad rows")
+        raise CatalogueError(
+            f"{source}: {len(parsed.problems)} bad row(s), so nothing was imported "
+            "(fix them, or add --skip-bad to import the good rows)",
+            shown,
+        )
+    if not parsed.specs:
+        raise CatalogueError(f"{source}: no cards in the file")
+    return parsed.specs
+
+
+def load_catalogue(conn: Connection, path: Path) -> ImportCounts:
+    """Load a whole catalogue file, which must have no bad rows, in `conn`'s transaction."""
+    parsed = read_catalogue(path)
+    return store_cards(conn, checked_specs(parsed, str(path), skip_bad=False))
+
+
+def import_catalogue(
+    db_path: Path, source: Path, skip_bad: bool = False
+) -> tuple[ImportCounts, list[str]]:
+    """Import a catalogue file into the database at `db_path` in one transaction.
+
+    Returns the counts and the problems of rows that were skipped (only with `skip_bad`).
+    """
+    from cardbase import db, schema
+
+    parsed = read_catalogue(source)
+    specs = checked_specs(parsed, str(source), skip_bad)
+    db.open_db(db_path).close()
+    engine = schema.write_engine(db_path)
+    try:
+        with engine.begin() as conn:
+            counts = store_cards(conn, specs, skipped=len(parsed.problems))
+    finally:
+        engine.dispose()
+    return counts, parsed.problems

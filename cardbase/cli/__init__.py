@@ -1,0 +1,13 @@
+"""The `cardbase` command line: a thin layer that parses, calls the library, renders."""
+
+from __future__ import annotations
+
+from cardbase.cli import cards, catalog  # noqa: F401  (registers the commands)
+from cardbase.cli.app import app
+
+
+def main() -> None:
+    app(prog_name="cardbase")
+
+
+__all__ = ["app", "main"]

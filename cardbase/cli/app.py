@@ -1,0 +1,118 @@
+"""The root Typer app, the options every command shares, and the error-to-exit-code rule.
+
+Commands are small functions: parse options, call the library, render what it returns.
+`command` wraps each one so that a `CardbaseError` becomes one line on stderr and exit code 2
+(or the error's own code), never a traceback unless `--debug` asks for it.
+"""
+
+from __future__ import annotations
+
+import functools
+import sqlite3
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from cardbase.errors import CardbaseError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Output(StrEnum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+OutputOption = Annotated[
+    Output,
+    typer.Option("--output", "-o", help="table (default), json for scripts, or csv."),
+]
+
+
+@dataclass
+class State:
+    db_option: str | None = None
+    debug: bool = False
+
+    @property
+    def db_path(self) -> Path:
+        from cardbase.db import resolve_db_path
+
+        return resolve_db_path(self.db_option)
+
+    @contextmanager
+    def connect(self) -> Iterator[sqlite3.Connection]:
+        from cardbase.db import open_db
+
+        conn = open_db(self.db_path)
+        try:
+            yield conn
+        finally:
+            conn.close()
+
+
+STATE = State()
+
+app = typer.Typer(
+    name="cardbase",
+    help="A card database and collection manager for the Free Realms Trading Card Game.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+@app.callback()
+def root(
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            metavar="PATH",
+            help="Database file (default: $CARDBASE_DB, else one in your user data folder).",
+        ),
+    ] = None,
+    debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks of errors.")] = False,
+) -> None:
+    """Catalogue, collection, search and deck checks for trading card games.
+
+    Example: cardbase search chugawug
+    """
+    STATE.db_option = db
+    STATE.debug = debug
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    typer.echo(f"cardbase: {message}", err=True)
+    return typer.Exit(code)
+
+
+def command(group: typer.Typer, name: str | None = None) -> Callable[[F], F]:
+    """Register a command whose `CardbaseError`s end as one line and the error's exit code."""
+
+    def register(function: F) -> F:
+        @functools.wraps(function)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return function(*args, **kwargs)
+            except CardbaseError as exc:
+                if STATE.debug:
+                    raise
+                raise fail(str(exc), exc.exit_code) from None
+            except BrokenPipeError:  # `cardbase search | head`: not an error
+                sys.stderr.close()
+                raise typer.Exit(0) from None
+
+        group.command(name)(run)
+        return function
+
+    return register

@@ -1,0 +1,99 @@
+"""Read-only card commands: search, show, code."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from cardbase.cli import render
+from cardbase.cli.app import STATE, Output, OutputOption, app, command
+
+
+@command(app)
+def search(
+    words: Annotated[
+        list[str] | None, typer.Argument(help="Words the card's name must contain.")
+    ] = None,
+    limit: Annotated[
+        int | None, typer.Option("--limit", "-n", min=1, help="Show at most N cards.")
+    ] = None,
+    count: Annotated[
+        bool, typer.Option("--count", help="Print only the number of matches.")
+    ] = False,
+    output: OutputOption = Output.table,
+) -> None:
+    """Search the catalogue; with no words, list it all.
+
+    Example: cardbase search chugawug
+    """
+    from cardbase.search import search_cards
+
+    with STATE.connect() as conn:
+        cards = search_cards(conn, words or [], limit=limit)
+    if count:
+        typer.echo(len(cards))
+        return
+    render.print_cards(cards, output)
+
+
+@command(app)
+def show(
+    card: Annotated[str, typer.Argument(help="A collector code (1 U 132) or a card name.")],
+    output: OutputOption = Output.table,
+) -> None:
+    """Show one card in full, by code or by name.
+
+    Example: cardbase show "Chugawug Cook"
+    """
+    from cardbase.matching import resolve_card
+
+    with STATE.connect() as conn:
+        found = resolve_card(conn, card)
+    if output is Output.json:
+        render.print_json(found.to_dict())
+    elif output is Output.csv:
+        render.print_csv(list(found.to_dict()), [render.card_csv_row(found)])
+    else:
+        render.print_card_detail(found)
+
+
+@command(app)
+def code(
+    text: Annotated[
+        str, typer.Argument(metavar="CODE", help="A collector code, e.g. '1 U 132' or 1u132.")
+    ],
+    output: OutputOption = Output.table,
+) -> None:
+    """Parse a collector code and show the card that has it.
+
+    Example: cardbase code "1 U 132"
+    """
+    from cardbase.matching import look_up_code
+
+    with STATE.connect() as conn:
+        lookup = look_up_code(conn, text)
+    if output is Output.json:
+        render.print_json(lookup.to_dict())
+        return
+    code = lookup.code
+    if output is Output.csv:
+        render.print_csv(
+            ["code", "series", "rarity", "number", "name", "note"],
+            [
+                [
+                    str(code),
+                    code.series,
+                    code.rarity,
+                    code.number,
+                    lookup.card.name if lookup.card else "",
+                    lookup.note or "",
+                ]
+            ],
+        )
+        return
+    typer.echo(f"{code}: series {code.series}, {code.rarity_name}, card {code.number}")
+    if lookup.note:
+        typer.echo(lookup.note)
+    if lookup.card:
+        render.print_card_detail(lookup.card)

@@ -1,0 +1,42 @@
+"""Catalogue commands: import a card list."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cardbase.cli import render
+from cardbase.cli.app import STATE, Output, OutputOption, app, command
+
+catalog_app = typer.Typer(help="Manage the card catalogue.", no_args_is_help=True)
+app.add_typer(catalog_app, name="catalog")
+
+
+@command(catalog_app, "import")
+def import_(
+    file: Annotated[Path, typer.Argument(help="A CSV file in the cards.csv shape.")],
+    skip_bad: Annotated[
+        bool, typer.Option("--skip-bad", help="Import the good rows even if some are bad.")
+    ] = False,
+    output: OutputOption = Output.table,
+) -> None:
+    """Add or update cards from a CSV file, matched by game and collector code.
+
+    If any row is bad, nothing is written unless --skip-bad is given.
+
+    Example: cardbase catalog import my-cards.csv
+    """
+    from cardbase.catalog import import_catalogue
+
+    counts, skipped = import_catalogue(STATE.db_path, file, skip_bad=skip_bad)
+    if output is Output.json:
+        render.print_json({**counts.__dict__, "problems": skipped})
+        return
+    for problem in skipped:
+        typer.echo(f"skipped: {problem}", err=True)
+    typer.echo(
+        f"{file}: {counts.added} added, {counts.updated} updated, "
+        f"{counts.unchanged} unchanged, {counts.skipped} skipped"
+    )

@@ -1,0 +1,158 @@
+"""Rendering library results: rich tables on a terminal, plain text when piped, JSON and CSV.
+
+Rich is imported only when a table goes to a colour terminal, so that piped and scripted
+use starts as fast as the query itself.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import sys
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from cardbase.cards import Card
+from cardbase.cli.app import Output
+
+CARD_HEADERS = (
+    "Code",
+    "Name",
+    "Type",
+    "Sphere",
+    "Cost",
+    "Atk/Def",
+    "Gems",
+    "Rarity",
+    "Owned",
+    "Foil",
+)
+
+
+def use_rich() -> bool:
+    return sys.stdout.isatty() and "NO_COLOR" not in os.environ
+
+
+def card_cells(card: Card) -> tuple[str, ...]:
+    fighting = card.attack is not None
+    return (
+        str(card.code),
+        card.name,
+        card.type,
+        "Hero" if card.hero else (card.sphere or ""),
+        "" if card.cost is None else str(card.cost),
+        f"{card.attack}/{card.defense}" if fighting else "",
+        card.gems,
+        card.code.rarity_name,
+        str(card.nonfoil) if card.nonfoil else "",
+        str(card.foil) if card.foil else "",
+    )
+
+
+def print_table(
+    headers: Sequence[str], rows: Iterable[Sequence[str]], title: str | None = None
+) -> None:
+    rows = list(rows)
+    if use_rich():
+        from rich.console import Console
+        from rich.table import Table
+        from rich.text import Text
+
+        table = Table(title=title, header_style="bold")
+        for header in headers:
+            table.add_column(header, overflow="fold")
+        for row in rows:
+            table.add_row(*(Text(cell) for cell in row))  # card text has [brackets]
+        Console().print(table)
+        return
+    widths = [len(h) for h in headers]
+    for row in rows:
+        widths = [max(w, len(cell)) for w, cell in zip(widths, row, strict=True)]
+    lines = [_plain_row(headers, widths)] + [_plain_row(row, widths) for row in rows]
+    sys.stdout.write("\n".join(lines) + "\n")
+
+
+def _plain_row(cells: Sequence[str], widths: Sequence[int]) -> str:
+    return "  ".join(cell.ljust(width) for cell, width in zip(cells, widths, strict=True)).rstrip()
+
+
+def print_json(value: Any) -> None:
+    sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+
+
+def print_csv(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+    writer = csv.writer(sys.stdout, lineterminator="\n")
+    writer.writerow(headers)
+    writer.writerows(rows)
+
+
+def card_csv_row(card: Card) -> list[Any]:
+    values = card.to_dict()
+    values["traits"] = ", ".join(card.traits)
+    return list(values.values())
+
+
+def print_cards(cards: Sequence[Card], output: Output) -> None:
+    if output is Output.json:
+        print_json([card.to_dict() for card in cards])
+    elif output is Output.csv:
+        headers = list(cards[0].to_dict()) if cards else list(_EMPTY_CARD_KEYS)
+        print_csv(headers, (card_csv_row(card) for card in cards))
+    else:
+        print_table(CARD_HEADERS, (card_cells(card) for card in cards))
+
+
+_EMPTY_CARD_KEYS = (
+    "code", "series", "rarity", "number", "name", "type", "hero", "sphere", "traits", "cost",
+    "attack", "defense", "gems", "text", "lore", "game", "nonfoil", "foil",
+)  # fmt: skip
+
+
+def card_detail_lines(card: Card) -> list[tuple[str, str]]:
+    """Label/value pairs for one card shown in full, in the order a card reads."""
+    lines = [
+        ("Name", card.name),
+        (
+            "Code",
+            f"{card.code} (series {card.code.series}, {card.code.rarity_name}, "
+            f"card {card.code.number})",
+        ),
+        ("Type", f"{card.type} - Hero" if card.hero else card.type),
+        ("Sphere", card.sphere or "none (Hero)"),
+    ]
+    if card.traits:
+        lines.append(("Traits", ", ".join(card.traits)))
+    if card.cost is not None:
+        unit = "stars" if card.type == "Trick" else "coins"
+        lines.append(("Cost", f"{card.cost} {unit}"))
+    if card.attack is not None:
+        lines.append(("Attack", str(card.attack)))
+        lines.append(("Defense", str(card.defense)))
+    lines.append(("Gems", f"{card.gems} ({len(card.gems)})" if card.gems else "none"))
+    if card.text:
+        lines.append(("Text", card.text))
+    if card.lore:
+        lines.append(("Lore", card.lore))
+    lines.append(("Owned", f"{card.nonfoil} non-foil, {card.foil} foil"))
+    if card.game != "free-realms":
+        lines.append(("Game", card.game))
+    return lines
+
+
+def print_card_detail(card: Card) -> None:
+    lines = card_detail_lines(card)
+    if use_rich():
+        from rich.console import Console
+        from rich.table import Table
+        from rich.text import Text
+
+        table = Table(show_header=False, box=None, title=Text(card.name), title_style="bold")
+        table.add_column(style="bold")
+        table.add_column(overflow="fold")
+        for label, value in lines:
+            table.add_row(label, Text(value))
+        Console().print(table)
+        return
+    width = max(len(label) for label, _ in lines)
+    sys.stdout.write("".join(f"{label.ljust(width)}  {value}\n" for label, value in lines))

@@ -1,0 +1,88 @@
+"""Collector codes such as ``1 U 132``: series, rarity letter, card number.
+
+People type codes the way they read them off a card, a binder label or a forum post, so the
+parser accepts any of space, ``-`` or ``/`` between the parts (or nothing), any case and leading
+zeros, and reports exactly which part is wrong when it cannot make sense of one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from cardbase.errors import CodeError
+
+RARITIES: dict[str, str] = {
+    "C": "Common",
+    "U": "Uncommon",
+    "R": "Rare",
+    "E": "Exclusive",
+    "P": "Promo",
+    "S": "Starter",
+}
+
+# Limits keep numbers in a range SQLite and humans handle; no real set comes near them.
+MAX_SERIES = 999
+MAX_NUMBER = 99_999
+
+_PIECES = re.compile(r"[0-9]+|[^\W\d_]+|[^\s\-/]")
+_SHAPE = "like '1 U 132' (series, rarity letter, card number)"
+
+
+@dataclass(frozen=True, order=True)
+class CollectorCode:
+    series: int
+    rarity: str
+    number: int
+
+    def __str__(self) -> str:
+        return f"{self.series} {self.rarity} {self.number}"
+
+    @property
+    def rarity_name(self) -> str:
+        return RARITIES[self.rarity]
+
+
+def parse_code(text: str) -> CollectorCode:
+    """Read what a person typed as a `CollectorCode`; a `CodeError` names the bad part."""
+    shown = text.strip()
+    if not shown:
+        raise CodeError(f"empty collector code; expected one {_SHAPE}")
+    pieces = _PIECES.findall(shown)
+    if len(pieces) == 3 and pieces[0].isdigit() and pieces[2].isdigit():
+        series_text, rarity_text, number_text = pieces
+    elif len(pieces) == 2 and pieces[0].isdigit() and not pieces[1].isdigit():
+        raise CodeError(f"{shown}: the card number is missing; expected a code {_SHAPE}")
+    elif len(pieces) > 3 and pieces[0].isdigit() and pieces[2].isdigit():
+        raise CodeError(f"{shown}: unexpected '{pieces[3]}' after the card number")
+    else:
+        raise CodeError(f"{shown}: not a collector code; expected one {_SHAPE}")
+    series = _positive(shown, "series", series_text, MAX_SERIES)
+    rarity = rarity_text.upper()
+    if rarity not in RARITIES:
+        raise CodeError(f"{shown}: rarity '{rarity_text}' is not one of {' '.join(RARITIES)}")
+    number = _positive(shown, "card number", number_text, MAX_NUMBER)
+    return CollectorCode(series, rarity, number)
+
+
+def looks_like_code(text: str) -> bool:
+    """True for text that a person most likely meant as a code rather than a card name."""
+    pieces = _PIECES.findall(text.strip())
+    return (
+        len(pieces) == 3
+        and pieces[0].isdigit()
+        and pieces[2].isdigit()
+        and len(pieces[1]) == 1
+        and not pieces[1].isdigit()
+    )
+
+
+def _positive(shown: str, part: str, digits: str, limit: int) -> int:
+    if not digits.isascii() or not digits.isdigit():
+        raise CodeError(f"{shown}: {part} '{digits}' is not a number")
+    value = int(digits)
+    if value < 1:
+        raise CodeError(f"{shown}: {part} must be 1 or more, not {digits}")
+    if value > limit:
+        raise CodeError(f"{shown}: {part} {value} is too large (at most {limit})")
+    return value

@@ -1,0 +1,52 @@
+"""The project's own error types.
+
+Every error a user can cause by what they type or feed in is a `CardbaseError`. The CLI turns
+one into a single line on stderr and exit code 2; anything else is a bug and keeps its
+traceback. Each error carries its message and, where we can tell, a hint for the fix, so the
+library decides what to say and the CLI only decides how to show it.
+"""
+
+from __future__ import annotations
+
+
+class CardbaseError(Exception):
+    """Bad input from the user: a code, a name, a file, a query."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        if self.hint:
+            return f"{self.message}. {self.hint}"
+        return self.message
+
+
+class CodeError(CardbaseError):
+    """A collector code that cannot be parsed or does not agree with the catalogue."""
+
+
+class NotFoundError(CardbaseError):
+    """A name or code that names no card."""
+
+
+class AmbiguousError(CardbaseError):
+    """A name that names several printings where one is needed."""
+
+
+class CatalogueError(CardbaseError):
+    """A catalogue file with bad rows, or one that cannot be read."""
+
+    def __init__(self, message: str, problems: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.problems = problems or []
+
+    def __str__(self) -> str:
+        return "\n".join([self.message, *self.problems])
+
+
+class DatabaseError(CardbaseError):
+    """A database file that is not ours, is damaged, or was made by a newer cardbase."""

@@ -1,0 +1,52 @@
+"""Table and column names shared by the write side (SQLModel) and the read side (sqlite3).
+
+Read-only commands must start fast, so they query with the standard ``sqlite3`` module and
+never import SQLModel. Both sides take their names from here; a test checks that the
+SQLModel tables have exactly these columns, so the two cannot drift apart.
+"""
+
+from __future__ import annotations
+
+CARD_TABLE = "card"
+CARD_FTS_TABLE = "card_fts"
+OWNERSHIP_TABLE = "ownership"
+BATCH_TABLE = "batch"
+HISTORY_TABLE = "history"
+
+# The card table's columns, in order. ``name_key`` is the name folded for exact lookups.
+CARD_COLUMNS: tuple[str, ...] = (
+    "id",
+    "game",
+    "series",
+    "rarity",
+    "number",
+    "name",
+    "name_key",
+    "type",
+    "hero",
+    "sphere",
+    "traits",
+    "cost",
+    "attack",
+    "defense",
+    "gems",
+    "text",
+    "lore",
+)
+
+# Columns the full-text index covers: what the game client's search box looked at.
+FTS_COLUMNS: tuple[str, ...] = ("name", "traits", "text")
+
+OWNERSHIP_COLUMNS: tuple[str, ...] = ("card_id", "nonfoil", "foil")
+BATCH_COLUMNS: tuple[str, ...] = ("id", "created_at", "source", "undone")
+HISTORY_COLUMNS: tuple[str, ...] = ("id", "batch_id", "card_id", "finish", "delta")
+
+FINISHES: tuple[str, ...] = ("nonfoil", "foil")
+
+# Application id stamped into every cardbase database ('CRDB'), so we never mistake
+# somebody else's SQLite file for ours, nor write into it.
+APPLICATION_ID = 0x43524442
+# Bumped with every schema change; `cardbase.schema.MIGRATIONS` knows how to get here.
+SCHEMA_VERSION = 1
+
+TRAIT_SEPARATOR = ", "

@@ -1,0 +1,35 @@
+"""What each supported game's cards may say: their types and spheres.
+
+Kept as data so that a second game is a new entry here, not new branches in the importer or
+the deck checker.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Game:
+    key: str
+    title: str
+    types: tuple[str, ...]
+    spheres: tuple[str, ...]
+    # Types whose cards carry attack and defense (and so a coin cost).
+    fighting_types: tuple[str, ...]
+    # Other words card lists use for a type, folded to lower case.
+    type_synonyms: dict[str, str] = field(default_factory=dict)
+
+
+FREE_REALMS = Game(
+    key="free-realms",
+    title="Free Realms TCG",
+    types=("Creature", "Resource", "Trick"),
+    spheres=("Chaos", "Nature", "Machine", "Order"),
+    fighting_types=("Creature",),
+    # The online client called resources "Items".
+    type_synonyms={"item": "Resource", "items": "Resource"},
+)
+
+GAMES: dict[str, Game] = {FREE_REALMS.key: FREE_REALMS}
+DEFAULT_GAME = FREE_REALMS.key

@@ -1,0 +1,78 @@
+"""SQLModel tables: the schema and the write side.
+
+Column and table names come from `cardbase.fields`, which the read side uses too.
+Ownership keeps one row per owned card with foil and non-foil counts side by side; every
+change to it is a `HistoryRow` inside a `BatchRow` (one command or one import), which is
+what undo reverts.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import CheckConstraint, Index, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+from cardbase import fields
+from cardbase.games import DEFAULT_GAME
+
+
+class CardRow(SQLModel, table=True):
+    __tablename__ = fields.CARD_TABLE
+    __table_args__ = (
+        UniqueConstraint("game", "series", "number", name="uq_card_code"),
+        Index("ix_card_name_key", "name_key"),
+        CheckConstraint("series > 0 AND number > 0", name="ck_card_code_positive"),
+        CheckConstraint("rarity IN ('C','U','R','E','P','S')", name="ck_card_rarity"),
+        CheckConstraint("length(gems) <= 4", name="ck_card_gems"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game: str = Field(default=DEFAULT_GAME)
+    series: int
+    rarity: str
+    number: int
+    name: str
+    name_key: str
+    type: str
+    hero: bool = False
+    sphere: str | None = None
+    traits: str = ""
+    cost: int | None = None
+    attack: int | None = None
+    defense: int | None = None
+    gems: str = ""
+    text: str = ""
+    lore: str = ""
+
+
+class OwnershipRow(SQLModel, table=True):
+    __tablename__ = fields.OWNERSHIP_TABLE
+    __table_args__ = (
+        CheckConstraint("nonfoil >= 0 AND foil >= 0", name="ck_ownership_not_negative"),
+    )
+
+    card_id: int = Field(foreign_key=f"{fields.CARD_TABLE}.id", primary_key=True)
+    nonfoil: int = 0
+    foil: int = 0
+
+
+class BatchRow(SQLModel, table=True):
+    __tablename__ = fields.BATCH_TABLE
+
+    id: int | None = Field(default=None, primary_key=True)
+    created_at: str
+    source: str
+    undone: bool = False
+
+
+class HistoryRow(SQLModel, table=True):
+    __tablename__ = fields.HISTORY_TABLE
+    __table_args__ = (
+        CheckConstraint("finish IN ('nonfoil','foil')", name="ck_history_finish"),
+        Index("ix_history_batch", "batch_id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    batch_id: int = Field(foreign_key=f"{fields.BATCH_TABLE}.id")
+    card_id: int = Field(foreign_key=f"{fields.CARD_TABLE}.id")
+    finish: str
+    delta: int

@@ -1,0 +1,124 @@
+"""Creating, upgrading and writing to the database through SQLModel/SQLAlchemy.
+
+Every write goes through `write_engine`, whose transactions start with ``BEGIN IMMEDIATE``:
+the write lock is taken up front, so two commands never both read, then both fail to write,
+and a busy database makes a writer wait (up to the busy timeout) rather than fail.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, Engine, Table, create_engine, event
+from sqlmodel import SQLModel
+
+from cardbase import db, fields
+from cardbase.errors import DatabaseError
+from cardbase.models import BatchRow, CardRow, HistoryRow, OwnershipRow
+
+_FTS_DDL = [
+    f"""CREATE VIRTUAL TABLE {fields.CARD_FTS_TABLE} USING fts5(
+        {", ".join(fields.FTS_COLUMNS)},
+        content='{fields.CARD_TABLE}', content_rowid='id',
+        tokenize='porter unicode61 remove_diacritics 2'
+    )""",
+    f"""CREATE TRIGGER {fields.CARD_TABLE}_fts_ai AFTER INSERT ON {fields.CARD_TABLE} BEGIN
+        INSERT INTO {fields.CARD_FTS_TABLE}(rowid, {", ".join(fields.FTS_COLUMNS)})
+        VALUES (new.id, {", ".join("new." + c for c in fields.FTS_COLUMNS)});
+    END""",
+    f"""CREATE TRIGGER {fields.CARD_TABLE}_fts_ad AFTER DELETE ON {fields.CARD_TABLE} BEGIN
+        INSERT INTO {fields.CARD_FTS_TABLE}({fields.CARD_FTS_TABLE}, rowid,
+            {", ".join(fields.FTS_COLUMNS)})
+        VALUES ('delete', old.id, {", ".join("old." + c for c in fields.FTS_COLUMNS)});
+    END""",
+    f"""CREATE TRIGGER {fields.CARD_TABLE}_fts_au AFTER UPDATE ON {fields.CARD_TABLE} BEGIN
+        INSERT INTO {fields.CARD_FTS_TABLE}({fields.CARD_FTS_TABLE}, rowid,
+            {", ".join(fields.FTS_COLUMNS)})
+        VALUES ('delete', old.id, {", ".join("old." + c for c in fields.FTS_COLUMNS)});
+        INSERT INTO {fields.CARD_FTS_TABLE}(rowid, {", ".join(fields.FTS_COLUMNS)})
+        VALUES (new.id, {", ".join("new." + c for c in fields.FTS_COLUMNS)});
+    END""",
+]
+
+# MIGRATIONS[n] upgrades a database at schema version n - 1 to version n, inside the
+# same transaction as every other step of the upgrade.
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
+
+
+def write_engine(path: Path) -> Engine:
+    engine = create_engine(f"sqlite:///{path}")
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: sqlite3.Connection, _record: Any) -> None:
+        # We issue BEGIN ourselves (below); pysqlite's own transaction handling would
+        # defer it and then upgrade a read lock, which is what makes "database is locked".
+        dbapi_conn.isolation_level = None
+        dbapi_conn.execute(f"PRAGMA busy_timeout = {db.BUSY_TIMEOUT_MS}")
+        dbapi_conn.execute("PRAGMA foreign_keys = ON")
+        dbapi_conn.execute("PRAGMA journal_mode = WAL")
+        dbapi_conn.execute("PRAGMA synchronous = NORMAL")
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
+
+
+def prepare(path: Path, catalogue: Path | None = None) -> None:
+    """Create a new database with a catalogue, or upgrade an old one, atomically.
+
+    A new database gets `catalogue` (default: the bundled cards.csv).
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    engine = write_engine(path)
+    try:
+        with engine.begin() as conn:
+            raw = conn.connection.driver_connection
+            assert isinstance(raw, sqlite3.Connection)
+            app_id, version, objects = db.read_header(raw, path)
+            if db.check_header(path, app_id, version, objects):
+                return  # another process got here first
+            if objects == 0:
+                _create(conn, catalogue)
+            else:
+                _migrate(conn, version)
+    except sqlite3.Error as exc:  # pragma: no cover - disk full, permissions
+        raise DatabaseError(f"{path}: cannot prepare the database ({exc})") from exc
+    finally:
+        engine.dispose()
+
+
+def _create(conn: Connection, catalogue: Path | None) -> None:
+    from cardbase import catalog
+
+    SQLModel.metadata.create_all(conn, tables=_tables())
+    for statement in _FTS_DDL:
+        conn.exec_driver_sql(statement)
+    _stamp(conn, fields.SCHEMA_VERSION)
+    catalog.load_catalogue(conn, catalogue or catalog.bundled_catalogue())
+
+
+def _migrate(conn: Connection, version: int) -> None:
+    for target in range(version + 1, fields.SCHEMA_VERSION + 1):
+        MIGRATIONS[target](conn)
+    _stamp(conn, fields.SCHEMA_VERSION)
+
+
+def _stamp(conn: Connection, version: int) -> None:
+    conn.exec_driver_sql(f"PRAGMA application_id = {fields.APPLICATION_ID}")
+    conn.exec_driver_sql(f"PRAGMA user_version = {int(version)}")
+
+
+def _tables() -> list[Table]:
+    models: tuple[Any, ...] = (CardRow, OwnershipRow, BatchRow, HistoryRow)
+    return [model.__table__ for model in models]
+
+
+def rebuild_fts(conn: Connection) -> None:
+    conn.exec_driver_sql(
+        f"INSERT INTO {fields.CARD_FTS_TABLE}({fields.CARD_FTS_TABLE}) VALUES ('rebuild')"
+    )

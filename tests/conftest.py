@@ -1,0 +1,81 @@
+"""Fixtures: small catalogues in tests/data, fresh databases made from them, a CLI runner."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cardbase import schema
+from cardbase.cli import app
+
+DATA = Path(__file__).parent / "data"
+MINI_CATALOGUE = DATA / "mini_cards.csv"
+
+
+@pytest.fixture(autouse=True)
+def _no_user_database(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No test may touch the real per-user database."""
+    monkeypatch.setenv("CARDBASE_DB", str(tmp_path_factory.mktemp("home") / "default.db"))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    path = tmp_path / "mini.db"
+    schema.prepare(path, catalogue=MINI_CATALOGUE)
+    return path
+
+
+@pytest.fixture
+def conn(db_path: Path) -> sqlite3.Connection:
+    from cardbase.db import open_db
+
+    connection = open_db(db_path)
+    yield connection  # type: ignore[misc]
+    connection.close()
+
+
+class Run:
+    """Invoke the CLI against one database, as a user would type it."""
+
+    def __init__(self, db_path: Path) -> None:
+        self.db_path = db_path
+        self.runner = CliRunner()
+
+    def __call__(self, *args: str, input: str | None = None):
+        return self.runner.invoke(app, ["--db", str(self.db_path), *args], input=input)
+
+
+@pytest.fixture
+def run(db_path: Path) -> Run:
+    return Run(db_path)
+
+
+def database_checksum(path: Path) -> str:
+    """A digest over every row of every table: equal before and after means nothing changed."""
+    digest = hashlib.sha256()
+    with sqlite3.connect(path) as connection:
+        tables = [
+            r[0]
+            for r in connection.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'card_fts%' "
+                "ORDER BY name"
+            )
+        ]
+        for table in tables:
+            digest.update(table.encode())
+            for row in connection.execute(f'SELECT * FROM "{table}" ORDER BY 1'):
+                digest.update(repr(row).encode())
+    return digest.hexdigest()
+
+
+@pytest.fixture
+def checksum() -> Callable[[Path], str]:
+    return database_checksum

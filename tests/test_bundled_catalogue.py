@@ -1,0 +1,65 @@
+"""The bundled sample catalogue has the shape the README promises."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from cardbase.catalog import bundled_catalogue, read_catalogue
+from cardbase.codes import RARITIES
+from cardbase.games import FREE_REALMS
+
+
+@pytest.fixture(scope="module")
+def specs():
+    parsed = read_catalogue(bundled_catalogue())
+    assert parsed.problems == []
+    return parsed.specs
+
+
+def test_size_and_series(specs) -> None:
+    assert len(specs) >= 240
+    assert len({spec.series for spec in specs}) >= 2
+
+
+def test_every_rarity_sphere_and_type(specs) -> None:
+    assert {spec.rarity for spec in specs} == set(RARITIES)
+    assert {spec.sphere for spec in specs} == {*FREE_REALMS.spheres, None}
+    assert {spec.type for spec in specs} == set(FREE_REALMS.types)
+
+
+def test_heroes(specs) -> None:
+    heroes = [spec for spec in specs if spec.hero]
+    assert len(heroes) >= 12
+    assert all(spec.sphere is None and spec.type == "Creature" for spec in heroes)
+
+
+def test_each_sphere_can_make_a_legal_deck(specs) -> None:
+    for sphere in FREE_REALMS.spheres:
+        cards = [spec for spec in specs if spec.sphere == sphere]
+        assert len({spec.name for spec in cards}) >= 14
+        assert {spec.type for spec in cards} == set(FREE_REALMS.types)
+
+
+def test_gems_names_and_text(specs) -> None:
+    assert all(1 <= len(spec.gems) <= 4 for spec in specs)
+    assert len({spec.name for spec in specs}) == len(specs)
+    assert all(spec.text and spec.lore for spec in specs)
+    assert all(spec.traits for spec in specs)
+    creatures = [spec for spec in specs if spec.type == "Creature"]
+    assert all(None not in (spec.cost, spec.attack, spec.defense) for spec in creatures)
+
+
+def test_real_card_text_style(specs) -> None:
+    texts = " ".join(spec.text for spec in specs)
+    for marker in ("[Spend ", "] >> ", "[Stars ", "Stun my foe.", "Collect ", "[Chaos]"):
+        assert marker in texts
+
+
+def test_examples_used_in_the_docs(specs) -> None:
+    by_code = {(s.series, s.rarity, s.number): s for s in specs}
+    assert by_code[(1, "C", 14)].name == "Chugawug Cook"
+    assert (1, "U", 132) in by_code
+    numbers = Counter((s.series, s.number) for s in specs)
+    assert max(numbers.values()) == 1

@@ -1,0 +1,142 @@
+"""Reading catalogue files and importing them: good rows, bad rows, counts, all or nothing."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from cardbase import catalog
+from cardbase.catalog import import_catalogue, parse_catalogue
+from cardbase.errors import CatalogueError
+
+HEADER = "code,name,type,hero,sphere,traits,cost,attack,defense,gems,text,lore\n"
+
+
+def parse(body: str, header: str = HEADER) -> catalog.CatalogueFile:
+    return parse_catalogue(io.StringIO(header + body, newline=""), "test.csv")
+
+
+def test_good_rows_become_specs() -> None:
+    parsed = parse(
+        "1 c 14,Chugawug  Cook,creature,,nature,Chugawug; Unique,2,3,4,g g,Crush.,Lore\n"
+    )
+    assert parsed.problems == []
+    (spec,) = parsed.specs
+    assert (spec.series, spec.rarity, spec.number) == (1, "C", 14)
+    assert spec.name == "Chugawug Cook"
+    assert (spec.type, spec.sphere, spec.traits, spec.gems) == (
+        "Creature",
+        "Nature",
+        "Chugawug, Unique",
+        "GG",
+    )
+
+
+def test_hero_from_type_word_and_item_synonym() -> None:
+    parsed = parse(
+        "1 R 161,Tavi,Hero,,,Card Duelist,5,7,6,RGBY,,\n"
+        "1 C 20,Stew Pot,Item,,Nature,Artifact,,,,G,,\n"
+    )
+    assert parsed.problems == []
+    hero, item = parsed.specs
+    assert (hero.type, hero.hero, hero.sphere) == ("Creature", True, None)
+    assert item.type == "Resource"
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        ("1 X 14,Cook,Creature,,Nature,,2,3,4,G,,", "row 2: 1 X 14: rarity 'X' is not one of"),
+        (
+            "1 C 14,Cook,Creeture,,Nature,,2,3,4,G,,",
+            "type 'Creeture' is not one of Creature, Resource, Trick; did you mean Creature?",
+        ),
+        (
+            "1 C 14,Cook,Creature,,Chaoss,,2,3,4,G,,",
+            "sphere 'Chaoss' is not one of Chaos, Nature, Machine, Order; did you mean Chaos?",
+        ),
+        ("1 C 14,Cook,Creature,,Nature,,two,3,4,G,,", "cost 'two' is not a whole number"),
+        ("1 C 14,Cook,Creature,,Nature,,2,3.5,4,G,,", "attack '3.5' is not a whole number"),
+        ("1 C 14,Cook,Creature,,Nature,,2,,4,G,,", "needs attack and defense"),
+        ("1 C 14,Pot,Resource,,Nature,,,1,1,G,,", "has no attack or defense"),
+        ("1 C 14,Cook,Creature,,Nature,,2,3,4,GX,,", "gems 'GX' has X"),
+        ("1 C 14,Cook,Creature,,Nature,,2,3,4,GGGGG,,", "at most 4"),
+        ("1 C 14,Cook,Creature,,,,2,3,4,G,,", "the sphere is empty"),
+        ("1 C 14,Cook,Creature,yes,Nature,,2,3,4,G,,", "Heroes have no sphere"),
+        ("1 C 14,Cook,Creature,maybe,,,2,3,4,G,,", "hero 'maybe' is not yes or no"),
+        ("1 C 14,,Creature,,Nature,,2,3,4,G,,", "the name is empty"),
+        ("1 C 14,Cook,Creature,,Nature,,-1,3,4,G,,", "out of range"),
+    ],
+)
+def test_bad_rows_are_reported_with_row_numbers(row: str, message: str) -> None:
+    parsed = parse(row + "\n")
+    assert parsed.specs == []
+    (problem,) = parsed.problems
+    assert problem.startswith("test.csv, row 2: ")
+    assert message in problem
+
+
+def test_duplicate_code_in_file_names_both_rows() -> None:
+    parsed = parse(
+        "1 C 14,Cook,Creature,,Nature,,2,3,4,G,,\n\n1 U 14,Other,Creature,,Nature,,2,3,4,G,,\n"
+    )
+    assert parsed.problems == ["test.csv, row 4: code 1 U 14 repeats row 2"]
+
+
+def test_header_problems() -> None:
+    with pytest.raises(CatalogueError, match="empty file"):
+        parse("", header="")
+    with pytest.raises(CatalogueError, match="has no code column"):
+        parse("x\n", header="name,type\n")
+    with pytest.raises(CatalogueError, match="appears twice"):
+        parse("x\n", header="code,name,type,Name\n")
+
+
+def test_unknown_columns_are_ignored_and_listed() -> None:
+    parsed = parse(
+        "1 C 14,Cook,Creature,,Nature,,2,3,4,G,,,Jo\n", header=HEADER.strip() + ",artist\n"
+    )
+    assert parsed.ignored_columns == ["artist"]
+    assert len(parsed.specs) == 1
+
+
+def test_import_counts_added_updated_unchanged(db_path: Path, tmp_path: Path) -> None:
+    source = tmp_path / "more.csv"
+    source.write_text(
+        HEADER
+        + "1 C 14,Chugawug Cook,Creature,,Nature,Chugawug,2,3,5,GG,New text.,\n"  # changed
+        + "1 C 1,Pixie Dewdancer,Creature,,Nature,Pixie,1,2,2,GY,[Y]: Stun my foe.,"
+        + "Pixies count the dew at dawn.\n"
+        + "3 C 1,Brand New,Trick,,Order,,1,,,Y,,\n",
+        encoding="utf-8",
+    )
+    counts, problems = import_catalogue(db_path, source)
+    assert (counts.added, counts.updated, counts.unchanged) == (1, 1, 1)
+    assert problems == []
+    counts, _ = import_catalogue(db_path, source)
+    assert (counts.added, counts.updated, counts.unchanged) == (0, 0, 3)
+
+
+def test_import_with_a_bad_row_writes_nothing(db_path: Path, tmp_path: Path, checksum) -> None:
+    source = tmp_path / "bad.csv"
+    source.write_text(
+        HEADER + "3 C 1,Brand New,Trick,,Order,,1,,,Y,,\n3 Q 2,Bad,Trick,,Order,,1,,,Y,,\n"
+    )
+    before = checksum(db_path)
+    with pytest.raises(CatalogueError, match="1 bad row"):
+        import_catalogue(db_path, source)
+    assert checksum(db_path) == before
+    counts, problems = import_catalogue(db_path, source, skip_bad=True)
+    assert (counts.added, counts.skipped) == (1, 1)
+    assert "row 3" in problems[0]
+
+
+def test_unreadable_files(tmp_path: Path) -> None:
+    with pytest.raises(CatalogueError, match="cannot read"):
+        catalog.read_catalogue(tmp_path / "missing.csv")
+    latin = tmp_path / "latin.csv"
+    latin.write_bytes(HEADER.encode() + "1 C 1,Caf\xe9,Trick,,Order,,1,,,Y,,\n".encode("latin-1"))
+    with pytest.raises(CatalogueError, match="not UTF-8"):
+        catalog.read_catalogue(latin)

@@ -1,0 +1,188 @@
+"""The foundation commands through the CLI, as a user types them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cardbase.cli import app
+from tests.conftest import Run
+
+HEADER = "code,name,type,hero,sphere,traits,cost,attack,defense,gems,text,lore\n"
+
+
+def one_line_error(result, code: int = 2) -> str:
+    assert result.exit_code == code, result.output
+    assert "Traceback" not in result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    return lines[0]
+
+
+def test_search_lists_the_catalogue_and_matches_names(run: Run) -> None:
+    everything = json.loads(run("search", "-o", "json").stdout)
+    assert len(everything) == 22
+    found = json.loads(run("search", "chugawug", "-o", "json").stdout)
+    assert [card["code"] for card in found] == ["1 C 14", "1 U 15", "2 C 101"]
+    assert run("search", "chugawug", "--count").stdout.strip() == "3"
+
+
+def test_search_table_and_csv(run: Run) -> None:
+    table = run("search", "clockwork").stdout
+    assert "Clockwork Dragonfly" in table and "1 E 82" in table and "Exclusive" in table
+    csv_text = run("search", "clockwork", "-o", "csv").stdout.splitlines()
+    assert csv_text[0].startswith("code,series,rarity,number,name,type")
+    assert len(csv_text) == 3
+
+
+def test_card_json_object_has_the_documented_fields(run: Run) -> None:
+    card = json.loads(run("show", "1 E 162", "-o", "json").stdout)
+    assert card == {
+        "code": "1 E 162",
+        "series": 1,
+        "rarity": "E",
+        "number": 162,
+        "name": "Old Mossbeard",
+        "type": "Creature",
+        "hero": True,
+        "sphere": None,
+        "traits": ["Forest Troll", "Unique"],
+        "cost": 6,
+        "attack": 6,
+        "defense": 8,
+        "gems": "GG",
+        "text": "Collect 4: [Spend 2] >> Ready all your creatures.",
+        "lore": "",
+        "game": "free-realms",
+        "nonfoil": 0,
+        "foil": 0,
+    }
+
+
+def test_code_command(run: Run) -> None:
+    result = run("code", "1u132", "-o", "json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert {k: data[k] for k in ("code", "series", "rarity", "number")} == {
+        "code": "1 U 132",
+        "series": 1,
+        "rarity": "U",
+        "number": 132,
+    }
+    assert data["card"]["name"] == "Ninja Blade Adept"
+    text = run("code", "01-u-132").stdout
+    assert "1 U 132: series 1, Uncommon, card 132" in text
+    assert "Ninja Blade Adept" in text
+
+
+def test_code_with_no_card_is_still_exit_0(run: Run) -> None:
+    result = run("code", "5 C 5", "-o", "json")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["card"] is None
+    assert "no card has the code 5 C 5" in run("code", "5 C 5").stdout
+
+
+def test_code_with_the_wrong_rarity_letter_shows_the_right_code(run: Run) -> None:
+    result = run("code", "1 C 132")
+    assert result.exit_code == 0
+    assert "is Uncommon, not Common. Did you mean 1 U 132 (Ninja Blade Adept)?" in result.stdout
+    shown = run("show", "1 C 132")
+    assert "Did you mean 1 U 132" in one_line_error(shown)
+
+
+def test_bad_code_is_one_line_and_exit_2(run: Run) -> None:
+    line = one_line_error(run("code", "1 X 132"))
+    assert line == "cardbase: 1 X 132: rarity 'X' is not one of C U R E P S"
+
+
+def test_show_by_name_is_case_and_space_insensitive(run: Run) -> None:
+    text = run("show", "  ninja   BLADE adept ").stdout
+    assert "Ninja Blade Adept" in text and "1 U 132" in text and "Patience is a blade." in text
+
+
+def test_unknown_name_suggests(run: Run) -> None:
+    line = one_line_error(run("show", "Chugawug Elderr"))
+    assert (
+        line == "cardbase: No card named 'Chugawug Elderr'. Did you mean: Chugawug Elder (1 U 15)?"
+    )
+
+
+def test_name_in_two_series_is_ambiguous(run: Run) -> None:
+    line = one_line_error(run("show", "chugawug cook"))
+    assert "'Chugawug Cook' is printed as 1 C 14, 2 C 101" in line
+    assert json.loads(run("show", "2 C 101", "-o", "json").stdout)["lore"].startswith("Reprinted")
+
+
+def test_catalog_import_reports_counts(run: Run, tmp_path: Path) -> None:
+    source = tmp_path / "new.csv"
+    source.write_text(HEADER + "3 C 1,Brand New,Trick,,Order,,1,,,Y,,\n")
+    result = run("catalog", "import", str(source))
+    assert result.exit_code == 0
+    assert "1 added, 0 updated, 0 unchanged, 0 skipped" in result.stdout
+    assert json.loads(run("catalog", "import", str(source), "-o", "json").stdout)["unchanged"] == 1
+
+
+def test_catalog_import_bad_rows_exit_2_and_change_nothing(
+    run: Run, tmp_path: Path, checksum
+) -> None:
+    source = tmp_path / "bad.csv"
+    source.write_text(
+        HEADER + "3 C 1,Brand New,Trick,,Order,,1,,,Y,,\n3 C 2,Odd,Trick,,Ordor,,1,,,Y,,\n"
+    )
+    before = checksum(run.db_path)
+    result = run("catalog", "import", str(source))
+    assert result.exit_code == 2
+    assert "1 bad row(s), so nothing was imported" in result.stderr
+    assert (
+        "row 3: sphere 'Ordor' is not one of Chaos, Nature, Machine, Order; did you mean Order?"
+        in result.stderr
+    )
+    assert checksum(run.db_path) == before
+    skipped = run("catalog", "import", str(source), "--skip-bad")
+    assert skipped.exit_code == 0 and "1 added" in skipped.stdout and "skipped:" in skipped.stderr
+
+
+def test_catalog_import_missing_file(run: Run, tmp_path: Path) -> None:
+    line = one_line_error(run("catalog", "import", str(tmp_path / "nope.csv")))
+    assert "nope.csv: cannot read the file" in line
+
+
+def test_bad_database_file_is_one_line(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"\x00\x01garbage" * 500)
+    result = CliRunner().invoke(app, ["--db", str(junk), "search"])
+    assert "not a cardbase database" in one_line_error(result)
+
+
+def test_first_run_creates_the_default_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "fresh" / "cardbase.db"
+    monkeypatch.setenv("CARDBASE_DB", str(target))
+    result = CliRunner().invoke(app, ["search", "chugawug cook", "-o", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)[0]["code"] == "1 C 14"
+    assert target.exists()
+
+
+def _commands(group, prefix=()):
+    from typer.main import get_command
+
+    command = get_command(group) if not hasattr(group, "commands") else group
+    for name, sub in command.commands.items():
+        if hasattr(sub, "commands"):
+            yield from _commands(sub, (*prefix, name))
+        else:
+            yield (*prefix, name), sub
+
+
+def test_every_command_has_help_with_an_example() -> None:
+    commands = list(_commands(app))
+    assert len(commands) >= 4
+    for path, command in commands:
+        assert command.help and "Example: cardbase" in command.help, path
+        result = CliRunner().invoke(app, [*path, "--help"])
+        assert result.exit_code == 0 and "Example" in result.stdout, path
