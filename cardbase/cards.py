@@ -15,11 +15,10 @@ from typing import Any
 from cardbase import fields
 from cardbase.codes import CollectorCode
 
-SELECT_CARDS = (
-    f"SELECT c.*, coalesce(o.nonfoil, 0) AS nonfoil, coalesce(o.foil, 0) AS foil "
-    f"FROM {fields.CARD_TABLE} AS c "
-    f"LEFT JOIN {fields.OWNERSHIP_TABLE} AS o ON o.card_id = c.id"
-)
+CARD_COLUMNS_SQL = "c.*, coalesce(o.nonfoil, 0) AS nonfoil, coalesce(o.foil, 0) AS foil"
+CARD_FROM_SQL = f"{fields.CARD_TABLE} AS c"
+OWNERSHIP_JOIN_SQL = f"LEFT JOIN {fields.OWNERSHIP_TABLE} AS o ON o.card_id = c.id"
+SELECT_CARDS = f"SELECT {CARD_COLUMNS_SQL} FROM {CARD_FROM_SQL} {OWNERSHIP_JOIN_SQL}"
 CATALOGUE_ORDER = "c.game, c.series, c.number"
 
 

@@ -73,7 +73,7 @@ def looks_like_code(text: str) -> bool:
         and pieces[0].isdigit()
         and pieces[2].isdigit()
         and len(pieces[1]) == 1
-        and not pieces[1].isdigit()
+        and pieces[1].isalpha()
     )
 
 

@@ -8,7 +8,9 @@ only when the file is new or older than this code.
 
 from __future__ import annotations
 
+import functools
 import os
+import re
 import sqlite3
 from pathlib import Path
 
@@ -42,9 +44,20 @@ def connect(path: Path) -> sqlite3.Connection:
     except sqlite3.Error as exc:
         raise DatabaseError(f"{path}: cannot open the database ({exc})") from exc
     conn.row_factory = sqlite3.Row
+    conn.create_function("regexp", 2, _regexp, deterministic=True)
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     conn.execute("PRAGMA foreign_keys = ON")
     return conn
+
+
+@functools.lru_cache(maxsize=64)
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+def _regexp(pattern: str, value: str | None) -> bool:
+    """SQLite's REGEXP for the query language's /regex/ terms: case-insensitive search."""
+    return value is not None and _compiled(pattern).search(value) is not None
 
 
 def read_header(conn: sqlite3.Connection, path: Path) -> tuple[int, int, int]:

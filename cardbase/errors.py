@@ -50,3 +50,20 @@ class CatalogueError(CardbaseError):
 
 class DatabaseError(CardbaseError):
     """A database file that is not ours, is damaged, or was made by a newer cardbase."""
+
+
+class QueryError(CardbaseError):
+    """A search query that cannot be understood; knows where in the query the problem is."""
+
+    def __init__(
+        self, message: str, query: str, start: int, end: int, hint: str | None = None
+    ) -> None:
+        super().__init__(message, hint)
+        self.query = query
+        self.start = max(0, min(start, len(query)))
+        self.end = max(self.start + 1, min(end, len(query) + 1))
+
+    def __str__(self) -> str:
+        shown = "".join(" " if ch.isspace() else ch for ch in self.query)
+        caret = " " * self.start + "^" * (self.end - self.start)
+        return f"{super().__str__()}\n  {shown}\n  {caret}"

@@ -22,7 +22,7 @@ from cardbase.models import BatchRow, CardRow, HistoryRow, OwnershipRow
 _FTS_DDL = [
     f"""CREATE VIRTUAL TABLE {fields.CARD_FTS_TABLE} USING fts5(
         {", ".join(fields.FTS_COLUMNS)},
-        content='{fields.CARD_TABLE}', content_rowid='id',
+        content="{fields.CARD_TABLE}", content_rowid="id",
         tokenize='porter unicode61 remove_diacritics 2'
     )""",
     f"""CREATE TRIGGER {fields.CARD_TABLE}_fts_ai AFTER INSERT ON {fields.CARD_TABLE} BEGIN

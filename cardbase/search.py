@@ -1,20 +1,164 @@
-"""Finding cards by words.
+"""Running searches: a parsed `Query` (plus plain options) becomes one SQL statement.
 
-Each word must appear in the card's name (case-insensitive); no words lists the whole
-catalogue in code order.
+Positive full-text terms at the top level are merged into one FTS5 MATCH joined to the card
+table, so results come ranked by relevance (bm25) unless the query asks for another order;
+every other term becomes part of the WHERE clause through its node's `clause()`.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
-from cardbase.cards import Card, fetch_cards
+from cardbase import fields
+from cardbase import query as q
+from cardbase.cards import (
+    CARD_COLUMNS_SQL,
+    CARD_FROM_SQL,
+    CATALOGUE_ORDER,
+    OWNERSHIP_JOIN_SQL,
+    Card,
+    card_from_row,
+)
+from cardbase.errors import CardbaseError, QueryError
+from cardbase.queryparse import parse_query
+
+# Plain options (--sphere chaos) and the query field each stands for.
+OPTION_FIELDS: dict[str, str] = {
+    "name": "name", "text": "text", "trait": "trait", "sphere": "sphere", "type": "type",
+    "rarity": "rarity", "series": "series", "cost": "cost", "attack": "attack",
+    "defense": "defense", "gems": "gems", "gem": "gem", "code": "code", "game": "game",
+}  # fmt: skip
+FLAG_OPTIONS = ("hero", "owned", "foil", "nonfoil", "playset")
+_OPERATORS = (">=", "<=", "!=", ">", "<", "=")
 
 
-def search_cards(
-    conn: sqlite3.Connection, words: Sequence[str], limit: int | None = None
-) -> list[Card]:
-    clauses = ["instr(lower(c.name), ?) > 0" for _ in words]
-    params = [word.lower() for word in words]
-    return fetch_cards(conn, " AND ".join(clauses), params, limit=limit)
+@dataclass(frozen=True)
+class SearchPlan:
+    query: q.Query
+    sql: str
+    params: list[Any] = field(default_factory=list)
+
+    def explain(self) -> str:
+        return "\n".join(
+            [
+                f"query:  {self.query.describe() or '(everything)'}",
+                f"sql:    {self.sql}",
+                f"params: {self.params!r}",
+            ]
+        )
+
+
+def option_query(options: Mapping[str, str | bool | None]) -> list[q.Node]:
+    """Plain options as query nodes, built by the query parser so both forms mean the same."""
+    nodes: list[q.Node] = []
+    for option, value in options.items():
+        if value is None or value is False:
+            continue
+        if option in FLAG_OPTIONS:
+            text = f"is:{option}"
+        else:
+            field_name = OPTION_FIELDS[option]
+            value = str(value)
+            op = next((o for o in _OPERATORS if value.startswith(o)), None)
+            text = f"{field_name}{value}" if op else f"{field_name}:{_option_value(value)}"
+        try:
+            parsed = parse_query(text)
+        except QueryError as exc:
+            raise CardbaseError(f"--{option} {value}: {exc.message}", exc.hint) from None
+        if parsed.root is not None:
+            nodes.append(parsed.root)
+    return nodes
+
+
+def _option_value(value: str) -> str:
+    if value.startswith("/") or value.startswith('"'):
+        return value
+    return f'"{value}"' if any(ch.isspace() for ch in value) else value
+
+
+def build_query(
+    text: str = "",
+    options: Mapping[str, str | bool | None] | None = None,
+    sort: str | None = None,
+    descending: bool = False,
+) -> q.Query:
+    """The query text, ANDed with the plain options; `sort` overrides any order: in the text."""
+    parsed = parse_query(text)
+    nodes = [parsed.root] if parsed.root else []
+    nodes += option_query(options or {})
+    root = nodes[0] if len(nodes) == 1 else q.And(tuple(nodes)) if nodes else None
+    order = parsed.sort
+    if sort:
+        sort_query = parse_query(f"order:{'-' if descending else ''}{sort}")
+        order = sort_query.sort
+    return q.Query(root, order)
+
+
+def _ranked_terms(root: q.Node | None) -> tuple[list[q.TextMatch], list[q.Node]]:
+    """Split the top level into full-text terms (one ranked MATCH) and everything else."""
+    if root is None:
+        return [], []
+    children = root.children if isinstance(root, q.And) else (root,)
+    text = [child for child in children if isinstance(child, q.TextMatch)]
+    rest = [child for child in children if not isinstance(child, q.TextMatch)]
+    return text, rest
+
+
+def plan(query: q.Query, limit: int | None = None, count: bool = False) -> SearchPlan:
+    text_terms, rest = _ranked_terms(query.root)
+    params: list[Any] = []
+    columns = "count(*)" if count else CARD_COLUMNS_SQL
+    sql = f"SELECT {columns} FROM {CARD_FROM_SQL}"
+    if text_terms:
+        sql += (
+            f" JOIN (SELECT rowid AS fts_id, rank AS fts_rank FROM {fields.CARD_FTS_TABLE}"
+            f" WHERE {fields.CARD_FTS_TABLE} MATCH ?) AS f ON f.fts_id = c.id"
+        )
+        params.append(" AND ".join(term.fts for term in text_terms))
+    sql += f" {OWNERSHIP_JOIN_SQL}"
+    if rest:
+        where, where_params = (rest[0] if len(rest) == 1 else q.And(tuple(rest))).clause()
+        sql += f" WHERE {where}"
+        params.extend(where_params)
+    if not count:
+        order = [key.sql() for key in query.sort]
+        if text_terms and not order:
+            order.append("f.fts_rank")
+        order.append(CATALOGUE_ORDER)
+        sql += f" ORDER BY {', '.join(order)}"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(int(limit))
+    return SearchPlan(query, sql, params)
+
+
+def search(conn: sqlite3.Connection, query: q.Query, limit: int | None = None) -> list[Card]:
+    found = plan(query, limit)
+    return [card_from_row(row) for row in conn.execute(found.sql, found.params)]
+
+
+def count(conn: sqlite3.Connection, query: q.Query) -> int:
+    found = plan(query, count=True)
+    return int(conn.execute(found.sql, found.params).fetchone()[0])
+
+
+def run_query(conn: sqlite3.Connection, text: str, limit: int | None = None) -> list[Card]:
+    """Parse and run query text in one call (for scripts and the benchmarks)."""
+    return search(conn, parse_query(text), limit)
+
+
+def bare_words(query: q.Query) -> str | None:
+    """The words of a query made only of bare words: what to suggest names for on no match."""
+    terms, rest = _ranked_terms(query.root)
+    if rest or not terms or any(":" in term.shown for term in terms):
+        return None
+    return " ".join(term.shown.strip('"').rstrip("*") for term in terms)
+
+
+def search_words(words: Sequence[str]) -> str:
+    """Shell words back into one query: `search s:chaos dragon` and `search 's:chaos dragon'`
+    mean the same."""
+    return " ".join(words)

@@ -26,8 +26,9 @@ def test_search_lists_the_catalogue_and_matches_names(run: Run) -> None:
     everything = json.loads(run("search", "-o", "json").stdout)
     assert len(everything) == 22
     found = json.loads(run("search", "chugawug", "-o", "json").stdout)
-    assert [card["code"] for card in found] == ["1 C 14", "1 U 15", "2 C 101"]
-    assert run("search", "chugawug", "--count").stdout.strip() == "3"
+    # name, traits and text ("Your Chugawugs get ..."), plurals included
+    assert {card["code"] for card in found} == {"1 C 14", "1 U 15", "2 C 101", "1 R 20"}
+    assert run("search", "chugawug", "--count").stdout.strip() == "4"
 
 
 def test_search_table_and_csv(run: Run) -> None:

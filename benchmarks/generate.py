@@ -1,0 +1,192 @@
+"""Deterministic synthetic data for the benchmarks, at 1k, 10k, 100k or 1M cards.
+
+    python benchmarks/generate.py --size 100k [--out benchmarks/data]
+
+Writes, for a size N:
+- catalogue-N.csv: N cards in the cards.csv shape (unique codes and names; ~3% mention dragons);
+- collection-N.csv and collection-N.xlsx: N rows of a collection as people keep them: a
+  title row and a blank row above the header, header synonyms ("Card Name", "Qty",
+  "Foil Qty"), 5% misspelled names, codes on some rows, numbers stored as text on some;
+- names-N.txt: 10k names from the catalogue (5% misspelled), one a line, for name resolution;
+- decks-N/*.txt: deck lists in the text format (counts, names, comments, sections).
+The same size always gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+SIZES = {"1k": 1_000, "10k": 10_000, "100k": 100_000, "1m": 1_000_000}
+HERE = Path(__file__).parent
+CARDS_PER_SERIES = 5_000
+
+ADJECTIVES = (
+    "Amber", "Ashen", "Brass", "Bright", "Bog", "Cinder", "Clever", "Copper", "Crystal", "Dawn",
+    "Deep", "Dusk", "Ember", "Fern", "Frost", "Gilded", "Gloom", "Granite", "Hollow", "Iron",
+    "Ivy", "Jade", "Lantern", "Marsh", "Moss", "Night", "Oak", "Onyx", "Pale", "Quick",
+    "Rust", "Sable", "Silver", "Smoke", "Star", "Storm", "Thorn", "Tide", "Velvet", "Wild",
+)  # fmt: skip
+TRAITS = (
+    "Chugawug", "Robgoblin", "Pixie", "Bixie", "Floren", "Dwarf", "Changeling", "Fungaloid",
+    "Forest Troll", "Stone Troll", "Clockwork", "Golem", "Ninja", "Undead", "Yeti", "Wizard",
+    "Card Duelist", "Gnome", "Sprite", "Drake", "Owl", "Beetle", "Wolf", "Heron", "Lynx",
+)  # fmt: skip
+ROLES = (
+    "Scout", "Brute", "Cook", "Sentry", "Drummer", "Elder", "Raider", "Tinker", "Warden",
+    "Hunter", "Singer", "Lookout", "Champion", "Sneak", "Guard", "Keeper", "Squire", "Sage",
+    "Harrier", "Forager", "Dragon", "Knight", "Mystic", "Runner", "Stalker", "Smith", "Monk",
+    "Archer", "Herald", "Mimic", "Captain", "Shade", "Courier", "Howler", "Pilgrim", "Tamer",
+    "Ranger", "Scholar", "Trickster", "Wanderer",
+)  # fmt: skip
+PLACES = (
+    "Bog", "Ridge", "Forge", "Grove", "Tower", "Deep", "Marsh", "Glade", "Peak", "Ruins",
+    "Hollow", "Market", "Sanctuary", "Vale", "Crossing", "Lighthouse", "Mines", "Dunes",
+    "Reef", "Orchard", "Citadel", "Caverns", "Harbor", "Fen", "Steppe",
+)  # fmt: skip
+EPITHETS = ("", *(f"of the {place}" for place in PLACES))
+SPHERES = ("Chaos", "Nature", "Machine", "Order")
+RARITIES = "CCCCCUUURRE"
+TEXTS = (
+    "[{g}]: Stun my foe.",
+    "[Spend {n}] >> I get +{n} attack until the end of the turn.",
+    "Collect {c}: Your {trait}s get +1 defense.",
+    "[Zap me] >> Draw a card.",
+    "[Stars {n}] >> My foe gets -{n} attack.",
+    "Crush. When I score a card, draw a card.",
+    "Your creature gets +{n} attack.",
+)
+DRAGON_TEXT = "[{g}{g}]: Summon the dragon within: I get +3 attack."
+HEADER = ["code", "name", "type", "hero", "sphere", "traits", "cost", "attack", "defense",
+          "gems", "text", "lore"]  # fmt: skip
+
+
+def card_name(index: int) -> str:
+    """The index-th name of a fixed sequence of unique names (up to about a million)."""
+    a, rest = index % len(ADJECTIVES), index // len(ADJECTIVES)
+    t, rest = rest % len(TRAITS), rest // len(TRAITS)
+    r, rest = rest % len(ROLES), rest // len(ROLES)
+    epithet = EPITHETS[rest % len(EPITHETS)]
+    return " ".join(part for part in (ADJECTIVES[a], TRAITS[t], ROLES[r], epithet) if part)
+
+
+def catalogue_rows(size: int) -> Iterator[list[str]]:
+    rng = random.Random(f"catalogue-{size}")
+    for index in range(size):
+        series, number = index // CARDS_PER_SERIES + 1, index % CARDS_PER_SERIES + 1
+        name = card_name(index)
+        trait = next(t for t in TRAITS if t in name)
+        kind = rng.random()
+        gems = "".join(rng.choice("RGBY") for _ in range(rng.choice((1, 1, 2, 2, 3, 4))))
+        g, n, c = gems[0], rng.randint(1, 3), rng.randint(2, 5)
+        template = DRAGON_TEXT if rng.random() < 0.02 else rng.choice(TEXTS)
+        text = template.format(g=g, n=n, c=c, trait=trait)
+        sphere = rng.choice(SPHERES)
+        rarity = rng.choice(RARITIES)
+        if kind < 0.03:
+            row = ["Creature", "yes", "", f"{trait}, Unique", rng.randint(3, 6), rng.randint(4, 9),
+                   rng.randint(4, 9)]  # fmt: skip
+        elif kind < 0.65:
+            cost = rng.randint(1, 6)
+            row = ["Creature", "", sphere, trait, cost, cost + rng.randint(0, 3),
+                   cost + rng.randint(-1, 3) or 1]  # fmt: skip
+        elif kind < 0.82:
+            row = ["Resource", "", sphere, "Location", "", "", ""]
+        else:
+            row = ["Trick", "", sphere, "Maneuver", rng.randint(0, 4), "", ""]
+        yield [f"{series} {rarity} {number}", name, *map(str, row), gems, text,
+               f"Lore line {index % 97}."]  # fmt: skip
+
+
+def misspell(name: str, rng: random.Random) -> str:
+    """One typo: a dropped, doubled or swapped letter, as people make them."""
+    position = rng.randrange(1, len(name) - 1)
+    kind = rng.randrange(3)
+    if kind == 0:
+        return name[:position] + name[position + 1 :]
+    if kind == 1:
+        return name[:position] + name[position] + name[position:]
+    return name[: position - 1] + name[position] + name[position - 1] + name[position + 1 :]
+
+
+def collection_rows(size: int, catalogue: list[list[str]]) -> Iterator[list[object]]:
+    rng = random.Random(f"collection-{size}")
+    for _ in range(size):
+        code, name = rng.choice(catalogue)[:2]
+        if rng.random() < 0.05:
+            name = misspell(name, rng)
+        qty: object = rng.choice((1, 1, 1, 2, 2, 3, 4))
+        foil: object = rng.choice((0, 0, 0, 0, 1, 2))
+        if rng.random() < 0.1:
+            qty = f" {qty} "  # a number stored as text, as spreadsheets do
+        yield [code if rng.random() < 0.3 else "", name, qty, foil or ""]
+
+
+COLLECTION_HEADER = ["Collector Number", "Card Name", "Qty", "Foil Qty"]
+TITLE = "My Free Realms collection (exported by hand)"
+
+
+def write_collection_csv(path: Path, rows: list[list[object]]) -> None:
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow([TITLE])
+        writer.writerow([])
+        writer.writerow(COLLECTION_HEADER)
+        writer.writerows(rows)
+
+
+def write_collection_xlsx(path: Path, rows: list[list[object]]) -> None:
+    from openpyxl import Workbook
+
+    book = Workbook(write_only=True)
+    sheet = book.create_sheet("Collection")
+    sheet.append([TITLE])
+    sheet.append([])
+    sheet.append(COLLECTION_HEADER)
+    for row in rows:
+        sheet.append(row)
+    book.save(path)
+
+
+def write_decks(folder: Path, catalogue: list[list[str]], count: int = 20) -> None:
+    folder.mkdir(exist_ok=True)
+    rng = random.Random(f"decks-{len(catalogue)}")
+    for deck in range(count):
+        picks = rng.sample(catalogue, 16)
+        lines = [f"# Benchmark deck {deck}", "Main:"]
+        lines += [f"{rng.choice((2, 3))} {row[1]}" for row in picks[:14]]
+        lines += [f"3x {row[0]}" for row in picks[14:]]
+        (folder / f"deck-{deck:02}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def generate(size_name: str, out: Path) -> None:
+    size = SIZES[size_name.lower()]
+    out.mkdir(parents=True, exist_ok=True)
+    catalogue = list(catalogue_rows(size))
+    with (out / f"catalogue-{size_name}.csv").open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(HEADER)
+        writer.writerows(catalogue)
+    rows = list(collection_rows(size, catalogue))
+    write_collection_csv(out / f"collection-{size_name}.csv", rows)
+    write_collection_xlsx(out / f"collection-{size_name}.xlsx", rows)
+    rng = random.Random(f"names-{size}")
+    names = [row[1] for row in rng.choices(catalogue, k=10_000)]
+    names = [misspell(n, rng) if rng.random() < 0.05 else n for n in names]
+    (out / f"names-{size_name}.txt").write_text("\n".join(names) + "\n", encoding="utf-8")
+    write_decks(out / f"decks-{size_name}", catalogue)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", default="1k", choices=list(SIZES), type=str.lower)
+    parser.add_argument("--out", type=Path, default=HERE / "data")
+    args = parser.parse_args()
+    generate(args.size, args.out)
+
+
+if __name__ == "__main__":
+    main()

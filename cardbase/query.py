@@ -1,0 +1,365 @@
+"""The query language's fields and nodes. Each node knows how to become SQL.
+
+Nodes compose: `And`, `Or` and `Not` wrap others, and every node's `clause()` returns
+``(sql, params)`` with user values only ever in params. `describe()` gives the node back as
+normalised query text (aliases resolved), which `--explain` shows and tests compare.
+Column expressions refer to the card table as ``c`` and ownership as ``o`` (see
+`cardbase.cards.SELECT_CARDS`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from cardbase import fields
+
+Clause = tuple[str, list[Any]]
+
+
+class Kind(Enum):
+    NUMBER = "number"  # compares, ranges, against other number fields
+    RARITY = "rarity"  # ordered C < U < R < E; P and S only equal themselves
+    CHOICE = "choice"  # one of a fixed list (sphere, type, game)
+    WORDS = "words"  # full-text words or phrase in one column, or a /regex/
+    GEM = "gem"  # gem colours: gem:rr is at least two red
+    FLAG = "flag"  # is:hero, is:owned ...
+    CODE = "code"  # a collector code
+    SORT = "sort"  # order:cost, order:-attack (not a filter)
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    kind: Kind
+    aliases: tuple[str, ...] = ()
+    sql: str = ""  # column expression
+    choices: tuple[str, ...] = ()
+
+
+OWNED_SQL = "(coalesce(o.nonfoil, 0) + coalesce(o.foil, 0))"
+RARITY_ORDER = ("C", "U", "R", "E")
+RARITY_NAMES = {"C": "common", "U": "uncommon", "R": "rare", "E": "exclusive",
+                "P": "promo", "S": "starter"}  # fmt: skip
+GEM_NAMES = {"red": "R", "green": "G", "blue": "B", "yellow": "Y"}
+FLAGS = ("hero", "owned", "foil", "nonfoil", "playset")
+PLAYSET = 3
+
+FIELDS: tuple[Field, ...] = (
+    Field("name", Kind.WORDS, ("n",), "c.name"),
+    Field("text", Kind.WORDS, ("o", "oracle"), "c.text"),
+    Field("trait", Kind.WORDS, ("tr", "traits"), "c.traits"),
+    Field(
+        "sphere", Kind.CHOICE, ("s",), "c.sphere", ("chaos", "nature", "machine", "order", "none")
+    ),
+    Field("type", Kind.CHOICE, ("t",), "c.type", ("creature", "resource", "trick")),
+    Field("game", Kind.CHOICE, (), "c.game", ("free-realms",)),
+    Field("rarity", Kind.RARITY, ("r",), "c.rarity"),
+    Field("series", Kind.NUMBER, ("set",), "c.series"),
+    Field("number", Kind.NUMBER, ("num",), "c.number"),
+    Field("cost", Kind.NUMBER, (), "c.cost"),
+    Field("attack", Kind.NUMBER, ("atk",), "c.attack"),
+    Field("defense", Kind.NUMBER, ("def",), "c.defense"),
+    Field("gems", Kind.NUMBER, (), "length(c.gems)"),
+    Field("gem", Kind.GEM, (), "c.gems"),
+    Field("owned", Kind.NUMBER, (), OWNED_SQL),
+    Field("foil", Kind.NUMBER, (), "coalesce(o.foil, 0)"),
+    Field("nonfoil", Kind.NUMBER, (), "coalesce(o.nonfoil, 0)"),
+    Field("is", Kind.FLAG, (), "", FLAGS),
+    Field("code", Kind.CODE),
+    Field("order", Kind.SORT, ("sort",)),
+)
+FIELD_BY_NAME: dict[str, Field] = {
+    key: field for field in FIELDS for key in (field.name, *field.aliases)
+}
+# Fields a search can sort by, with the expression to sort on.
+SORT_KEYS: dict[str, tuple[str, ...]] = {
+    "name": ("c.name",),
+    "code": ("c.game", "c.series", "c.number"),
+    "rarity": ("instr('CURESP', c.rarity)",),
+    **{f.name: (f.sql,) for f in FIELDS if f.kind in (Kind.NUMBER, Kind.CHOICE)},
+}
+
+
+def quote(value: str) -> str:
+    """A value as query text, quoted when it would not survive as one token."""
+    if value and all(ch.isalnum() or ch in "-'*.!?" for ch in value):
+        return value
+    return '"' + value.replace('"', "") + '"'
+
+
+class Node:
+    def clause(self) -> Clause:
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class And(Node):
+    children: tuple[Node, ...]
+
+    def clause(self) -> Clause:
+        return _join(self.children, " AND ")
+
+    def describe(self) -> str:
+        return " ".join(_grouped(child, Or) for child in self.children)
+
+
+@dataclass(frozen=True)
+class Or(Node):
+    children: tuple[Node, ...]
+
+    def clause(self) -> Clause:
+        return _join(self.children, " OR ")
+
+    def describe(self) -> str:
+        return " or ".join(_grouped(child, And) for child in self.children)
+
+
+@dataclass(frozen=True)
+class Not(Node):
+    child: Node
+
+    def clause(self) -> Clause:
+        sql, params = self.child.clause()
+        # A comparison with a missing value (a resource's attack) is NULL, and NOT NULL is
+        # NULL again: coalesce makes "-atk>3" include the cards that have no attack.
+        return f"NOT coalesce(({sql}), 0)", params
+
+    def describe(self) -> str:
+        return "-" + _grouped(self.child, And, Or)
+
+
+def _grouped(node: Node, *kinds: type) -> str:
+    text = node.describe()
+    return f"({text})" if isinstance(node, kinds) else text
+
+
+def _join(children: tuple[Node, ...], glue: str) -> Clause:
+    parts: list[str] = []
+    params: list[Any] = []
+    for child in children:
+        sql, child_params = child.clause()
+        parts.append(f"({sql})")
+        params.extend(child_params)
+    return glue.join(parts), params
+
+
+@dataclass(frozen=True)
+class Compare(Node):
+    """A number field against a number: cost>=2, gems=3."""
+
+    field: Field
+    op: str
+    value: int
+
+    def clause(self) -> Clause:
+        return f"{self.field.sql} {self.op} ?", [self.value]
+
+    def describe(self) -> str:
+        return f"{self.field.name}{self.op}{self.value}"
+
+
+@dataclass(frozen=True)
+class CompareFields(Node):
+    """One number field against another: atk>def."""
+
+    left: Field
+    op: str
+    right: Field
+
+    def clause(self) -> Clause:
+        return f"{self.left.sql} {self.op} {self.right.sql}", []
+
+    def describe(self) -> str:
+        return f"{self.left.name}{self.op}{self.right.name}"
+
+
+@dataclass(frozen=True)
+class Range(Node):
+    """A number field in an inclusive range, open at either end: cost:2..4, atk:5.."""
+
+    field: Field
+    low: int | None
+    high: int | None
+
+    def clause(self) -> Clause:
+        if self.low is not None and self.high is not None:
+            return f"{self.field.sql} BETWEEN ? AND ?", [self.low, self.high]
+        if self.low is not None:
+            return f"{self.field.sql} >= ?", [self.low]
+        return f"{self.field.sql} <= ?", [self.high]
+
+    def describe(self) -> str:
+        low = "" if self.low is None else self.low
+        high = "" if self.high is None else self.high
+        return f"{self.field.name}:{low}..{high}"
+
+
+@dataclass(frozen=True)
+class RarityCompare(Node):
+    """rarity>=r: by the ordered rarities C < U < R < E."""
+
+    op: str
+    letter: str
+
+    def clause(self) -> Clause:
+        if self.op in ("=", "!="):
+            return f"c.rarity {self.op} ?", [self.letter]
+        rank = RARITY_ORDER.index(self.letter) + 1
+        return f"instr('CURE', c.rarity) > 0 AND instr('CURE', c.rarity) {self.op} ?", [rank]
+
+    def describe(self) -> str:
+        op = ":" if self.op == "=" else self.op
+        return f"rarity{op}{self.letter.lower()}"
+
+
+@dataclass(frozen=True)
+class Choice(Node):
+    """sphere:chaos, type:creature; sphere:none matches Heroes (no sphere)."""
+
+    field: Field
+    value: str | None
+    negated_op: bool = False
+
+    def clause(self) -> Clause:
+        if self.value is None:
+            return f"{self.field.sql} IS {'NOT ' if self.negated_op else ''}NULL", []
+        op = "!=" if self.negated_op else "="
+        return f"lower({self.field.sql}) {op} ?", [self.value]
+
+    def describe(self) -> str:
+        op = "!=" if self.negated_op else ":"
+        return f"{self.field.name}{op}{self.value or 'none'}"
+
+
+@dataclass(frozen=True)
+class TextMatch(Node):
+    """Full-text words or a phrase, in every indexed column or in one (name:, text:, trait:).
+
+    `fts` is an FTS5 expression built only from quoted strings, so nothing a user types
+    (or, not, near, a stray quote) is read as FTS syntax.
+    """
+
+    fts: str
+    shown: str
+
+    def clause(self) -> Clause:
+        return (
+            f"c.id IN (SELECT rowid FROM {fields.CARD_FTS_TABLE} "
+            f"WHERE {fields.CARD_FTS_TABLE} MATCH ?)",
+            [self.fts],
+        )
+
+    def describe(self) -> str:
+        return self.shown
+
+
+@dataclass(frozen=True)
+class Regex(Node):
+    field: Field
+    pattern: str
+
+    def clause(self) -> Clause:
+        return f"regexp(?, {self.field.sql})", [self.pattern]
+
+    def describe(self) -> str:
+        return f"{self.field.name}:/{self.pattern}/"
+
+
+@dataclass(frozen=True)
+class ExactName(Node):
+    name: str
+    key: str
+
+    def clause(self) -> Clause:
+        return "c.name_key = ?", [self.key]
+
+    def describe(self) -> str:
+        return f'!"{self.name}"'
+
+
+@dataclass(frozen=True)
+class CodeIs(Node):
+    series: int
+    rarity: str
+    number: int
+
+    def clause(self) -> Clause:
+        return "c.series = ? AND c.rarity = ? AND c.number = ?", [
+            self.series,
+            self.rarity,
+            self.number,
+        ]
+
+    def describe(self) -> str:
+        return f'code:"{self.series} {self.rarity} {self.number}"'
+
+
+@dataclass(frozen=True)
+class GemColours(Node):
+    """gem:rry: at least two red and one yellow gem."""
+
+    colours: str
+
+    def clause(self) -> Clause:
+        parts, params = [], []
+        for colour in sorted(set(self.colours)):
+            parts.append("(length(c.gems) - length(replace(c.gems, ?, ''))) >= ?")
+            params.extend([colour, self.colours.count(colour)])
+        return " AND ".join(parts), params
+
+    def describe(self) -> str:
+        return f"gem:{self.colours.lower()}"
+
+
+@dataclass(frozen=True)
+class Flag(Node):
+    flag: str
+
+    def clause(self) -> Clause:
+        if self.flag == "hero":
+            return "c.hero = 1", []
+        if self.flag == "owned":
+            return f"{OWNED_SQL} > 0", []
+        if self.flag == "playset":
+            return (
+                f"c.name_key IN (SELECT p.name_key FROM {fields.CARD_TABLE} AS p "
+                f"JOIN {fields.OWNERSHIP_TABLE} AS po ON po.card_id = p.id "
+                "GROUP BY p.name_key HAVING sum(po.nonfoil + po.foil) >= ?)",
+                [PLAYSET],
+            )
+        return f"coalesce(o.{self.flag}, 0) > 0", []
+
+    def describe(self) -> str:
+        return f"is:{self.flag}"
+
+
+@dataclass(frozen=True)
+class Sort:
+    key: str
+    descending: bool = False
+
+    def sql(self) -> str:
+        direction = " DESC" if self.descending else ""
+        # Missing values (a trick's attack) sort last either way.
+        return ", ".join(f"{part} IS NULL, {part}{direction}" for part in SORT_KEYS[self.key])
+
+    def describe(self) -> str:
+        return f"order:{'-' if self.descending else ''}{self.key}"
+
+
+@dataclass(frozen=True)
+class Query:
+    """A parsed query: an optional filter tree and the sort keys it asked for."""
+
+    root: Node | None
+    sort: tuple[Sort, ...] = ()
+
+    def describe(self) -> str:
+        parts = [self.root.describe()] if self.root else []
+        parts += [key.describe() for key in self.sort]
+        return " ".join(parts)

@@ -1,0 +1,93 @@
+"""`cardbase search` as a user types it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import Run
+
+
+def codes(result) -> list[str]:
+    assert result.exit_code == 0, result.output
+    return [card["code"] for card in json.loads(result.stdout)]
+
+
+def test_query_words_may_come_as_one_argument_or_many(run: Run) -> None:
+    one = codes(run("search", "s:chaos t:creature order:-attack", "-o", "json"))
+    many = codes(run("search", "s:chaos", "t:creature", "order:-attack", "-o", "json"))
+    assert one == many == ["2 U 102", "1 U 42", "1 C 41", "1 S 43"]
+
+
+@pytest.mark.parametrize(
+    ("options", "query"),
+    [
+        (["--sphere", "chaos", "--type", "creature"], "s:chaos t:creature"),
+        (["--cost", "2..4", "--rarity", "U"], "cost:2..4 r:u"),
+        (["--trait", "chugawug", "--attack", ">=3"], "tr:chugawug atk>=3"),
+        (["--hero"], "is:hero"),
+        (["--name", "chugawug cook"], 'name:"chugawug cook"'),
+        (["--gem", "rr", "--sort", "attack", "--desc"], "gem:rr order:-attack"),
+    ],
+)
+def test_options_and_query_agree(run: Run, options: list[str], query: str) -> None:
+    by_options = codes(run("search", *options, "-o", "json"))
+    assert by_options and by_options == codes(run("search", query, "-o", "json"))
+
+
+def test_options_and_query_combine(run: Run) -> None:
+    combined = codes(run("search", "robgoblin", "--type", "creature", "-o", "json"))
+    assert combined == codes(run("search", "robgoblin t:creature", "-o", "json"))
+    assert set(combined) == {"1 C 41", "1 S 43", "2 U 102"}
+
+
+def test_sort_option_overrides_and_limit(run: Run) -> None:
+    found = codes(
+        run("search", "t:creature", "--sort", "cost", "--desc", "--limit", "2", "-o", "json")
+    )
+    assert found == ["1 E 162", "1 E 82"]
+
+
+def test_count_and_csv(run: Run) -> None:
+    assert run("search", "t:trick", "--count").stdout.strip() == "4"
+    lines = run("search", "t:trick", "-o", "csv").stdout.splitlines()
+    assert len(lines) == 5 and lines[0].startswith("code,")
+
+
+def test_explain(run: Run) -> None:
+    result = run("search", "s:c atk>=3", "--explain")
+    assert result.exit_code == 0
+    assert "query:  sphere:chaos attack>=3" in result.stdout
+    assert "params: ['chaos', 3]" in result.stdout
+
+
+def test_bad_query_shows_a_caret_and_exits_2(run: Run, checksum) -> None:
+    before = checksum(run.db_path)
+    result = run("search", "sphere:chaoss")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        "cardbase: unknown sphere 'chaoss'. Did you mean chaos?",
+        "  sphere:chaoss",
+        "         ^^^^^^",
+    ]
+    assert checksum(run.db_path) == before
+
+
+def test_bad_option_names_the_option(run: Run) -> None:
+    result = run("search", "--cost", "lots")
+    assert result.exit_code == 2
+    assert "--cost lots: expected a number, not 'lots'" in result.stderr
+
+
+def test_no_match_suggests_close_names(run: Run) -> None:
+    result = run("search", "chugawug cok")
+    assert result.exit_code == 0
+    assert "No cards match. Did you mean: Chugawug Cook (1 C 14, 2 C 101)?" in result.stderr
+    assert json.loads(run("search", "chugawug cok", "-o", "json").stdout) == []
+
+
+def test_words_users_type_never_break_fts(run: Run) -> None:
+    for words in (["near"], ["not", "chugawug"], ['"unclosed phrase'], ["AND"], ["NEAR(a", "b)"]):
+        result = run("search", *words)
+        assert result.exit_code in (0, 2) and "Traceback" not in result.output, words

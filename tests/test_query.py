@@ -1,0 +1,314 @@
+"""The query language on the fixture catalogue: one table of queries and the cards they find."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardbase import db, schema
+from cardbase.errors import CardbaseError, QueryError
+from cardbase.query import FIELD_BY_NAME, FIELDS
+from cardbase.queryparse import parse_query
+from cardbase.search import build_query, count, plan, search
+from tests.conftest import MINI_CATALOGUE
+
+OWNED = {
+    ("1 C 14"): (2, 0),
+    "2 C 101": (1, 1),
+    "1 E 82": (0, 1),
+    "1 C 41": (3, 0),
+    "1 U 132": (1, 0),
+}
+CREATURES = {
+    "1 C 1", "1 C 14", "1 U 15", "1 C 41", "1 U 42", "1 S 43", "1 C 81", "1 E 82", "1 U 132",
+    "1 P 133", "1 R 161", "1 E 162", "2 C 101", "2 U 102",
+}  # fmt: skip
+
+
+def own(conn: sqlite3.Connection, owned: dict[str, tuple[int, int]]) -> None:
+    for code, (nonfoil, foil) in owned.items():
+        series, rarity, number = code.split()
+        conn.execute(
+            "INSERT INTO ownership (card_id, nonfoil, foil) SELECT id, ?, ? FROM card "
+            "WHERE series = ? AND rarity = ? AND number = ?",
+            (nonfoil, foil, int(series), rarity, int(number)),
+        )
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory: pytest.TempPathFactory) -> sqlite3.Connection:
+    path = tmp_path_factory.mktemp("query") / "query.db"
+    schema.prepare(path, MINI_CATALOGUE)
+    conn = db.open_db(path)
+    own(conn, OWNED)
+    return conn
+
+
+def codes(conn: sqlite3.Connection, text: str) -> set[str]:
+    return {str(card.code) for card in search(conn, parse_query(text))}
+
+
+QUERIES = [
+    ("chugawug", {"1 C 14", "1 U 15", "1 R 20", "2 C 101"}),
+    ("chug*", {"1 C 14", "1 U 15", "1 R 20", "2 C 101"}),
+    ("CHUGAWUGS", {"1 C 14", "1 U 15", "1 R 20", "2 C 101"}),
+    ("dragon", {"1 E 82"}),
+    ('"draw a card"', {"1 R 50", "1 C 81"}),
+    ('"draw a card', {"1 R 50", "1 C 81"}),
+    ("robgoblin -sneak", {"1 C 41", "1 R 50", "2 U 102"}),
+    ("crush", {"1 C 41", "1 U 92"}),
+    ("near", set()),
+    ("name:chug", {"1 C 14", "1 U 15", "2 C 101"}),
+    ("n:clockwork", {"1 C 81", "1 E 82"}),
+    ('name:"chugawug cook"', {"1 C 14", "2 C 101"}),
+    ("text:stun", {"1 C 1", "1 R 141"}),
+    ("o:stun", {"1 C 1", "1 R 141"}),
+    ("trait:robgoblin", {"1 C 41", "1 S 43", "1 R 50", "2 U 102"}),
+    ("tr:ninja", {"1 S 43", "1 U 132"}),
+    ('trait:"forest troll"', {"1 E 162"}),
+    ("s:chaos t:creature", {"1 C 41", "1 U 42", "1 S 43", "2 U 102"}),
+    ("sphere:none", {"1 R 161", "1 E 162"}),
+    ("is:hero", {"1 R 161", "1 E 162"}),
+    ("sphere!=none t:trick s:o", {"1 R 141"}),
+    ("t:trick", {"1 C 21", "1 C 51", "1 U 92", "1 R 141"}),
+    ("t:item", {"1 R 20", "1 R 50", "1 C 91", "1 C 140"}),
+    ("cost>=5", {"1 E 82", "1 R 161", "1 E 162"}),
+    ("cost:0", {"1 R 141"}),
+    (
+        "cost:2..3 t:creature",
+        {"1 C 14", "1 S 43", "1 C 81", "1 U 132", "2 C 101", "1 U 42", "1 P 133"},
+    ),
+    ("atk>5", {"1 E 82", "1 R 161", "1 E 162", "2 U 102"}),
+    ("def=3", {"1 U 42", "2 U 102", "1 U 132"}),
+    ("def!=3 t:creature", CREATURES - {"1 U 42", "2 U 102", "1 U 132"}),
+    (
+        "-def=3",
+        {"1 R 20", "1 C 21", "1 R 50", "1 C 51", "1 C 91", "1 U 92", "1 C 140", "1 R 141"}
+        | CREATURES - {"1 U 42", "2 U 102", "1 U 132"},
+    ),
+    ("atk>def", {"1 C 41", "1 U 42", "1 E 82", "1 R 161", "2 U 102"}),
+    ("atk:5..", {"1 U 15", "1 E 82", "1 R 161", "1 E 162", "2 U 102"}),
+    ("atk:..2", {"1 C 1", "1 S 43", "1 C 81"}),
+    ("r>=r", {"1 R 20", "1 R 50", "1 R 141", "1 R 161", "1 E 82", "1 E 162"}),
+    ("rarity:uncommon", {"1 U 15", "1 U 42", "1 U 92", "1 U 132", "2 U 102"}),
+    ("r:p", {"1 P 133"}),
+    ("r:starter", {"1 S 43"}),
+    (
+        "r<u",
+        {"1 C 1", "1 C 14", "1 C 21", "1 C 41", "1 C 51", "1 C 81", "1 C 91", "1 C 140", "2 C 101"},
+    ),
+    ("r:r..e t:creature", {"1 E 82", "1 R 161", "1 E 162"}),
+    ("series:2", {"2 C 101", "2 U 102"}),
+    ("number:14", {"1 C 14"}),
+    ("gems>=3", {"1 U 15", "1 C 21", "1 R 50", "1 E 82", "1 R 141", "1 R 161", "2 U 102"}),
+    ("gem:rr", {"1 S 43", "1 R 50", "2 U 102"}),
+    ("gem:red gems=1", {"1 C 41", "1 C 51"}),
+    ("gem:y -s:order", {"1 C 1", "1 U 15", "1 E 82", "1 R 161"}),
+    ('!"chugawug  COOK"', {"1 C 14", "2 C 101"}),
+    ("1U132", {"1 U 132"}),
+    ('code:"1 U 132"', {"1 U 132"}),
+    ("1-u-132 or 2c101", {"1 U 132", "2 C 101"}),
+    ("name:/^c.*k$/", {"1 C 14", "2 C 101"}),
+    (r"text:/\[[A-Z]{2}\]/", {"1 U 42", "2 U 102", "1 E 82"}),
+    ("/sneak|scrapper/", {"1 C 41", "1 S 43"}),
+    ("(s:nature or s:machine) t:trick", {"1 C 21", "1 U 92"}),
+    ("-(t:creature or t:resource)", {"1 C 21", "1 C 51", "1 U 92", "1 R 141"}),
+    (
+        "s:chaos or is:hero",
+        {"1 C 41", "1 U 42", "1 S 43", "1 R 50", "1 C 51", "2 U 102", "1 R 161", "1 E 162"},
+    ),
+    ("dragon or crush", {"1 E 82", "1 C 41", "1 U 92"}),
+    ("dragon OR crush AND t:trick", {"1 E 82", "1 U 92"}),
+    ("is:owned", {"1 C 14", "2 C 101", "1 E 82", "1 C 41", "1 U 132"}),
+    ("is:foil", {"2 C 101", "1 E 82"}),
+    ("foil>=1", {"2 C 101", "1 E 82"}),
+    ("is:nonfoil", {"1 C 14", "2 C 101", "1 C 41", "1 U 132"}),
+    ("nonfoil>=2", {"1 C 14", "1 C 41"}),
+    ("owned>=2", {"1 C 14", "2 C 101", "1 C 41"}),
+    ("is:playset", {"1 C 14", "2 C 101", "1 C 41"}),
+    ("-is:owned s:order", {"1 P 133", "1 C 140", "1 R 141"}),
+    ("game:free-realms t:resource", {"1 R 20", "1 R 50", "1 C 91", "1 C 140"}),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), QUERIES, ids=[t for t, _ in QUERIES])
+def test_query_finds_exactly(library: sqlite3.Connection, text: str, expected: set[str]) -> None:
+    assert codes(library, text) == expected
+    assert count(library, parse_query(text)) == len(expected)
+
+
+def test_there_are_at_least_forty_queries() -> None:
+    assert len(QUERIES) >= 40
+
+
+def test_empty_query_is_the_whole_catalogue_in_code_order(library: sqlite3.Connection) -> None:
+    found = [str(card.code) for card in search(library, parse_query(""))]
+    assert (
+        len(found) == 22 and found[:3] == ["1 C 1", "1 C 14", "1 U 15"] and found[-1] == "2 U 102"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("t:creature s:chaos order:-attack", ["2 U 102", "1 U 42", "1 C 41", "1 S 43"]),
+        ("t:creature s:chaos order:atk", ["1 S 43", "1 C 41", "1 U 42", "2 U 102"]),
+        ("t:trick order:cost", ["1 R 141", "1 C 21", "1 C 51", "1 U 92"]),
+        ("s:order order:rarity", ["1 C 140", "1 U 132", "1 R 141", "1 P 133"]),
+        ("s:machine order:name", ["1 E 82", "1 C 81", "1 U 92", "1 C 91"]),
+        ("s:machine order:-attack", ["1 E 82", "1 C 81", "1 C 91", "1 U 92"]),
+    ],
+)
+def test_order(library: sqlite3.Connection, text: str, expected: list[str]) -> None:
+    assert [str(card.code) for card in search(library, parse_query(text))] == expected
+
+
+def test_ranking_puts_the_best_match_first(library: sqlite3.Connection) -> None:
+    found = search(library, parse_query("chugawug cook"))
+    assert [card.name for card in found][:2] == ["Chugawug Cook", "Chugawug Cook"]
+
+
+def test_limit(library: sqlite3.Connection) -> None:
+    assert len(search(library, parse_query("t:creature"), limit=3)) == 3
+
+
+ALIASES = [(alias, field.name) for field in FIELDS for alias in field.aliases]
+VALUE_FOR = {"name": "chug", "text": "stun", "trait": "ninja", "sphere": "chaos", "type": "trick",
+             "rarity": "u", "series": "2", "number": "14", "attack": "5..", "defense": "3",
+             "order": "cost"}  # fmt: skip
+
+
+@pytest.mark.parametrize(("alias", "name"), ALIASES)
+def test_every_alias_means_its_field(library: sqlite3.Connection, alias: str, name: str) -> None:
+    value = VALUE_FOR[name]
+    aliased, canonical = parse_query(f"{alias}:{value}"), parse_query(f"{name}:{value}")
+    assert aliased.describe() == canonical.describe()
+    assert plan(aliased).sql == plan(canonical).sql
+
+
+def test_every_field_is_reachable() -> None:
+    assert {field.name for field in FIELDS} <= set(FIELD_BY_NAME)
+
+
+@pytest.mark.parametrize(
+    ("options", "text"),
+    [
+        ({"sphere": "chaos", "type": "creature"}, "s:chaos t:creature"),
+        ({"cost": "2..4"}, "cost:2..4"),
+        ({"attack": ">=5"}, "atk>=5"),
+        ({"defense": "3"}, "def:3"),
+        ({"rarity": "U"}, "r:u"),
+        ({"rarity": ">=r"}, "r>=r"),
+        ({"trait": "chugawug"}, "tr:chugawug"),
+        ({"hero": True}, "is:hero"),
+        ({"owned": True}, "is:owned"),
+        ({"foil": True}, "is:foil"),
+        ({"playset": True}, "is:playset"),
+        ({"name": "chugawug cook"}, 'name:"chugawug cook"'),
+        ({"text": "stun"}, "o:stun"),
+        ({"gem": "rr"}, "gem:rr"),
+        ({"gems": "3.."}, "gems:3.."),
+        ({"series": "2"}, "set:2"),
+        ({"sphere": "nature", "cost": "<=2", "type": "creature"}, "s:nature cost<=2 t:creature"),
+    ],
+)
+def test_option_form_equals_query_form(
+    library: sqlite3.Connection, options: dict, text: str
+) -> None:
+    by_options = [c.code for c in search(library, build_query("", options))]
+    by_query = [c.code for c in search(library, build_query(text))]
+    assert by_options == by_query
+    assert by_options  # each pair finds something, so the comparison means something
+
+
+def test_bad_option_names_the_option() -> None:
+    with pytest.raises(CardbaseError, match=r"--sphere chaoss: unknown sphere 'chaoss'"):
+        build_query("", {"sphere": "chaoss"})
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "caret_at"),
+    [
+        ("sphere:chaoss", "unknown sphere 'chaoss'. Did you mean chaos?", 7),
+        ("cost>>2", "expected a number, not '>2'", 5),
+        ("atk:x..3", "expected a number, not 'x'", 4),
+        ("atk:1..y", "expected a number, not 'y'", 7),
+        ("(t:creature", "this '(' is never closed", 0),
+        ("t:creature)", "unexpected ')'", 10),
+        ("colour:red", "unknown field 'colour'", 0),
+        ("typ:creature", "unknown field 'typ'. Did you mean type?", 0),
+        ("r>p", "promo cards have no place in the rarity order", 2),
+        ("r:x", "unknown rarity 'x'", 2),
+        ("t:dragon", "unknown type 'dragon'", 2),
+        ("t>creature", "type takes ':' or '!=', not '>'", 2),
+        ("is:heroic", "unknown is:heroic. Did you mean is:hero?", 3),
+        ("gem:purple", "unknown gem colours 'purple'", 4),
+        ("name:/[a/", "bad regular expression", 5),
+        ("/abc", "this /regex/ has no closing /", 0),
+        ("dragon or", "expected a term after 'or'", 7),
+        ("or dragon", "'or' needs a term on each side", 0),
+        ("- dragon", "'-' must stand right before what it excludes", 0),
+        ("()", "empty parentheses", 0),
+        ("cost:", "expected a value after 'cost:'", 0),
+        ("code:1X5", "rarity 'X' is not one of", 5),
+        ("-order:cost", "order: goes at the top level", 1),
+        ("order:colour", "cannot sort by 'colour'", 6),
+        ("cost:..", "a range needs at least one end", 5),
+        ("&&", "has no letters or digits", 0),
+        ("name=x", None, None),
+    ],
+)
+def test_bad_queries_point_at_the_problem(
+    text: str, message: str | None, caret_at: int | None
+) -> None:
+    if message is None:
+        parse_query(text)  # '=' works like ':' for words
+        return
+    with pytest.raises(QueryError) as caught:
+        parse_query(text)
+    error = caught.value
+    assert message in str(error)
+    assert error.start == caret_at
+    lines = str(error).splitlines()
+    assert len(lines) == 3 and lines[1] == f"  {text}" and lines[2].strip().startswith("^")
+
+
+TOKENS = st.sampled_from(
+    ["dragon", "chug*", "or", "OR", "and", "not", "near", "(", ")", "-", '"', "!", "/", "s:chaos",
+     "t:", "cost>=2", "atk>def", "r>=r", "gem:rr", "is:hero", "order:-cost", "1U132", ":", "..",
+     "cost:2..4", '"draw a', "name:/x/", "-(", "NEAR(a b)", "*", "^", "{name}", "o:stun"]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(TOKENS | st.text(max_size=8), max_size=8), st.sampled_from([" ", "", "  "]))
+def test_token_soup_parses_or_raises_query_error(
+    library: sqlite3.Connection, parts: list[str], glue: str
+) -> None:
+    text = glue.join(parts)
+    try:
+        parsed = parse_query(text)
+    except QueryError:
+        return
+    search(library, parsed, limit=5)  # whatever parses also runs: no SQL or FTS syntax errors
+    assert parse_query(parsed.describe()).describe() == parsed.describe()
+
+
+def test_user_text_never_reaches_the_sql(library: sqlite3.Connection) -> None:
+    found = plan(parse_query("name:\"x'; DROP TABLE card; --\" o:'or' 1=1"))
+    assert "DROP" not in found.sql and "'or'" not in found.sql
+    assert count(library, parse_query("")) == 22
+
+
+def test_explain_shows_the_normalised_query_and_sql() -> None:
+    text = plan(parse_query("s:chaos atk>=3 dragon")).explain()
+    assert "query:  sphere:chaos attack>=3 dragon" in text
+    assert "MATCH ?" in text and "params: ['\"dragon\"', 'chaos', 3]" in text
+
+
+def test_fixture_database_is_used_read_only(tmp_path: Path) -> None:
+    assert MINI_CATALOGUE.exists()
