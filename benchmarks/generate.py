@@ -50,15 +50,22 @@ PLACES = (
 EPITHETS = ("", *(f"of the {place}" for place in PLACES))
 SPHERES = ("Chaos", "Nature", "Machine", "Order")
 RARITIES = "CCCCCUUURRE"
+# Real catalogues say many different things; one or two of these per card keeps common
+# phrases ("draw a card") about as rare as they are on printed cards.
 TEXTS = (
-    "[{g}]: Stun my foe.",
+    "[{g}]: Stun my foe.", "[{g}{g}]: Destroy my foe.", "[{g}]: Score a card.",
     "[Spend {n}] >> I get +{n} attack until the end of the turn.",
-    "Collect {c}: Your {trait}s get +1 defense.",
-    "[Zap me] >> Draw a card.",
-    "[Stars {n}] >> My foe gets -{n} attack.",
-    "Crush. When I score a card, draw a card.",
-    "Your creature gets +{n} attack.",
-)
+    "[Spend {n}, zap me] >> Stun a creature with cost {n} or less.",
+    "Collect {c}: Your {trait}s get +1 defense.", "Collect {c}: I get +{n} attack.",
+    "[Zap me] >> Draw a card.", "[Turn me face down] >> Look at the top {c} cards of your deck.",
+    "[Stars {n}] >> My foe gets -{n} attack.", "[Stars {n}] >> Swap my attack and defense.",
+    "Crush.", "Trickster.", "When I score a card, draw a card.",
+    "When you play me, you may chase a creature.", "Your other {trait}s get +1 attack.",
+    "Your creature gets +{n} attack.", "Your creature gets +{n} defense.",
+    "Your foe gets -{n} defense.", "End this battle.", "Ready another {trait}.",
+    "I can hunt past a stunned foe.", "Discard a card: I get +{c} defense.",
+    "Flip {n} cards and choose one of them for this battle.",
+)  # fmt: skip
 DRAGON_TEXT = "[{g}{g}]: Summon the dragon within: I get +3 attack."
 HEADER = ["code", "name", "type", "hero", "sphere", "traits", "cost", "attack", "defense",
           "gems", "text", "lore"]  # fmt: skip
@@ -82,8 +89,10 @@ def catalogue_rows(size: int) -> Iterator[list[str]]:
         kind = rng.random()
         gems = "".join(rng.choice("RGBY") for _ in range(rng.choice((1, 1, 2, 2, 3, 4))))
         g, n, c = gems[0], rng.randint(1, 3), rng.randint(2, 5)
-        template = DRAGON_TEXT if rng.random() < 0.02 else rng.choice(TEXTS)
-        text = template.format(g=g, n=n, c=c, trait=trait)
+        templates = rng.sample(TEXTS, rng.choice((1, 1, 2)))
+        if rng.random() < 0.02:
+            templates.append(DRAGON_TEXT)
+        text = " ".join(t.format(g=g, n=n, c=c, trait=trait) for t in templates)
         sphere = rng.choice(SPHERES)
         rarity = rng.choice(RARITIES)
         if kind < 0.03:

@@ -22,7 +22,7 @@ SELECT_CARDS = f"SELECT {CARD_COLUMNS_SQL} FROM {CARD_FROM_SQL} {OWNERSHIP_JOIN_
 CATALOGUE_ORDER = "c.game, c.series, c.number"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Card:
     id: int
     game: str
@@ -82,25 +82,34 @@ def split_traits(text: str) -> tuple[str, ...]:
     return tuple(t.strip() for t in text.replace(";", ",").split(",") if t.strip())
 
 
-def card_from_row(row: sqlite3.Row) -> Card:
-    keys = row.keys()
+_AT = {name: position for position, name in enumerate(fields.CARD_COLUMNS)}
+_OWNED_AT = len(fields.CARD_COLUMNS)
+
+
+def card_from_row(row: Sequence[Any]) -> Card:
+    """A card from a row of ``c.*`` (in `fields.CARD_COLUMNS` order), then nonfoil and foil.
+
+    Positional access, because a search can return thousands of rows on a cold start.
+    """
+    traits = row[_AT["traits"]]
+    owned = len(row) > _OWNED_AT
     return Card(
-        id=row["id"],
-        game=row["game"],
-        code=CollectorCode(row["series"], row["rarity"], row["number"]),
-        name=row["name"],
-        type=row["type"],
-        hero=bool(row["hero"]),
-        sphere=row["sphere"],
-        traits=split_traits(row["traits"] or ""),
-        cost=row["cost"],
-        attack=row["attack"],
-        defense=row["defense"],
-        gems=row["gems"] or "",
-        text=row["text"] or "",
-        lore=row["lore"] or "",
-        nonfoil=row["nonfoil"] if "nonfoil" in keys else 0,
-        foil=row["foil"] if "foil" in keys else 0,
+        row[_AT["id"]],
+        row[_AT["game"]],
+        CollectorCode(row[_AT["series"]], row[_AT["rarity"]], row[_AT["number"]]),
+        row[_AT["name"]],
+        row[_AT["type"]],
+        bool(row[_AT["hero"]]),
+        row[_AT["sphere"]],
+        tuple(traits.split(fields.TRAIT_SEPARATOR)) if traits else (),
+        row[_AT["cost"]],
+        row[_AT["attack"]],
+        row[_AT["defense"]],
+        row[_AT["gems"]] or "",
+        row[_AT["text"]] or "",
+        row[_AT["lore"]] or "",
+        row[_OWNED_AT] if owned else 0,
+        row[_OWNED_AT + 1] if owned else 0,
     )
 
 

@@ -8,7 +8,7 @@ zeros, and reports exactly which part is wrong when it cannot make sense of one.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from cardbase.errors import CodeError
 
@@ -29,8 +29,9 @@ _PIECES = re.compile(r"[0-9]+|[^\W\d_]+|[^\s\-/]")
 _SHAPE = "like '1 U 132' (series, rarity letter, card number)"
 
 
-@dataclass(frozen=True, order=True)
-class CollectorCode:
+class CollectorCode(NamedTuple):
+    """Ordered as printed sets are: by series, then rarity letter, then number."""
+
     series: int
     rarity: str
     number: int

@@ -20,6 +20,11 @@ class CardRow(SQLModel, table=True):
     __table_args__ = (
         UniqueConstraint("game", "series", "number", name="uq_card_code"),
         Index("ix_card_name_key", "name_key"),
+        Index("ix_card_series_number", "series", "number"),
+        # No indexes on cost/attack/defense/name for sorting: this SQLite has no STAT4, so
+        # its planner cannot tell cost:2..4 (half the cards) from atk>=12 (a handful) and
+        # picked the wrong index for one or the other (25 ms and 120 ms on 100k cards, where
+        # a plain scan takes 1-15 ms). See benchmarks/run.py --only query.
         CheckConstraint("series > 0 AND number > 0", name="ck_card_code_positive"),
         CheckConstraint("rarity IN ('C','U','R','E','P','S')", name="ck_card_rarity"),
         CheckConstraint("length(gems) <= 4", name="ck_card_gems"),

@@ -9,11 +9,11 @@ Column expressions refer to the card table as ``c`` and ownership as ``o`` (see
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, NamedTuple, Protocol
 
 from cardbase import fields
+from cardbase.games import GAMES
 
 Clause = tuple[str, list[Any]]
 
@@ -29,8 +29,7 @@ class Kind(Enum):
     SORT = "sort"  # order:cost, order:-attack (not a filter)
 
 
-@dataclass(frozen=True)
-class Field:
+class Field(NamedTuple):
     name: str
     kind: Kind
     aliases: tuple[str, ...] = ()
@@ -46,15 +45,21 @@ GEM_NAMES = {"red": "R", "green": "G", "blue": "B", "yellow": "Y"}
 FLAGS = ("hero", "owned", "foil", "nonfoil", "playset")
 PLAYSET = 3
 
+NO_SPHERE = "none"
+
+
+def _all(attribute: str) -> tuple[str, ...]:
+    """Every game's values of a choice field, as stored (Chaos, Creature), without repeats."""
+    return tuple(dict.fromkeys(v for game in GAMES.values() for v in getattr(game, attribute)))
+
+
 FIELDS: tuple[Field, ...] = (
     Field("name", Kind.WORDS, ("n",), "c.name"),
     Field("text", Kind.WORDS, ("o", "oracle"), "c.text"),
     Field("trait", Kind.WORDS, ("tr", "traits"), "c.traits"),
-    Field(
-        "sphere", Kind.CHOICE, ("s",), "c.sphere", ("chaos", "nature", "machine", "order", "none")
-    ),
-    Field("type", Kind.CHOICE, ("t",), "c.type", ("creature", "resource", "trick")),
-    Field("game", Kind.CHOICE, (), "c.game", ("free-realms",)),
+    Field("sphere", Kind.CHOICE, ("s",), "c.sphere", (*_all("spheres"), NO_SPHERE)),
+    Field("type", Kind.CHOICE, ("t",), "c.type", _all("types")),
+    Field("game", Kind.CHOICE, (), "c.game", tuple(GAMES)),
     Field("rarity", Kind.RARITY, ("r",), "c.rarity"),
     Field("series", Kind.NUMBER, ("set",), "c.series"),
     Field("number", Kind.NUMBER, ("num",), "c.number"),
@@ -89,16 +94,16 @@ def quote(value: str) -> str:
     return '"' + value.replace('"', "") + '"'
 
 
-class Node:
-    def clause(self) -> Clause:
-        raise NotImplementedError
+class Node(Protocol):
+    """What every query node does. Nodes are NamedTuples: cheap to define, which matters
+    because this module is imported on every search's cold start."""
 
-    def describe(self) -> str:
-        raise NotImplementedError
+    def clause(self) -> Clause: ...
+
+    def describe(self) -> str: ...
 
 
-@dataclass(frozen=True)
-class And(Node):
+class And(NamedTuple):
     children: tuple[Node, ...]
 
     def clause(self) -> Clause:
@@ -108,8 +113,7 @@ class And(Node):
         return " ".join(_grouped(child, Or) for child in self.children)
 
 
-@dataclass(frozen=True)
-class Or(Node):
+class Or(NamedTuple):
     children: tuple[Node, ...]
 
     def clause(self) -> Clause:
@@ -119,8 +123,7 @@ class Or(Node):
         return " or ".join(_grouped(child, And) for child in self.children)
 
 
-@dataclass(frozen=True)
-class Not(Node):
+class Not(NamedTuple):
     child: Node
 
     def clause(self) -> Clause:
@@ -148,8 +151,7 @@ def _join(children: tuple[Node, ...], glue: str) -> Clause:
     return glue.join(parts), params
 
 
-@dataclass(frozen=True)
-class Compare(Node):
+class Compare(NamedTuple):
     """A number field against a number: cost>=2, gems=3."""
 
     field: Field
@@ -163,8 +165,7 @@ class Compare(Node):
         return f"{self.field.name}{self.op}{self.value}"
 
 
-@dataclass(frozen=True)
-class CompareFields(Node):
+class CompareFields(NamedTuple):
     """One number field against another: atk>def."""
 
     left: Field
@@ -178,8 +179,7 @@ class CompareFields(Node):
         return f"{self.left.name}{self.op}{self.right.name}"
 
 
-@dataclass(frozen=True)
-class Range(Node):
+class Range(NamedTuple):
     """A number field in an inclusive range, open at either end: cost:2..4, atk:5.."""
 
     field: Field
@@ -199,8 +199,7 @@ class Range(Node):
         return f"{self.field.name}:{low}..{high}"
 
 
-@dataclass(frozen=True)
-class RarityCompare(Node):
+class RarityCompare(NamedTuple):
     """rarity>=r: by the ordered rarities C < U < R < E."""
 
     op: str
@@ -217,8 +216,7 @@ class RarityCompare(Node):
         return f"rarity{op}{self.letter.lower()}"
 
 
-@dataclass(frozen=True)
-class Choice(Node):
+class Choice(NamedTuple):
     """sphere:chaos, type:creature; sphere:none matches Heroes (no sphere)."""
 
     field: Field
@@ -229,15 +227,14 @@ class Choice(Node):
         if self.value is None:
             return f"{self.field.sql} IS {'NOT ' if self.negated_op else ''}NULL", []
         op = "!=" if self.negated_op else "="
-        return f"lower({self.field.sql}) {op} ?", [self.value]
+        return f"{self.field.sql} {op} ?", [self.value]
 
     def describe(self) -> str:
         op = "!=" if self.negated_op else ":"
-        return f"{self.field.name}{op}{self.value or 'none'}"
+        return f"{self.field.name}{op}{(self.value or NO_SPHERE).lower()}"
 
 
-@dataclass(frozen=True)
-class TextMatch(Node):
+class TextMatch(NamedTuple):
     """Full-text words or a phrase, in every indexed column or in one (name:, text:, trait:).
 
     `fts` is an FTS5 expression built only from quoted strings, so nothing a user types
@@ -258,8 +255,7 @@ class TextMatch(Node):
         return self.shown
 
 
-@dataclass(frozen=True)
-class Regex(Node):
+class Regex(NamedTuple):
     field: Field
     pattern: str
 
@@ -270,8 +266,7 @@ class Regex(Node):
         return f"{self.field.name}:/{self.pattern}/"
 
 
-@dataclass(frozen=True)
-class ExactName(Node):
+class ExactName(NamedTuple):
     name: str
     key: str
 
@@ -282,8 +277,7 @@ class ExactName(Node):
         return f'!"{self.name}"'
 
 
-@dataclass(frozen=True)
-class CodeIs(Node):
+class CodeIs(NamedTuple):
     series: int
     rarity: str
     number: int
@@ -299,8 +293,7 @@ class CodeIs(Node):
         return f'code:"{self.series} {self.rarity} {self.number}"'
 
 
-@dataclass(frozen=True)
-class GemColours(Node):
+class GemColours(NamedTuple):
     """gem:rry: at least two red and one yellow gem."""
 
     colours: str
@@ -316,8 +309,7 @@ class GemColours(Node):
         return f"gem:{self.colours.lower()}"
 
 
-@dataclass(frozen=True)
-class Flag(Node):
+class Flag(NamedTuple):
     flag: str
 
     def clause(self) -> Clause:
@@ -338,22 +330,21 @@ class Flag(Node):
         return f"is:{self.flag}"
 
 
-@dataclass(frozen=True)
-class Sort:
+class Sort(NamedTuple):
     key: str
     descending: bool = False
 
     def sql(self) -> str:
-        direction = " DESC" if self.descending else ""
-        # Missing values (a trick's attack) sort last either way.
-        return ", ".join(f"{part} IS NULL, {part}{direction}" for part in SORT_KEYS[self.key])
+        # Missing values (a trick's attack) sort last either way; SQLite already puts NULLs
+        # last in DESC.
+        suffix = " DESC" if self.descending else " NULLS LAST"
+        return ", ".join(part + suffix for part in SORT_KEYS[self.key])
 
     def describe(self) -> str:
         return f"order:{'-' if self.descending else ''}{self.key}"
 
 
-@dataclass(frozen=True)
-class Query:
+class Query(NamedTuple):
     """A parsed query: an optional filter tree and the sort keys it asked for."""
 
     root: Node | None

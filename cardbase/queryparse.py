@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import Enum, auto
+from typing import NamedTuple
 
 from cardbase import query as q
 from cardbase.cards import name_key
@@ -42,8 +42,7 @@ class T(Enum):
     REGEX = auto()
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     kind: T
     text: str  # the value: a word, the inside of quotes or slashes
     start: int
@@ -84,6 +83,7 @@ class Tokenizer:
             elif ch == "!":
                 self.pos += 1
                 value = self._quoted() if text[self.pos : self.pos + 1] == '"' else self._word()
+                value = value.replace('"', "")  # card names have no double quotes
                 if not value.strip():
                     raise self.error('expected a card name after !, e.g. !"Chugawug Cook"', start)
                 self.tokens.append(Token(T.EXACT, value, start, self.pos))
@@ -374,16 +374,16 @@ def build_choice(field: q.Field, op: str, value: str, token: Token, parser: Pars
     if op not in (":", "=", "!="):
         raise parser.error(f"{field.name} takes ':' or '!=', not '{op}'", token)
     word = CHOICE_SYNONYMS.get(value.lower(), value.lower())
-    if field.name != "sphere" and word == "none":
+    if field.name != "sphere" and word == q.NO_SPHERE:
         word = value.lower()
-    matches = [choice for choice in field.choices if choice.startswith(word)]
-    exact = word if word in field.choices else None
-    if exact is None and len(matches) != 1:
-        close = _close(word, list(field.choices))
-        hint = f"Did you mean {close}?" if close else f"Choose from {', '.join(field.choices)}"
+    folded = {choice.lower(): choice for choice in field.choices}
+    matches = [choice for key, choice in folded.items() if key.startswith(word)]
+    chosen = folded.get(word) or (matches[0] if len(matches) == 1 else None)
+    if chosen is None:
+        close = _close(word, list(folded))
+        hint = f"Did you mean {close}?" if close else f"Choose from {', '.join(folded)}"
         raise parser.error(f"unknown {field.name} '{value}'", token, hint)
-    chosen = exact or matches[0]
-    return q.Choice(field, None if chosen == "none" else chosen, negated_op=op == "!=")
+    return q.Choice(field, None if chosen == q.NO_SPHERE else chosen, negated_op=op == "!=")
 
 
 def build_words(field: q.Field, op: str, value: str, token: Token, parser: Parser) -> q.Node:

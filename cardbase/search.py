@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from cardbase import fields
 from cardbase import query as q
@@ -35,11 +34,10 @@ FLAG_OPTIONS = ("hero", "owned", "foil", "nonfoil", "playset")
 _OPERATORS = (">=", "<=", "!=", ">", "<", "=")
 
 
-@dataclass(frozen=True)
-class SearchPlan:
+class SearchPlan(NamedTuple):
     query: q.Query
     sql: str
-    params: list[Any] = field(default_factory=list)
+    params: list[Any]
 
     def explain(self) -> str:
         return "\n".join(
@@ -113,11 +111,17 @@ def plan(query: q.Query, limit: int | None = None, count: bool = False) -> Searc
     columns = "count(*)" if count else CARD_COLUMNS_SQL
     sql = f"SELECT {columns} FROM {CARD_FROM_SQL}"
     if text_terms:
+        # With nothing else to filter or sort by, the best `limit` matches can be picked
+        # inside the index, so only those rows are joined and fetched.
+        top = not rest and not query.sort and not count and limit is not None
         sql += (
             f" JOIN (SELECT rowid AS fts_id, rank AS fts_rank FROM {fields.CARD_FTS_TABLE}"
-            f" WHERE {fields.CARD_FTS_TABLE} MATCH ?) AS f ON f.fts_id = c.id"
+            f" WHERE {fields.CARD_FTS_TABLE} MATCH ?{' ORDER BY rank LIMIT ?' if top else ''})"
+            " AS f ON f.fts_id = c.id"
         )
         params.append(" AND ".join(term.fts for term in text_terms))
+        if top:
+            params.append(int(limit or 0))
     sql += f" {OWNERSHIP_JOIN_SQL}"
     if rest:
         where, where_params = (rest[0] if len(rest) == 1 else q.And(tuple(rest))).clause()

@@ -59,7 +59,7 @@ def test_explain(run: Run) -> None:
     result = run("search", "s:c atk>=3", "--explain")
     assert result.exit_code == 0
     assert "query:  sphere:chaos attack>=3" in result.stdout
-    assert "params: ['chaos', 3]" in result.stdout
+    assert "params: ['Chaos', 3]" in result.stdout
 
 
 def test_bad_query_shows_a_caret_and_exits_2(run: Run, checksum) -> None:

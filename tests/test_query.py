@@ -307,7 +307,7 @@ def test_user_text_never_reaches_the_sql(library: sqlite3.Connection) -> None:
 def test_explain_shows_the_normalised_query_and_sql() -> None:
     text = plan(parse_query("s:chaos atk>=3 dragon")).explain()
     assert "query:  sphere:chaos attack>=3 dragon" in text
-    assert "MATCH ?" in text and "params: ['\"dragon\"', 'chaos', 3]" in text
+    assert "MATCH ?" in text and "params: ['\"dragon\"', 'Chaos', 3]" in text
 
 
 def test_fixture_database_is_used_read_only(tmp_path: Path) -> None:

@@ -6,8 +6,6 @@ use starts as fast as the query itself.
 
 from __future__ import annotations
 
-import csv
-import json
 import os
 import sys
 from collections.abc import Iterable, Sequence
@@ -66,22 +64,21 @@ def print_table(
             table.add_row(*(Text(cell) for cell in row))  # card text has [brackets]
         Console().print(table)
         return
-    widths = [len(h) for h in headers]
-    for row in rows:
-        widths = [max(w, len(cell)) for w, cell in zip(widths, row, strict=True)]
-    lines = [_plain_row(headers, widths)] + [_plain_row(row, widths) for row in rows]
-    sys.stdout.write("\n".join(lines) + "\n")
-
-
-def _plain_row(cells: Sequence[str], widths: Sequence[int]) -> str:
-    return "  ".join(cell.ljust(width) for cell, width in zip(cells, widths, strict=True)).rstrip()
+    grid = [tuple(headers), *(tuple(row) for row in rows)]
+    widths = [max(map(len, column)) for column in zip(*grid, strict=True)]
+    template = "  ".join(f"{{:<{width}}}" for width in widths)
+    sys.stdout.write("\n".join(template.format(*row).rstrip() for row in grid) + "\n")
 
 
 def print_json(value: Any) -> None:
+    import json
+
     sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
 
 
 def print_csv(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+    import csv
+
     writer = csv.writer(sys.stdout, lineterminator="\n")
     writer.writerow(headers)
     writer.writerows(rows)
