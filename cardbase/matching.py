@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from cardbase import cards as cardlib
 from cardbase.cards import Card
 from cardbase.codes import CollectorCode, looks_like_code, parse_code
-from cardbase.errors import AmbiguousError, CodeError, NotFoundError
+from cardbase.entries import Entry
+from cardbase.errors import AmbiguousError, CardbaseError, CodeError, NotFoundError
 
+NOTHING_CHANGED = " Nothing was changed."
 SUGGESTION_CUTOFF = 70.0
 SUGGESTION_LIMIT = 3
 SUGGESTION_SPREAD = 5.0
@@ -128,3 +130,50 @@ def look_up_code(conn: sqlite3.Connection, text: str) -> CodeLookup:
     except CodeError as exc:
         right = cardlib.cards_with_number(conn, code.series, code.number)[0]
         return CodeLookup(code, right, str(exc))
+
+
+def resolve_entry(conn: sqlite3.Connection, entry: Entry) -> tuple[Card, int]:
+    """The card an entry names and its count.
+
+    A leading number is taken as a count ("3 Chugawug Cook"), unless that leaves no card and
+    the whole line names one ("2 Headed Troll"), which is then one copy.
+    """
+    try:
+        return resolve_card(conn, entry.card), entry.copies
+    except NotFoundError:
+        if entry.whole == entry.card:
+            raise
+        try:
+            return resolve_card(conn, entry.whole), 1
+        except CardbaseError:
+            pass
+        raise
+
+
+class ResolvedEntry(NamedTuple):
+    entry: Entry
+    card: Card
+    copies: int
+
+
+def resolve_entries(
+    conn: sqlite3.Connection, entries: list[Entry], source: str = ""
+) -> list[ResolvedEntry]:
+    """Resolve every entry, or raise one error that lists every entry that names no card."""
+    resolved: list[ResolvedEntry] = []
+    problems: list[str] = []
+    for entry in entries:
+        try:
+            card, copies = resolve_entry(conn, entry)
+        except CardbaseError as exc:
+            problems.append(f"{source}{exc}")
+            continue
+        resolved.append(ResolvedEntry(entry, card, copies))
+    if problems:
+        more = f" And {len(problems) - 5} more." if len(problems) > 5 else ""
+        raise CardbaseError(" ".join(_sentence(p) for p in problems[:5]) + more + NOTHING_CHANGED)
+    return resolved
+
+
+def _sentence(text: str) -> str:
+    return text if text.endswith((".", "?", "!")) else text + "."

@@ -56,8 +56,8 @@ class OwnershipRow(SQLModel, table=True):
     )
 
     card_id: int = Field(foreign_key=f"{fields.CARD_TABLE}.id", primary_key=True)
-    nonfoil: int = 0
-    foil: int = 0
+    nonfoil: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    foil: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 class BatchRow(SQLModel, table=True):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardbase import fields
 from cardbase import query as q
@@ -23,6 +23,9 @@ from cardbase.cards import (
 )
 from cardbase.errors import CardbaseError, QueryError
 from cardbase.queryparse import parse_query
+
+if TYPE_CHECKING:
+    from cardbase.holdings import Totals
 
 # Plain options (--sphere chaos) and the query field each stands for.
 OPTION_FIELDS: dict[str, str] = {
@@ -166,3 +169,16 @@ def search_words(words: Sequence[str]) -> str:
     """Shell words back into one query: `search s:chaos dragon` and `search 's:chaos dragon'`
     mean the same."""
     return " ".join(words)
+
+
+def owned_totals(conn: sqlite3.Connection, query: q.Query) -> Totals:
+    """Copies and distinct cards owned among everything the query matches (ignoring limits)."""
+    from cardbase.holdings import Totals
+
+    found = plan(query)
+    row = conn.execute(
+        f"SELECT coalesce(sum(nonfoil), 0), coalesce(sum(foil), 0), "
+        f"coalesce(sum(nonfoil + foil > 0), 0) FROM ({found.sql})",
+        found.params,
+    ).fetchone()
+    return Totals(row[0] + row[1], row[0], row[1], row[2])

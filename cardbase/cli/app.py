@@ -22,6 +22,7 @@ import typer
 from cardbase.errors import CardbaseError
 
 F = TypeVar("F", bound=Callable[..., Any])
+INTERNAL_ERROR = 70  # EX_SOFTWARE: distinct from 1 (a check failed) and 2 (bad input)
 
 
 class Output(StrEnum):
@@ -111,6 +112,18 @@ def command(group: typer.Typer, name: str | None = None) -> Callable[[F], F]:
             except BrokenPipeError:  # `cardbase search | head`: not an error
                 sys.stderr.close()
                 raise typer.Exit(0) from None
+            except sqlite3.OperationalError as exc:  # locked past the timeout, disk full, read-only
+                if STATE.debug:
+                    raise
+                raise fail(f"{STATE.db_path}: {exc}; nothing was changed") from None
+            except Exception as exc:  # a bug: say so in one line; --debug shows where
+                if STATE.debug:
+                    raise
+                raise fail(
+                    f"internal error ({type(exc).__name__}: {exc}); nothing was changed. "
+                    "Run again with --debug for the traceback, and please report it",
+                    INTERNAL_ERROR,
+                ) from None
 
         group.command(name)(run)
         return function

@@ -1,4 +1,4 @@
-"""Read-only card commands: search, show, code."""
+"""Read-only card commands: show, code."""
 
 from __future__ import annotations
 
@@ -6,68 +6,8 @@ from typing import Annotated
 
 import typer
 
-from cardbase.cli import options as opt
 from cardbase.cli import render
 from cardbase.cli.app import STATE, Output, OutputOption, app, command
-from cardbase.matching import did_you_mean, suggest_names
-
-
-@command(app)
-def search(
-    words: opt.QueryWords = None,
-    name: opt.Name = None,
-    text: opt.Text = None,
-    trait: opt.Trait = None,
-    sphere: opt.Sphere = None,
-    type_: opt.Type = None,
-    rarity: opt.Rarity = None,
-    series: opt.Series = None,
-    cost: opt.Cost = None,
-    attack: opt.Attack = None,
-    defense: opt.Defense = None,
-    gems: opt.Gems = None,
-    gem: opt.Gem = None,
-    hero: opt.Hero = False,
-    owned: opt.Owned = False,
-    foil: opt.Foil = False,
-    nonfoil: opt.Nonfoil = False,
-    playset: opt.Playset = False,
-    sort: opt.Sort = None,
-    desc: opt.Desc = False,
-    limit: opt.Limit = None,
-    count: opt.Count = False,
-    explain: opt.Explain = False,
-    output: OutputOption = Output.table,
-) -> None:
-    """Search the catalogue: bare words, field terms, or plain options; no query lists all.
-
-    Example: cardbase search 'chug* s:nature cost<=2' --sort attack --desc
-    """
-    from cardbase import search as lib
-
-    filters = {
-        "name": name, "text": text, "trait": trait, "sphere": sphere, "type": type_,
-        "rarity": rarity, "series": series, "cost": cost, "attack": attack,
-        "defense": defense, "gems": gems, "gem": gem, "hero": hero, "owned": owned,
-        "foil": foil, "nonfoil": nonfoil, "playset": playset,
-    }  # fmt: skip
-    query = lib.build_query(lib.search_words(words or []), filters, sort, desc)
-    if explain:
-        typer.echo(lib.plan(query, limit, count).explain())
-        return
-    with STATE.connect() as conn:
-        if count:
-            typer.echo(lib.count(conn, query))
-            return
-        cards = lib.search(conn, query, limit)
-        words_only = lib.bare_words(query) if not cards else None
-        suggestions = suggest_names(conn, words_only) if words_only else []
-    if not cards and output is Output.table:
-        typer.echo(
-            "No cards match." + (f" {did_you_mean(suggestions)}" if suggestions else ""), err=True
-        )
-        return
-    render.print_cards(cards, output)
 
 
 @command(app)

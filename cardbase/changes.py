@@ -1,0 +1,74 @@
+"""What a change to the collection is: plain values shared by the write side
+(`cardbase.collection`) and the read side (`cardbase.holdings`), importing neither
+SQLAlchemy nor anything slow."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import NamedTuple
+
+from cardbase.cards import Card
+from cardbase.entries import FOIL, NONFOIL
+
+FINISH_LABELS = {NONFOIL: "non-foil", FOIL: "foil"}
+
+
+class Mode(StrEnum):
+    ADD = "add"  # counts go up by the request
+    REMOVE = "remove"  # counts go down, never below zero
+    SET = "set"  # listed cards get exactly the requested counts
+    REPLACE = "replace"  # the whole collection becomes the request
+
+
+class Request(NamedTuple):
+    card: Card
+    finish: str
+    copies: int
+
+
+class Change(NamedTuple):
+    card: Card
+    finish: str
+    old: int
+    new: int
+
+    @property
+    def delta(self) -> int:
+        return self.new - self.old
+
+    def describe(self) -> str:
+        return f"{self.card.label()} {FINISH_LABELS[self.finish]}: {self.old} -> {self.new}"
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "code": str(self.card.code),
+            "name": self.card.name,
+            "finish": self.finish,
+            "old": self.old,
+            "new": self.new,
+        }
+
+
+class Batch(NamedTuple):
+    id: int
+    created_at: str
+    source: str
+    undone: bool
+    changes: list[Change]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "batch": self.id,
+            "created_at": self.created_at,
+            "source": self.source,
+            "undone": self.undone,
+            "changes": [
+                {
+                    "code": str(c.card.code),
+                    "name": c.card.name,
+                    "finish": c.finish,
+                    "delta": c.delta,
+                }
+                for c in self.changes
+            ],  # history keeps deltas; old and new counts are not recorded
+        }

@@ -1,0 +1,240 @@
+"""Collection commands: add, remove, set, undo, history, collection, stats, missing."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from typing import Annotated
+
+import typer
+
+from cardbase.cli import options as opt
+from cardbase.cli import render
+from cardbase.cli.app import STATE, Output, OutputOption, app, command
+
+Items = Annotated[
+    list[str],
+    typer.Argument(
+        metavar="ITEM...",
+        help="Cards by code or name with an optional count and finish: '1 U 132', "
+        "'3x\"1 C 14\"', 'Chugawug Cook x2', '2 1 U 132 foil'. '-' reads one per line from stdin.",
+    ),
+]
+FoilFlag = Annotated[
+    bool, typer.Option("--foil", help="Items that do not say their finish are foil.")
+]
+DryRun = Annotated[bool, typer.Option("--dry-run", help="Show what would change; write nothing.")]
+
+
+def _lines(items: list[str]) -> list[str]:
+    """The items, with '-' replaced by the non-blank, non-comment lines of standard input."""
+    lines: list[str] = []
+    for item in items:
+        if item == "-":
+            lines += [
+                line.strip() for line in sys.stdin.read().splitlines()
+                if line.strip() and not line.lstrip().startswith(("#", "//"))
+            ]  # fmt: skip
+        else:
+            lines.append(item)
+    return lines
+
+
+def _change(verb: str, items: list[str], foil: bool, dry_run: bool, output: Output) -> None:
+    from cardbase.changes import Mode, Request
+    from cardbase.collection import change_collection
+    from cardbase.entries import FOIL, NONFOIL, parse_entry
+    from cardbase.errors import CardbaseError
+    from cardbase.matching import resolve_entries
+
+    mode = Mode(verb)
+    lines = _lines(items)
+    if not lines:
+        raise CardbaseError(f"nothing to {verb}: name at least one card")
+    entries = [parse_entry(line, minimum=0 if mode is Mode.SET else 1) for line in lines]
+    with STATE.connect() as conn:
+        resolved = resolve_entries(conn, entries)
+    default = FOIL if foil else NONFOIL
+    requests = [Request(r.card, r.entry.finish or default, r.copies) for r in resolved]
+    source = f"{verb} {shlex.join(items)}" if "-" not in items else f"{verb} ({len(lines)} lines)"
+    changes = change_collection(STATE.db_path, requests, mode, source, dry_run=dry_run)
+    if output is Output.json:
+        render.print_json([change.to_dict() for change in changes])
+        return
+    prefix = "would change: " if dry_run else ""
+    for change in changes:
+        typer.echo(prefix + change.describe())
+    if not changes:
+        typer.echo("Nothing changed.")
+
+
+@command(app)
+def add(
+    items: Items,
+    foil: FoilFlag = False,
+    dry_run: DryRun = False,
+    output: OutputOption = Output.table,
+) -> None:
+    """Add cards to your collection (non-foil unless the item or --foil says foil).
+
+    Example: cardbase add "1 U 132" "Chugawug Cook x2" 3x"1 C 14" --foil
+    """
+    _change("add", items, foil, dry_run, output)
+
+
+@command(app)
+def remove(
+    items: Items,
+    foil: FoilFlag = False,
+    dry_run: DryRun = False,
+    output: OutputOption = Output.table,
+) -> None:
+    """Remove cards from your collection; never below zero, and all or nothing.
+
+    Example: cardbase remove "Chugawug Cook" "1 U 132 foil"
+    """
+    _change("remove", items, foil, dry_run, output)
+
+
+@command(app, "set")
+def set_(
+    items: Items,
+    foil: FoilFlag = False,
+    dry_run: DryRun = False,
+    output: OutputOption = Output.table,
+) -> None:
+    """Set how many of a card you own (per finish); x0 clears it.
+
+    Example: cardbase set "Chugawug Cook x4" "1 U 132 x0 foil"
+    """
+    _change("set", items, foil, dry_run, output)
+
+
+@command(app)
+def undo(output: OutputOption = Output.table) -> None:
+    """Undo the last change to the collection: a command, or a whole import.
+
+    Example: cardbase undo
+    """
+    from cardbase.collection import undo_last
+
+    batch = undo_last(STATE.db_path)
+    if output is Output.json:
+        render.print_json(batch.to_dict() if batch else None)
+        return
+    if batch is None:
+        typer.echo("Nothing to undo.")
+        return
+    typer.echo(f"Undid batch {batch.id} ({batch.source}, {batch.created_at}):")
+    for change in batch.changes:
+        typer.echo(f"  {change.describe()}")
+
+
+@command(app)
+def history(
+    limit: Annotated[
+        int, typer.Option("--limit", "-n", min=1, help="Show the last N batches.")
+    ] = 20,
+    output: OutputOption = Output.table,
+) -> None:
+    """Show recent changes to the collection, newest first.
+
+    Example: cardbase history --limit 5
+    """
+    from cardbase.changes import FINISH_LABELS
+    from cardbase.holdings import history as read_history
+
+    with STATE.connect() as conn:
+        batches = read_history(conn, limit)
+    if output is Output.json:
+        render.print_json([batch.to_dict() for batch in batches])
+        return
+    rows = [
+        (str(b.id), b.created_at, b.source + (" (undone)" if b.undone else ""),
+         f"{c.delta:+d}", FINISH_LABELS[c.finish], c.card.label())
+        for b in batches for c in b.changes
+    ]  # fmt: skip
+    if output is Output.csv:
+        render.print_csv(["batch", "when", "source", "delta", "finish", "card"], rows)
+    elif rows:
+        render.print_table(("Batch", "When", "Source", "Change", "Finish", "Card"), rows)
+    else:
+        typer.echo("No changes yet.")
+
+
+def _bar(part: int, whole: int, width: int = 20) -> str:
+    filled = round(width * part / whole) if whole else 0
+    return "#" * filled + "." * (width - filled)
+
+
+@command(app)
+def stats(
+    game: Annotated[str, typer.Option("--game", help="Which game's catalogue.")] = "free-realms",
+    output: OutputOption = Output.table,
+) -> None:
+    """Collection totals and completion per series, rarity and sphere.
+
+    Example: cardbase stats
+    """
+    from cardbase import holdings
+
+    with STATE.connect() as conn:
+        totals = holdings.totals(conn)
+        groups = {
+            "series": holdings.completion_by_series(conn, game),
+            "set": holdings.completion_by_set(conn, game),
+            "sphere": holdings.completion_by_sphere(conn, game),
+        }
+    if output is Output.json:
+        render.print_json(
+            {"totals": totals.to_dict(),
+             **{key: [row.to_dict() for row in rows] for key, rows in groups.items()}}
+        )  # fmt: skip
+        return
+    rows = [(key, *row) for key, group in groups.items() for row in group]
+    if output is Output.csv:
+        render.print_csv(["by", "group", "catalogue", "nonfoil", "foil", "either"], rows)
+        return
+    typer.echo(
+        f"{totals.cards} cards owned ({totals.nonfoil} non-foil, {totals.foil} foil), "
+        f"{totals.distinct} distinct"
+    )
+    for key, group in groups.items():
+        render.print_table(
+            (key.title(), "Complete", "Either", "Non-foil", "Foil"),
+            [
+                (
+                    row.group,
+                    _bar(row.either, row.catalogue),
+                    f"{row.either}/{row.catalogue}",
+                    f"{row.nonfoil}/{row.catalogue}",
+                    f"{row.foil}/{row.catalogue}",
+                )
+                for row in group
+            ],
+        )
+
+
+@command(app)
+def missing(
+    series: Annotated[int | None, typer.Option("--series", min=1, help="Only this series.")] = None,
+    rarity: opt.Rarity = None,
+    foil: Annotated[bool, typer.Option("--foil", help="Missing in foil.")] = False,
+    nonfoil: Annotated[bool, typer.Option("--nonfoil", help="Missing in non-foil.")] = False,
+    output: OutputOption = Output.table,
+) -> None:
+    """List the cards you still need to complete a set (either finish unless one is given).
+
+    Example: cardbase missing --series 1 --rarity R --foil
+    """
+    from cardbase import search as lib
+
+    flag = "foil" if foil else "nonfoil" if nonfoil else "owned"
+    query = lib.build_query(
+        f"-is:{flag}", {"series": str(series) if series else None, "rarity": rarity}
+    )
+    with STATE.connect() as conn:
+        cards = lib.search(conn, query)
+    render.print_cards(cards, output)
+    if output is Output.table:
+        typer.echo(f"{len(cards)} missing", err=True)

@@ -1,0 +1,97 @@
+"""`search` and `collection`: one query engine, two commands.
+
+Both take the same query words and filter options; `collection` looks only at owned cards
+and adds totals. One factory builds both, so their options can never drift apart.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from cardbase.cli import options as opt
+from cardbase.cli import render
+from cardbase.cli.app import STATE, Output, OutputOption, app, command
+
+
+def _register(name: str, owned_only: bool, doc: str) -> None:
+    def run(
+        words: opt.QueryWords = None,
+        name: opt.Name = None,
+        text: opt.Text = None,
+        trait: opt.Trait = None,
+        sphere: opt.Sphere = None,
+        type_: opt.Type = None,
+        rarity: opt.Rarity = None,
+        series: opt.Series = None,
+        cost: opt.Cost = None,
+        attack: opt.Attack = None,
+        defense: opt.Defense = None,
+        gems: opt.Gems = None,
+        gem: opt.Gem = None,
+        hero: opt.Hero = False,
+        owned: opt.Owned = False,
+        foil: opt.Foil = False,
+        nonfoil: opt.Nonfoil = False,
+        playset: opt.Playset = False,
+        sort: opt.Sort = None,
+        desc: opt.Desc = False,
+        limit: opt.Limit = None,
+        count: opt.Count = False,
+        explain: opt.Explain = False,
+        output: OutputOption = Output.table,
+    ) -> None:
+        from cardbase import search as lib
+        from cardbase.matching import did_you_mean, suggest_names
+
+        filters = {
+            "name": name, "text": text, "trait": trait, "sphere": sphere, "type": type_,
+            "rarity": rarity, "series": series, "cost": cost, "attack": attack,
+            "defense": defense, "gems": gems, "gem": gem, "hero": hero,
+            "owned": owned or owned_only, "foil": foil, "nonfoil": nonfoil, "playset": playset,
+        }  # fmt: skip
+        query = lib.build_query(lib.search_words(words or []), filters, sort, desc)
+        if explain:
+            typer.echo(lib.plan(query, limit, count).explain())
+            return
+        with STATE.connect() as conn:
+            if count:
+                typer.echo(lib.count(conn, query))
+                return
+            cards = lib.search(conn, query, limit)
+            totals = lib.owned_totals(conn, query) if owned_only else None
+            words_only = lib.bare_words(query) if not cards and not owned_only else None
+            suggestions = suggest_names(conn, words_only) if words_only else []
+        if output is not Output.table or cards:
+            render.print_cards(cards, output)
+        else:
+            hint = f" {did_you_mean(suggestions)}" if suggestions else ""
+            typer.echo(
+                ("You own no cards that match." if owned_only else "No cards match.") + hint,
+                err=True,
+            )
+        if totals is not None and output is Output.table:
+            typer.echo(
+                f"{totals.cards} cards ({totals.nonfoil} non-foil, {totals.foil} foil), "
+                f"{totals.distinct} distinct"
+            )
+
+    run.__doc__ = doc
+    command(app, name)(run)
+
+
+_register(
+    "search",
+    owned_only=False,
+    doc="""Search the catalogue: bare words, field terms, or plain options; no query lists all.
+
+    Example: cardbase search 'chug* s:nature cost<=2' --sort attack --desc
+    """,
+)
+_register(
+    "collection",
+    owned_only=True,
+    doc="""List the cards you own, with totals; takes the same query and options as search.
+
+    Example: cardbase collection sphere:chaos --sort name
+    """,
+)

@@ -1,0 +1,216 @@
+"""Ownership: foil and non-foil counts, changed in batches that history records and undo reverts.
+
+Every change, whether one `cardbase add` or a whole spreadsheet import, is one transaction
+and one batch: the counts are read inside the write transaction (BEGIN IMMEDIATE), checked
+(never negative), written, and each card's delta recorded with the batch's source. A failed
+check raises before anything is written, so a command either applies completely or not at
+all, and two commands at once both count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import NamedTuple
+
+from sqlalchemy import Connection, text
+
+from cardbase import fields
+from cardbase.cards import Card
+from cardbase.changes import FINISH_LABELS, Batch, Change, Mode, Request
+from cardbase.entries import FOIL, NONFOIL
+from cardbase.errors import CardbaseError
+from cardbase.matching import NOTHING_CHANGED
+
+MAX_PROBLEMS_SHOWN = 10
+
+
+Counts = dict[tuple[int, str], int]
+
+
+class Shortfall(NamedTuple):
+    card_id: int
+    finish: str
+    asked: int
+    owned: int
+
+
+def totals(requests: Iterable[Request]) -> tuple[dict[int, Card], Counts]:
+    """Requests summed per card and finish: a card listed twice counts twice."""
+    cards: dict[int, Card] = {}
+    wanted: Counts = {}
+    for request in requests:
+        cards[request.card.id] = request.card
+        key = (request.card.id, request.finish)
+        wanted[key] = wanted.get(key, 0) + request.copies
+    return cards, wanted
+
+
+def plan(mode: Mode, wanted: Counts, current: Counts) -> tuple[Counts, list[Shortfall]]:
+    """The new counts of every card and finish a mode touches, and any that would go negative."""
+    new: Counts = {}
+    short: list[Shortfall] = []
+    for key, count in wanted.items():
+        old = current.get(key, 0)
+        if mode is Mode.ADD:
+            new[key] = old + count
+        elif mode is Mode.REMOVE:
+            new[key] = old - count
+            if new[key] < 0:
+                short.append(Shortfall(*key, count, old))
+        else:
+            new[key] = count
+    if mode is Mode.REPLACE:
+        for key in current:
+            new.setdefault(key, 0)
+    return new, short
+
+
+def change_collection(
+    db_path: Path, requests: list[Request], mode: Mode, source: str, *, dry_run: bool = False
+) -> list[Change]:
+    """Apply requests in one transaction and one history batch; return what changed."""
+    from cardbase import db, schema
+
+    db.open_db(db_path).close()
+    cards, wanted = totals(requests)
+    engine = schema.write_engine(db_path)
+    try:
+        with engine.begin() as conn:
+            scope = None if mode is Mode.REPLACE else {card_id for card_id, _ in wanted}
+            current = read_counts(conn, scope)
+            new, short = plan(mode, wanted, current)
+            if short:
+                raise CardbaseError(_shortfall_message(short, cards))
+            changes = [
+                Change(cards.get(card_id) or _card(conn, card_id), finish, old, count)
+                for (card_id, finish), count in sorted(new.items())
+                if count != (old := current.get((card_id, finish), 0))
+            ]
+            if changes and not dry_run:
+                write_changes(conn, changes, source)
+    finally:
+        engine.dispose()
+    return changes
+
+
+def _shortfall_message(short: list[Shortfall], cards: dict[int, Card]) -> str:
+    lines = []
+    for item in short:
+        label = FINISH_LABELS[item.finish]
+        lines.append(
+            f"cannot remove {item.asked} {label} {cards[item.card_id].label()}: "
+            f"you own {item.owned} {label}"
+        )
+    shown = lines[:MAX_PROBLEMS_SHOWN]
+    if len(lines) > len(shown):
+        shown.append(f"and {len(lines) - len(shown)} more")
+    return "; ".join(shown) + "." + NOTHING_CHANGED
+
+
+def read_counts(conn: Connection, card_ids: set[int] | None) -> Counts:
+    sql = f"SELECT card_id, nonfoil, foil FROM {fields.OWNERSHIP_TABLE}"
+    rows = conn.execute(text(sql)).all()
+    counts: Counts = {}
+    for card_id, nonfoil, foil in rows:
+        if card_ids is not None and card_id not in card_ids:
+            continue
+        if nonfoil:
+            counts[(card_id, NONFOIL)] = nonfoil
+        if foil:
+            counts[(card_id, FOIL)] = foil
+    return counts
+
+
+def write_changes(conn: Connection, changes: list[Change], source: str) -> int:
+    """Write new counts and record them as one batch; return the batch id."""
+    store_counts(conn, changes)
+    created = datetime.now(UTC).isoformat(timespec="seconds")
+    batch_id = conn.execute(
+        text(
+            f"INSERT INTO {fields.BATCH_TABLE} (created_at, source, undone) VALUES (:at, :src, 0)"
+        ),
+        {"at": created, "src": source},
+    ).lastrowid
+    conn.execute(
+        text(
+            f"INSERT INTO {fields.HISTORY_TABLE} (batch_id, card_id, finish, delta) "
+            "VALUES (:batch, :card, :finish, :delta)"
+        ),
+        [
+            {"batch": batch_id, "card": c.card.id, "finish": c.finish, "delta": c.delta}
+            for c in changes
+        ],
+    )
+    return int(batch_id or 0)
+
+
+def store_counts(conn: Connection, changes: list[Change]) -> None:
+    """Set each change's new count; rows left with nothing owned are dropped."""
+    for finish in (NONFOIL, FOIL):  # column names come from this fixed pair, never from input
+        rows = [
+            {"id": c.card.id, "nonfoil": c.new if finish == NONFOIL else 0,
+             "foil": c.new if finish == FOIL else 0}
+            for c in changes if c.finish == finish
+        ]  # fmt: skip
+        if rows:
+            conn.execute(
+                text(
+                    f"INSERT INTO {fields.OWNERSHIP_TABLE} (card_id, nonfoil, foil) "
+                    f"VALUES (:id, :nonfoil, :foil) "
+                    f"ON CONFLICT (card_id) DO UPDATE SET {finish} = excluded.{finish}"
+                ),
+                rows,
+            )
+    conn.execute(text(f"DELETE FROM {fields.OWNERSHIP_TABLE} WHERE nonfoil = 0 AND foil = 0"))
+
+
+def _card(conn: Connection, card_id: int) -> Card:
+    from cardbase.cards import card_from_row
+
+    row = conn.execute(text(f"SELECT * FROM {fields.CARD_TABLE} WHERE id = :id"), {"id": card_id})
+    return card_from_row(tuple(row.one()))
+
+
+def undo_last(db_path: Path) -> Batch | None:
+    """Revert the newest batch not yet undone; None when there is nothing left to undo."""
+    from cardbase import db, schema
+
+    db.open_db(db_path).close()
+    engine = schema.write_engine(db_path)
+    try:
+        with engine.begin() as conn:
+            row = conn.execute(
+                text(
+                    f"SELECT id, created_at, source FROM {fields.BATCH_TABLE} "
+                    "WHERE undone = 0 ORDER BY id DESC LIMIT 1"
+                )
+            ).first()
+            if row is None:
+                return None
+            batch_id, created_at, source = row
+            deltas = conn.execute(
+                text(
+                    f"SELECT card_id, finish, delta FROM {fields.HISTORY_TABLE} "
+                    "WHERE batch_id = :b ORDER BY id"
+                ),
+                {"b": batch_id},
+            ).all()
+            current = read_counts(conn, {card_id for card_id, _, _ in deltas})
+            changes = []
+            for card_id, finish, delta in deltas:
+                old = current.get((card_id, finish), 0)
+                if old - delta < 0:  # only if the database was edited behind our back
+                    raise CardbaseError(
+                        f"cannot undo batch {batch_id}: it would leave a negative count"
+                    )
+                current[(card_id, finish)] = old - delta
+                changes.append(Change(_card(conn, card_id), finish, old, old - delta))
+            store_counts(conn, changes)
+            conn.execute(
+                text(f"UPDATE {fields.BATCH_TABLE} SET undone = 1 WHERE id = :b"), {"b": batch_id}
+            )
+    finally:
+        engine.dispose()
+    return Batch(batch_id, created_at, source, True, changes)

@@ -1,0 +1,84 @@
+"""One line of a card list, as people write them: a count, a card and maybe a finish.
+
+Collection commands (``cardbase add 3x"1 C 14"``), pasted lists and deck lists all use this
+shape: ``3 Chugawug Cook``, ``3x Chugawug Cook``, ``Chugawug Cook x3``, ``2 1 U 132 foil``,
+or a bare name or code for one copy. Parsing here is pure text; which card the text names
+is decided later by `cardbase.matching`, which can also retry a line whose leading number
+turned out to be part of the card's name.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from cardbase.codes import looks_like_code
+from cardbase.errors import CardbaseError
+
+FOIL, NONFOIL = "foil", "nonfoil"
+# Words that say which finish a line means, folded to lower case.
+FINISH_WORDS: dict[str, str] = {
+    "foil": FOIL, "foils": FOIL, "holo": FOIL, "(foil)": FOIL, "*f*": FOIL,
+    "nonfoil": NONFOIL, "non-foil": NONFOIL, "normal": NONFOIL, "regular": NONFOIL,
+    "(nonfoil)": NONFOIL, "(non-foil)": NONFOIL,
+}  # fmt: skip
+MAX_COUNT = 9_999
+
+_TIMES = "[x\u00d7]"  # 3x, or the multiplication sign some sheets use
+# "3x Cook", '3x"1 C 14"', "3 x Cook"; not "1 Xylophone Yeti", which is one Xylophone Yeti.
+_COUNT_FIRST = re.compile(rf"(\d+)\s*{_TIMES}(?=[\s\"])\s*(.+)", re.IGNORECASE | re.DOTALL)
+# "Cook x3", "Cook x 3"; not "Box3".
+_COUNT_LAST = re.compile(rf"(.+?)\s+{_TIMES}\s*(\d+)", re.IGNORECASE | re.DOTALL)
+_LEADING_NUMBER = re.compile(r"(\d+)\s+(.+)", re.DOTALL)
+
+
+class Entry(NamedTuple):
+    copies: int
+    card: str  # a name or a code, still to be resolved
+    finish: str | None  # None: the line did not say
+    text: str  # the line as written, for messages
+    whole: str  # the line without its finish: the card text if the count guess was wrong
+
+
+def parse_entry(text: str, minimum: int = 1) -> Entry:
+    """Split a line into count, card text and finish; raise `CardbaseError` if it has no card.
+
+    `minimum` is 0 where a count of nothing makes sense (``cardbase set "1 C 14" x0``).
+    """
+    line = " ".join(text.split())
+    rest, finish = _strip_finish(line)
+    count, card = _split_count(rest)
+    card = card.strip().strip('"').strip()
+    if not card:
+        raise CardbaseError(f"'{line}' names no card")
+    if count < minimum or count > MAX_COUNT:
+        raise CardbaseError(f"'{line}': the count must be {minimum} to {MAX_COUNT}, not {count}")
+    return Entry(count, card, finish, line, rest.strip('"'))
+
+
+def _strip_finish(line: str) -> tuple[str, str | None]:
+    words = line.split(" ")
+    if len(words) > 1 and words[-1].lower() in FINISH_WORDS:
+        return " ".join(words[:-1]), FINISH_WORDS[words[-1].lower()]
+    if len(words) > 1 and words[0].lower() in FINISH_WORDS:
+        return " ".join(words[1:]), FINISH_WORDS[words[0].lower()]
+    return line, None
+
+
+def _split_count(text: str) -> tuple[int, str]:
+    match = _COUNT_FIRST.fullmatch(text)
+    if match:
+        return int(match.group(1)), match.group(2)
+    match = _COUNT_LAST.fullmatch(text)
+    if match and not looks_like_code(text):
+        return int(match.group(2)), match.group(1)
+    match = _LEADING_NUMBER.fullmatch(text)
+    if match and not looks_like_code(text):
+        return int(match.group(1)), match.group(2)
+    return 1, text
+
+
+def format_entry(count: int, card: str, finish: str | None = None) -> str:
+    """The canonical line for an entry, which `parse_entry` reads back to the same entry."""
+    line = f"{count} {card}"
+    return f"{line} {finish}" if finish else line

@@ -1,0 +1,124 @@
+"""Reading the collection: totals, set completion and history, with plain sqlite3.
+
+These are read commands, so they stay off SQLModel like search does; changes to the
+collection live in `cardbase.collection`.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any, NamedTuple
+
+from cardbase import fields
+from cardbase.cards import Card, fetch_cards
+from cardbase.changes import Batch, Change
+from cardbase.query import RARITY_NAMES
+
+
+class Totals(NamedTuple):
+    cards: int  # copies, foil and non-foil
+    nonfoil: int
+    foil: int
+    distinct: int  # distinct printings owned
+
+    def to_dict(self) -> dict[str, int]:
+        return self._asdict()
+
+
+class Completion(NamedTuple):
+    """Distinct printings owned out of those in the catalogue, for one group of cards."""
+
+    group: str
+    catalogue: int
+    nonfoil: int
+    foil: int
+    either: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return self._asdict()
+
+
+_OWN = f"LEFT JOIN {fields.OWNERSHIP_TABLE} AS o ON o.card_id = c.id"
+_COMPLETION = (
+    "count(*), sum(coalesce(o.nonfoil, 0) > 0), sum(coalesce(o.foil, 0) > 0), "
+    "sum(coalesce(o.nonfoil, 0) + coalesce(o.foil, 0) > 0)"
+)
+
+
+def totals(conn: sqlite3.Connection, where: str = "", params: tuple[Any, ...] = ()) -> Totals:
+    row = conn.execute(
+        f"SELECT coalesce(sum(o.nonfoil), 0), coalesce(sum(o.foil), 0), count(*) "
+        f"FROM {fields.OWNERSHIP_TABLE} AS o JOIN {fields.CARD_TABLE} AS c ON c.id = o.card_id "
+        f"WHERE o.nonfoil + o.foil > 0 {('AND ' + where) if where else ''}",
+        params,
+    ).fetchone()
+    return Totals(row[0] + row[1], row[0], row[1], row[2])
+
+
+def completion_by_set(conn: sqlite3.Connection, game: str) -> list[Completion]:
+    """Per series and rarity, in set order: what a collector ticks off in a binder."""
+    rows = conn.execute(
+        f"SELECT c.series, c.rarity, {_COMPLETION} FROM {fields.CARD_TABLE} AS c {_OWN} "
+        "WHERE c.game = ? GROUP BY c.series, c.rarity "
+        "ORDER BY c.series, instr('CURESP', c.rarity)",
+        (game,),
+    )
+    return [
+        Completion(f"series {series} {RARITY_NAMES[rarity]}", *counts)
+        for series, rarity, *counts in rows
+    ]
+
+
+def completion_by_series(conn: sqlite3.Connection, game: str) -> list[Completion]:
+    rows = conn.execute(
+        f"SELECT c.series, {_COMPLETION} FROM {fields.CARD_TABLE} AS c {_OWN} "
+        "WHERE c.game = ? GROUP BY c.series ORDER BY c.series",
+        (game,),
+    )
+    return [Completion(f"series {series}", *counts) for series, *counts in rows]
+
+
+def completion_by_sphere(conn: sqlite3.Connection, game: str) -> list[Completion]:
+    rows = conn.execute(
+        f"SELECT coalesce(c.sphere, 'Heroes'), {_COMPLETION} FROM {fields.CARD_TABLE} AS c "
+        f"{_OWN} WHERE c.game = ? GROUP BY 1 ORDER BY 1",
+        (game,),
+    )
+    return [Completion(sphere, *counts) for sphere, *counts in rows]
+
+
+def history(conn: sqlite3.Connection, limit: int | None = None) -> list[Batch]:
+    """Batches newest first, each with its changes (as deltas from zero when shown alone)."""
+    batches = conn.execute(
+        f"SELECT id, created_at, source, undone FROM {fields.BATCH_TABLE} ORDER BY id DESC"
+        + (" LIMIT ?" if limit else ""),
+        (limit,) if limit else (),
+    ).fetchall()
+    if not batches:
+        return []
+    ids = [row[0] for row in batches]
+    marks = ", ".join("?" for _ in ids)
+    deltas = conn.execute(
+        f"SELECT batch_id, card_id, finish, delta FROM {fields.HISTORY_TABLE} "
+        f"WHERE batch_id IN ({marks}) ORDER BY id",
+        ids,
+    ).fetchall()
+    card_ids = sorted({row[1] for row in deltas})
+    cards = _cards_by_id(conn, card_ids)
+    changes: dict[int, list[Change]] = {batch_id: [] for batch_id in ids}
+    for batch_id, card_id, finish, delta in deltas:
+        changes[batch_id].append(Change(cards[card_id], finish, 0, delta))
+    return [
+        Batch(batch_id, created_at, source, bool(undone), changes[batch_id])
+        for batch_id, created_at, source, undone in batches
+    ]
+
+
+def _cards_by_id(conn: sqlite3.Connection, card_ids: list[int]) -> dict[int, Card]:
+    found: dict[int, Card] = {}
+    for start in range(0, len(card_ids), 500):
+        chunk = card_ids[start : start + 500]
+        marks = ", ".join("?" for _ in chunk)
+        for card in fetch_cards(conn, f"c.id IN ({marks})", chunk):
+            found[card.id] = card
+    return found

@@ -1,0 +1,238 @@
+"""Ownership through the library and the CLI: changes, all-or-nothing, history, undo."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardbase import db, schema
+from cardbase.changes import Mode, Request
+from cardbase.codes import parse_code
+from cardbase.collection import change_collection, undo_last
+from cardbase.errors import CardbaseError
+from cardbase.matching import card_by_code
+from tests.conftest import MINI_CATALOGUE, Run
+
+
+def owned(run: Run) -> dict[tuple[str, str], int]:
+    cards = json.loads(run("collection", "-o", "json").stdout)
+    counts = {}
+    for card in cards:
+        for finish in ("nonfoil", "foil"):
+            if card[finish]:
+                counts[(card["code"], finish)] = card[finish]
+    return counts
+
+
+def test_add_by_code_name_count_and_finish(run: Run) -> None:
+    result = run("add", "1 U 132", "Chugawug Elder x2", '3x"1 C 14"', "2 1 C 41 foil")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        "Chugawug Cook (1 C 14) non-foil: 0 -> 3",
+        "Chugawug Elder (1 U 15) non-foil: 0 -> 2",
+        "Robgoblin Scrapper (1 C 41) foil: 0 -> 2",
+        "Ninja Blade Adept (1 U 132) non-foil: 0 -> 1",
+    ]
+    assert owned(run) == {
+        ("1 C 14", "nonfoil"): 3,
+        ("1 U 15", "nonfoil"): 2,
+        ("1 C 41", "foil"): 2,
+        ("1 U 132", "nonfoil"): 1,
+    }
+
+
+def test_foil_flag_and_repeated_items_add_up(run: Run) -> None:
+    run("add", "1 C 41", "1 C 41", "Robgoblin Scrapper x2 nonfoil", "--foil")
+    assert owned(run) == {("1 C 41", "foil"): 2, ("1 C 41", "nonfoil"): 2}
+
+
+def test_add_from_stdin(run: Run) -> None:
+    pasted = "# my binder\n2 1 U 132 foil\nChugawug Elder x3\n\n// done\n1-u-15\n"
+    result = run("add", "-", input=pasted)
+    assert result.exit_code == 0, result.output
+    assert owned(run) == {("1 U 132", "foil"): 2, ("1 U 15", "nonfoil"): 4}
+
+
+def test_remove_more_than_owned_changes_nothing(run: Run, checksum) -> None:
+    run("add", "1 U 15 x2", "1 U 132")
+    before = checksum(run.db_path)
+    result = run("remove", "1 U 132", "Chugawug Elder x3")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (
+        "cardbase: cannot remove 3 non-foil Chugawug Elder (1 U 15): you own 2 non-foil. "
+        "Nothing was changed."
+    )
+    assert checksum(run.db_path) == before
+
+
+def test_unknown_and_ambiguous_cards_change_nothing(run: Run, checksum) -> None:
+    before = checksum(run.db_path)
+    result = run("add", "1 U 132", "Chugawug Eldr")
+    assert result.exit_code == 2
+    assert "No card named 'Chugawug Eldr'. Did you mean: Chugawug Elder (1 U 15)?" in result.stderr
+    ambiguous = run("add", "Chugawug Cook")
+    assert ambiguous.exit_code == 2 and "printed as 1 C 14, 2 C 101" in ambiguous.stderr
+    assert checksum(run.db_path) == before
+
+
+def test_set_and_clear(run: Run) -> None:
+    run("add", "1 U 15 x2", "1 U 15 foil")
+    run("set", "Chugawug Elder x5", "1 U 15 x0 foil")
+    assert owned(run) == {("1 U 15", "nonfoil"): 5}
+    assert run("set", "Chugawug Elder x5").stdout.strip() == "Nothing changed."
+
+
+def test_dry_run_writes_nothing(run: Run, checksum) -> None:
+    before = checksum(run.db_path)
+    result = run("add", "1 U 15", "--dry-run")
+    assert "would change: Chugawug Elder (1 U 15) non-foil: 0 -> 1" in result.stdout
+    assert checksum(run.db_path) == before
+
+
+def test_history_and_undo(run: Run) -> None:
+    run("add", "1 U 15 x2")
+    run("add", "-", input="1 U 132 foil\n1 C 41\n")
+    history = json.loads(run("history", "-o", "json").stdout)
+    assert [batch["source"] for batch in history] == ["add (2 lines)", "add '1 U 15 x2'"]
+    assert history[0]["changes"] == [
+        {"code": "1 C 41", "name": "Robgoblin Scrapper", "finish": "nonfoil", "delta": 1},
+        {"code": "1 U 132", "name": "Ninja Blade Adept", "finish": "foil", "delta": 1},
+    ]
+    undone = run("undo")
+    assert undone.stdout.splitlines()[0].startswith("Undid batch 2 (add (2 lines)")
+    assert owned(run) == {("1 U 15", "nonfoil"): 2}
+    run("undo")
+    assert owned(run) == {}
+    assert run("undo").stdout.strip() == "Nothing to undo."
+    assert "(undone)" in run("history").stdout
+
+
+def test_collection_totals_and_filters(run: Run) -> None:
+    run("add", "1 U 15 x2", "1 C 41 foil", "1 C 41")
+    text = run("collection").stdout
+    assert "4 cards (3 non-foil, 1 foil), 2 distinct" in text
+    chaos = run("collection", "s:chaos")
+    assert "Robgoblin Scrapper" in chaos.stdout and "Chugawug Elder" not in chaos.stdout
+    assert "2 cards (1 non-foil, 1 foil), 1 distinct" in chaos.stdout
+
+
+def test_stats_and_missing(run: Run) -> None:
+    run("add", "1 U 15", "1 U 42 foil")
+    stats = json.loads(run("stats", "-o", "json").stdout)
+    assert stats["totals"] == {"cards": 2, "nonfoil": 1, "foil": 1, "distinct": 2}
+    uncommon = next(row for row in stats["set"] if row["group"] == "series 1 uncommon")
+    assert uncommon == {
+        "group": "series 1 uncommon",
+        "catalogue": 4,
+        "nonfoil": 1,
+        "foil": 1,
+        "either": 2,
+    }
+    missing = json.loads(run("missing", "--series", "1", "--rarity", "U", "-o", "json").stdout)
+    assert [card["code"] for card in missing] == ["1 U 92", "1 U 132"]
+    missing_foil = json.loads(
+        run("missing", "--series", "1", "--rarity", "U", "--foil", "-o", "json").stdout
+    )
+    assert [card["code"] for card in missing_foil] == ["1 U 15", "1 U 92", "1 U 132"]
+    assert "series 1" in run("stats").stdout
+
+
+# -- properties ---------------------------------------------------------------------------
+
+CODES = ["1 C 1", "1 U 15", "1 C 41", "2 U 102"]
+operations = st.lists(
+    st.tuples(st.sampled_from([Mode.ADD, Mode.REMOVE]),
+              st.lists(st.tuples(st.sampled_from(CODES), st.sampled_from(["nonfoil", "foil"]),
+                                 st.integers(1, 4)), min_size=1, max_size=3)),
+    min_size=1, max_size=8,
+)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("template") / "template.db"
+    schema.prepare(path, MINI_CATALOGUE)
+    return path
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(operations)
+def test_counts_follow_a_model_and_undo_restores_every_state(
+    template: Path, tmp_path: Path, ops: list
+) -> None:
+    path = tmp_path / f"model-{os.getpid()}-{abs(hash(str(ops)))}.db"
+    path.write_bytes(template.read_bytes())
+    conn = db.open_db(path)
+    cards = {code: card_by_code(conn, parse_code(code)) for code in CODES}
+    model: dict[tuple[str, str], int] = {}
+    states = [dict(model)]
+    for mode, items in ops:
+        requests = [Request(cards[code], finish, n) for code, finish, n in items]
+        after = dict(model)
+        for code, finish, n in items:
+            after[(code, finish)] = after.get((code, finish), 0) + (n if mode is Mode.ADD else -n)
+        try:
+            changes = change_collection(path, requests, mode, f"test {mode}")
+        except CardbaseError:
+            assert any(v < 0 for v in after.values())  # refused only when it would go negative
+            continue
+        assert all(v >= 0 for v in after.values())
+        model = {k: v for k, v in after.items() if v}
+        if changes:
+            states.append(dict(model))
+        assert _counts(conn) == model
+    while len(states) > 1:
+        states.pop()
+        assert undo_last(path) is not None
+        assert _counts(conn) == states[-1]
+    conn.close()
+    path.unlink()
+
+
+def _counts(conn) -> dict[tuple[str, str], int]:
+    rows = conn.execute(
+        "SELECT c.series || ' ' || c.rarity || ' ' || c.number, o.nonfoil, o.foil "
+        "FROM ownership o JOIN card c ON c.id = o.card_id"
+    ).fetchall()
+    counts = {}
+    for code, nonfoil, foil in rows:
+        assert nonfoil >= 0 and foil >= 0
+        if nonfoil:
+            counts[(code, "nonfoil")] = nonfoil
+        if foil:
+            counts[(code, "foil")] = foil
+    return counts
+
+
+def test_two_commands_at_once_both_count(db_path: Path) -> None:
+    script = (
+        "import sys\n"
+        "from cardbase.cli import main\n"
+        "path = sys.argv[1]\n"
+        "for _ in range(15):\n"
+        "    try:\n"
+        "        sys.argv = ['cardbase', '--db', path, 'add', '1 U 15']\n"
+        "        main()\n"
+        "    except SystemExit as exit:\n"
+        "        assert not exit.code, exit.code\n"
+    )
+    workers = [
+        subprocess.Popen([sys.executable, "-c", script, str(db_path)], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE)
+        for _ in range(2)
+    ]  # fmt: skip
+    for worker in workers:
+        _, err = worker.communicate(timeout=120)
+        assert worker.returncode == 0, err.decode()
+    conn = db.open_db(db_path)
+    assert conn.execute("SELECT nonfoil FROM ownership").fetchone()[0] == 30
+    assert conn.execute("SELECT count(*) FROM batch").fetchone()[0] == 30

@@ -1,0 +1,70 @@
+"""Card list lines: counts, names or codes, finishes."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cardbase.entries import FOIL, NONFOIL, format_entry, parse_entry
+from cardbase.errors import CardbaseError
+
+
+@pytest.mark.parametrize(
+    ("line", "copies", "card", "finish"),
+    [
+        ("Chugawug Cook", 1, "Chugawug Cook", None),
+        ("3 Chugawug Cook", 3, "Chugawug Cook", None),
+        ("3x Chugawug Cook", 3, "Chugawug Cook", None),
+        ("3X Chugawug Cook", 3, "Chugawug Cook", None),
+        ("Chugawug Cook x3", 3, "Chugawug Cook", None),
+        ("Chugawug Cook x 3", 3, "Chugawug Cook", None),
+        ('3x"1 C 14"', 3, "1 C 14", None),
+        ("1 U 132", 1, "1 U 132", None),
+        ("2 1 U 132 foil", 2, "1 U 132", FOIL),
+        ("2 1U132", 2, "1U132", None),
+        ("Chugawug Cook x3 foil", 3, "Chugawug Cook", FOIL),
+        ("foil Chugawug Cook", 1, "Chugawug Cook", FOIL),
+        ("2 Chugawug Cook non-foil", 2, "Chugawug Cook", NONFOIL),
+        ("  2   Chugawug   Cook  ", 2, "Chugawug Cook", None),
+        ("Swarm!", 1, "Swarm!", None),
+        ("1 Xylophone Yeti", 1, "Xylophone Yeti", None),
+        ("Box3", 1, "Box3", None),
+    ],
+)
+def test_parse_entry(line: str, copies: int, card: str, finish: str | None) -> None:
+    entry = parse_entry(line)
+    assert (entry.copies, entry.card, entry.finish) == (copies, card, finish)
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [("   ", "names no card"), ("", "names no card"), ("0 Chugawug Cook", "count must be 1")],
+)
+def test_bad_entries(line: str, message: str) -> None:
+    with pytest.raises(CardbaseError, match=message):
+        parse_entry(line)
+
+
+def test_zero_allowed_where_asked() -> None:
+    assert parse_entry("Chugawug Cook x0", minimum=0).copies == 0
+
+
+names = st.text(
+    alphabet=st.characters(whitelist_categories=("Lu", "Ll"), max_codepoint=0x24F),
+    min_size=1,
+    max_size=12,
+).filter(lambda s: s.lower() not in ("x", "foil", "foils", "holo", "normal", "regular", "nonfoil"))
+
+
+@given(
+    st.integers(1, 9999),
+    st.lists(names, min_size=1, max_size=3),
+    st.sampled_from([None, FOIL, NONFOIL]),
+)
+def test_format_then_parse_gives_the_same_entry(
+    copies: int, words: list[str], finish: str | None
+) -> None:
+    card = " ".join(words)
+    entry = parse_entry(format_entry(copies, card, finish))
+    assert (entry.copies, entry.card, entry.finish) == (copies, card, finish)
