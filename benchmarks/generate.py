@@ -121,20 +121,32 @@ def misspell(name: str, rng: random.Random) -> str:
     return name[: position - 1] + name[position] + name[position - 1] + name[position + 1 :]
 
 
+RARITY_NAMES = {"C": "Common", "U": "Uncommon", "R": "Rare", "E": "Exclusive"}
+CONDITIONS = ("NM", "NM", "NM", "LP", "MP")
+
+
 def collection_rows(size: int, catalogue: list[list[str]]) -> Iterator[list[object]]:
+    """Ten columns, as collectors' sheets have: the card, where it is from, counts, notes."""
     rng = random.Random(f"collection-{size}")
     for _ in range(size):
-        code, name = rng.choice(catalogue)[:2]
+        card = rng.choice(catalogue)
+        code, name = card[:2]
+        series, rarity, _number = code.split()
         if rng.random() < 0.05:
             name = misspell(name, rng)
         qty: object = rng.choice((1, 1, 1, 2, 2, 3, 4))
         foil: object = rng.choice((0, 0, 0, 0, 1, 2))
         if rng.random() < 0.1:
             qty = f" {qty} "  # a number stored as text, as spreadsheets do
-        yield [code if rng.random() < 0.3 else "", name, qty, foil or ""]
+        note = rng.choice(("", "", "", "trade", "binder 2", "from a booster"))
+        row = [code if rng.random() < 0.3 else "", name, f"Series {series}", RARITY_NAMES[rarity]]
+        yield [*row, card[2], card[4], qty, foil or "", rng.choice(CONDITIONS), note]
 
 
-COLLECTION_HEADER = ["Collector Number", "Card Name", "Qty", "Foil Qty"]
+COLLECTION_HEADER = [
+    "Collector Number", "Card Name", "Set", "Rarity", "Type", "Sphere", "Qty", "Foil Qty",
+    "Condition", "Notes",
+]  # fmt: skip
 TITLE = "My Free Realms collection (exported by hand)"
 
 

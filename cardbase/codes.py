@@ -7,6 +7,7 @@ zeros, and reports exactly which part is wrong when it cannot make sense of one.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import NamedTuple
 
@@ -44,6 +45,7 @@ class CollectorCode(NamedTuple):
         return RARITIES[self.rarity]
 
 
+@functools.lru_cache(maxsize=8192)  # a sheet repeats codes; a code parses the same every time
 def parse_code(text: str) -> CollectorCode:
     """Read what a person typed as a `CollectorCode`; a `CodeError` names the bad part."""
     shown = text.strip()

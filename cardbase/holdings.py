@@ -10,7 +10,7 @@ import sqlite3
 from typing import Any, NamedTuple
 
 from cardbase import fields
-from cardbase.cards import Card, fetch_cards
+from cardbase.cards import cards_by_id
 from cardbase.changes import Batch, Change
 from cardbase.query import RARITY_NAMES
 
@@ -103,8 +103,7 @@ def history(conn: sqlite3.Connection, limit: int | None = None) -> list[Batch]:
         f"WHERE batch_id IN ({marks}) ORDER BY id",
         ids,
     ).fetchall()
-    card_ids = sorted({row[1] for row in deltas})
-    cards = _cards_by_id(conn, card_ids)
+    cards = cards_by_id(conn, (row[1] for row in deltas))
     changes: dict[int, list[Change]] = {batch_id: [] for batch_id in ids}
     for batch_id, card_id, finish, delta in deltas:
         changes[batch_id].append(Change(cards[card_id], finish, 0, delta))
@@ -112,13 +111,3 @@ def history(conn: sqlite3.Connection, limit: int | None = None) -> list[Batch]:
         Batch(batch_id, created_at, source, bool(undone), changes[batch_id])
         for batch_id, created_at, source, undone in batches
     ]
-
-
-def _cards_by_id(conn: sqlite3.Connection, card_ids: list[int]) -> dict[int, Card]:
-    found: dict[int, Card] = {}
-    for start in range(0, len(card_ids), 500):
-        chunk = card_ids[start : start + 500]
-        marks = ", ".join("?" for _ in chunk)
-        for card in fetch_cards(conn, f"c.id IN ({marks})", chunk):
-            found[card.id] = card
-    return found

@@ -13,11 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, Table, create_engine, event
-from sqlmodel import SQLModel
 
 from cardbase import db, fields
 from cardbase.errors import DatabaseError
-from cardbase.models import BatchRow, CardRow, HistoryRow, OwnershipRow
 
 _FTS_DDL = [
     f"""CREATE VIRTUAL TABLE {fields.CARD_FTS_TABLE} USING fts5(
@@ -93,6 +91,8 @@ def prepare(path: Path, catalogue: Path | None = None) -> None:
 
 
 def _create(conn: Connection, catalogue: Path | None) -> None:
+    from sqlmodel import SQLModel  # the models are needed only to create a database
+
     from cardbase import catalog
 
     SQLModel.metadata.create_all(conn, tables=_tables())
@@ -114,6 +114,8 @@ def _stamp(conn: Connection, version: int) -> None:
 
 
 def _tables() -> list[Table]:
+    from cardbase.models import BatchRow, CardRow, HistoryRow, OwnershipRow
+
     models: tuple[Any, ...] = (CardRow, OwnershipRow, BatchRow, HistoryRow)
     return [model.__table__ for model in models]
 

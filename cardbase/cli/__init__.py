@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cardbase.cli import cards, catalog, collection, search  # noqa: F401  (registers commands)
+from cardbase.cli import cards, catalog, collection, search, sheets  # noqa: F401 (registers them)
 from cardbase.cli.app import app
 
 

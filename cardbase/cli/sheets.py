@@ -1,0 +1,103 @@
+"""Spreadsheet commands: import a collection, export cards."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cardbase.cli import render
+from cardbase.cli.app import STATE, Output, OutputOption, app, command
+
+
+@command(app, "import")
+def import_(
+    file: Annotated[Path, typer.Argument(help="A .xlsx, .xls, .ods or .csv collection sheet.")],
+    sheet: Annotated[
+        str | None,
+        typer.Option("--sheet", help="Read this sheet (default: the first with a card column)."),
+    ] = None,
+    mode: Annotated[
+        str,
+        typer.Option(
+            "--mode",
+            help="add: add the counts; set: listed cards get these counts; "
+            "replace: the collection becomes the sheet.",
+        ),
+    ] = "add",
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show the plan; write nothing.")
+    ] = False,
+    skip_bad: Annotated[
+        bool, typer.Option("--skip-bad", help="Import the good rows even if some cannot be.")
+    ] = False,
+    output: OutputOption = Output.table,
+) -> None:
+    """Import a collection spreadsheet: finds the header, maps columns, resolves each card.
+
+    Example: cardbase import Collection.xlsx --mode set --dry-run
+    """
+    from cardbase.changes import Mode
+    from cardbase.errors import CardbaseError
+    from cardbase.importer import import_collection
+
+    try:
+        chosen = Mode(mode.lower())
+    except ValueError:
+        raise CardbaseError(f"--mode {mode}: use add, set or replace") from None
+    if chosen is Mode.REMOVE:
+        raise CardbaseError("--mode remove: use add, set or replace")
+    report = import_collection(
+        STATE.db_path, file, sheet, chosen, dry_run=dry_run, skip_bad=skip_bad
+    )
+    counts = report.counts()
+    if output is Output.json:
+        render.print_json({**counts, "dry_run": dry_run, "source": report.source,
+                           "changes": [c.to_dict() for c in report.changes],
+                           "problems": report.problems})  # fmt: skip
+        return
+    for problem in report.problems:
+        typer.echo(f"skipped: {problem}", err=True)
+    if dry_run:
+        for change in report.changes:
+            typer.echo(f"would change: {change.describe()}")
+    verb = "would be" if dry_run else "were"
+    typer.echo(
+        f"{report.source}: {counts['rows']} rows; {counts['added']} cards {verb} added, "
+        f"{counts['changed']} changed, {counts['removed']} removed; "
+        f"{counts['skipped']} rows skipped"
+        + ("" if dry_run or not report.changes else ". 'cardbase undo' reverts this import.")
+    )
+
+
+@command(app)
+def export(
+    file: Annotated[Path, typer.Argument(help="Where to write: .xlsx or .csv.")],
+    catalogue: Annotated[
+        bool, typer.Option("--catalogue", help="Every card, with text and lore.")
+    ] = False,
+    query: Annotated[
+        str | None, typer.Option("--query", help="Search results for this query instead.")
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Overwrite the file if it exists.")
+    ] = False,
+    bom: Annotated[
+        bool, typer.Option("--bom", help="CSV with a byte-order mark, as Excel likes.")
+    ] = False,
+) -> None:
+    """Export your collection (default), the catalogue or search results to .xlsx or .csv.
+
+    Example: cardbase export collection.xlsx
+    """
+    from cardbase.exporter import cards_to_export, export_cards
+    from cardbase.sheets import refuse_overwrite
+
+    refuse_overwrite(file, force)
+    what = "catalogue" if catalogue else "query" if query is not None else "collection"
+    with STATE.connect() as conn:
+        cards = cards_to_export(conn, what, query)
+    sheet = {"catalogue": "Catalogue", "collection": "Collection"}.get(what, "Cards")
+    report = export_cards(file, cards, with_text=catalogue, sheet=sheet, force=force, bom=bom)
+    typer.echo(f"{report.path}: {report.rows} cards written")

@@ -1,0 +1,262 @@
+"""Collection spreadsheets in: rows found, understood, resolved to cards, applied as one batch.
+
+`read_collection` finds the sheet and its header and turns each row into a `SheetRow` (or a
+row-numbered problem); `resolve_rows` names each row's card with `NameIndex`; then
+`cardbase.collection.change_collection` applies the whole file in one transaction, so an
+import is all or nothing and `cardbase undo` reverts it whole.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from cardbase.changes import Change, Mode, Request
+from cardbase.codes import parse_code
+from cardbase.entries import FOIL, NONFOIL
+from cardbase.errors import CardbaseError, CodeError
+from cardbase.nameindex import NameIndex, Printing
+from cardbase.sheetcolumns import FINISH_VALUES, Columns, find_header, fold
+from cardbase.sheets import Sheet, SheetError, read_sheets, unsafe_text
+
+TOTAL_WORDS = frozenset({"total", "totals", "sum", "grandtotal", "subtotal"})
+MAX_PROBLEMS_SHOWN = 20
+
+
+class SheetRow(NamedTuple):
+    row: int  # as the spreadsheet numbers it, from 1
+    code: str
+    name: str
+    series: int | None
+    nonfoil: int
+    foil: int
+
+
+class CollectionSheet(NamedTuple):
+    source: str  # "Collection.xlsx, sheet 'Cards'"
+    rows: list[SheetRow]
+    problems: list[str]
+
+
+class ImportReport(NamedTuple):
+    source: str
+    rows: int
+    changes: list[Change]
+    problems: list[str]  # rows skipped with --skip-bad
+    dry_run: bool
+
+    def counts(self) -> dict[str, int]:
+        added = sum(1 for c in self.changes if c.old == 0 and c.new > 0)
+        removed = sum(1 for c in self.changes if c.new == 0)
+        return {"rows": self.rows, "added": added, "changed": len(self.changes) - added - removed,
+                "removed": removed, "skipped": len(self.problems)}  # fmt: skip
+
+
+def read_collection(path: Path, sheet_name: str | None = None) -> CollectionSheet:
+    sheets = read_sheets(path, sheet_name)
+    for sheet in sheets:
+        try:
+            columns = find_header(sheet.rows, _source(path, sheet, len(sheets)))
+        except CardbaseError:
+            if sheet_name is not None or sheet is sheets[-1]:
+                raise
+            continue
+        return _rows(sheet, columns, _source(path, sheet, len(sheets)))
+    raise SheetError(f"{path}: no sheets")
+
+
+def _source(path: Path, sheet: Sheet, sheet_count: int) -> str:
+    return (
+        f"{path.name}, sheet '{sheet.name}'"
+        if sheet_count > 1 or path.suffix != ".csv"
+        else path.name
+    )
+
+
+def _cell(row: list[Any], position: int | None) -> Any:
+    if position is None or position >= len(row):
+        return ""
+    return unsafe_text(row[position])
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return " ".join(str(value).split())
+
+
+def _count(value: Any, column: str) -> int:
+    """A count from a cell: 3, 3.0, "3" and " 3 " are three; blank is none."""
+    if value is None or value == "" or (isinstance(value, str) and not value.strip()):
+        return 0
+    if isinstance(value, bool):
+        return int(value)
+    number: float
+    if isinstance(value, int | float):
+        number = value
+    else:
+        try:
+            number = float(str(value).strip().replace(",", "."))
+        except ValueError:
+            raise CardbaseError(f"{column} '{value}' is not a number") from None
+    if number < 0 or not float(number).is_integer():
+        raise CardbaseError(f"{column} '{_text(value)}' must be a whole number, 0 or more")
+    return int(number)
+
+
+def _rows(sheet: Sheet, columns: Columns, source: str) -> CollectionSheet:
+    at = columns.positions
+    quantities = "nonfoil" in at or "foil" in at
+    rows: list[SheetRow] = []
+    problems: list[str] = []
+    for index in range(columns.header_row + 1, len(sheet.rows)):
+        row = sheet.rows[index]
+        number = index + 1
+        first = next((cell for cell in row if not _blank(cell)), None)
+        if first is None:
+            continue
+        code, name = _text(_cell(row, at.get("code"))), _text(_cell(row, at.get("name")))
+        if _is_total(first) or _is_total(name):
+            continue
+        try:
+            nonfoil, foil = _row_counts(row, at, columns, quantities)
+            series = _series(_cell(row, at["series"])) if "series" in at else None
+        except CardbaseError as exc:
+            problems.append(f"{source}, row {number}: {exc}")
+            continue
+        if not code and not name:
+            if nonfoil or foil:
+                problems.append(f"{source}, row {number}: a count but no card name or code")
+            continue
+        rows.append(SheetRow(number, code, name, series or None, nonfoil, foil))
+    return CollectionSheet(source, rows, problems)
+
+
+def _blank(cell: Any) -> bool:
+    return cell is None or (isinstance(cell, str) and not cell.strip())
+
+
+def _series(value: Any) -> int | None:
+    """A series from a Set column: 2, "2", "Series 2"; a set's name gives none (not an error)."""
+    digits = "".join(ch for ch in _text(value) if ch.isdigit())
+    return int(digits) if digits and len(digits) <= 3 else None
+
+
+def _is_total(value: Any) -> bool:
+    """A totals row ("Total", "Grand total", "SUM") that people put under their lists."""
+    return isinstance(value, str) and len(value) <= 16 and fold(value) in TOTAL_WORDS
+
+
+def _row_counts(
+    row: list[Any], at: dict[str, int], columns: Columns, quantities: bool
+) -> tuple[int, int]:
+    if not quantities:
+        copies = 1  # a plain list of cards: one copy a row
+    else:
+        copies = (
+            _count(_cell(row, at.get("nonfoil")), _header(columns, "nonfoil"))
+            if "nonfoil" in at
+            else 0
+        )
+    foil = _count(_cell(row, at.get("foil")), _header(columns, "foil")) if "foil" in at else 0
+    if "finish" in at:
+        word = _text(_cell(row, at["finish"])).lower()
+        if word not in FINISH_VALUES:
+            raise CardbaseError(f"{_header(columns, 'finish')} '{word}' is not foil or normal")
+        if FINISH_VALUES[word] == FOIL:
+            return 0, copies + foil
+    return copies, foil
+
+
+def _header(columns: Columns, role: str) -> str:
+    return columns.headers[columns.positions[role]] or role
+
+
+def resolve_rows(
+    index: NameIndex, sheet: CollectionSheet
+) -> tuple[list[tuple[int, str, int]], list[str]]:
+    """(card id, finish, copies) for each resolvable row, and a problem line for each other."""
+    wanted: list[tuple[int, str, int]] = []
+    problems = list(sheet.problems)
+    for row in sheet.rows:
+        try:
+            printing = _resolve(index, row)
+        except CardbaseError as exc:
+            problems.append(f"{sheet.source}, row {row.row}: {exc}")
+            continue
+        for finish, copies in ((NONFOIL, row.nonfoil), (FOIL, row.foil)):
+            if copies:
+                wanted.append((printing.id, finish, copies))
+    return wanted, problems
+
+
+def _resolve(index: NameIndex, row: SheetRow) -> Printing:
+    if row.code:
+        printing = _by_code(index, row)
+        named = index.exact(row.name) if row.name else []
+        if named and printing not in named:
+            raise CardbaseError(
+                f"code {printing.code} is {printing.name}, but the name column says '{row.name}'"
+            )
+        return printing
+    match = index.match(row.name)
+    printings = match.printings
+    if row.series is not None and len(printings) > 1:
+        printings = [p for p in printings if p.series == row.series] or printings
+    if len(printings) == 1:
+        return printings[0]
+    if printings:
+        codes = ", ".join(p.code for p in printings)
+        raise CardbaseError(f"'{row.name}' is printed as {codes}; add a code column to choose")
+    hint = f"; did you mean {', '.join(match.suggestions)}?" if match.suggestions else ""
+    raise CardbaseError(f"'{row.name}' is not a card{hint}")
+
+
+def _by_code(index: NameIndex, row: SheetRow) -> Printing:
+    if row.code.isdigit() and row.series is not None:
+        found = index.by_number.get((row.series, int(row.code)), [])
+        if found:
+            return found[0]
+        raise CardbaseError(f"no card numbered {row.code} in series {row.series}")
+    try:
+        code = parse_code(row.code)
+    except CodeError as exc:
+        raise CardbaseError(str(exc)) from None
+    found = index.by_number.get((code.series, code.number), [])
+    exact = [p for p in found if p.rarity == code.rarity]
+    if exact:
+        return exact[0]
+    if found:
+        raise CardbaseError(
+            f"{code}: card {code.number} of series {code.series} is {found[0].code}"
+        )
+    raise CardbaseError(f"no card has the code {code}")
+
+
+def import_collection(
+    db_path: Path, path: Path, sheet_name: str | None, mode: Mode, *,
+    dry_run: bool = False, skip_bad: bool = False,
+) -> ImportReport:  # fmt: skip
+    from cardbase import db
+    from cardbase.cards import cards_by_id
+    from cardbase.collection import change_collection
+
+    sheet = read_collection(path, sheet_name)
+    conn: sqlite3.Connection = db.open_db(db_path)
+    try:
+        wanted, problems = resolve_rows(NameIndex.load(conn), sheet)
+        if problems and not skip_bad:
+            shown = problems[:MAX_PROBLEMS_SHOWN]
+            if len(problems) > len(shown):
+                shown.append(f"... and {len(problems) - len(shown)} more")
+            raise CardbaseError(
+                f"{sheet.source}: {len(problems)} row(s) could not be imported, so nothing was "
+                "(fix them, or add --skip-bad to import the rest):\n" + "\n".join(shown)
+            )
+        cards = cards_by_id(conn, (card_id for card_id, _, _ in wanted))
+    finally:
+        conn.close()
+    requests = [Request(cards[card_id], finish, copies) for card_id, finish, copies in wanted]
+    changes = change_collection(db_path, requests, mode, f"import {path.name}", dry_run=dry_run)
+    return ImportReport(sheet.source, len(sheet.rows), changes, problems, dry_run)

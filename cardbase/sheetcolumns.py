@@ -1,0 +1,93 @@
+"""Which column of a messy spreadsheet means what: synonyms as data, and header detection.
+
+People's sheets say "Card Name", "Qty", "Foil Qty", "Collector Number" or "Printing"; Moxfield,
+Deckbox, ManaBox and Dragon Shield exports say it their own way. Each role below lists the
+headers known to mean it; matching folds case, spaces and punctuation, and falls back to a
+close fuzzy match for typos ("Quantiy"). Adding a synonym is adding a word here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from cardbase.errors import CardbaseError
+
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    "code": ("code", "collector number", "collector no", "collector code", "card #", "card no",
+             "card number", "no.", "number", "#", "set number", "cn"),
+    "name": ("name", "card", "card name", "title", "card title"),
+    "nonfoil": ("qty", "quantity", "count", "owned", "regular", "non-foil", "nonfoil", "normal",
+                "non foil", "have", "copies", "amount", "normal qty", "regular qty",
+                "nonfoil qty", "non-foil qty"),
+    "foil": ("foil", "foil qty", "foil count", "foils", "holo", "foil quantity", "holo qty"),
+    "finish": ("finish", "printing", "foil?", "is foil", "foiling", "treatment"),
+    "series": ("series", "set", "edition"),
+}  # fmt: skip
+# Values of a finish column, folded to lower case.
+FINISH_VALUES: dict[str, str] = {
+    "foil": "foil", "yes": "foil", "true": "foil", "x": "foil", "1": "foil", "holo": "foil",
+    "y": "foil", "f": "foil", "foiled": "foil",
+    "normal": "nonfoil", "no": "nonfoil", "false": "nonfoil", "0": "nonfoil", "": "nonfoil",
+    "n": "nonfoil", "nonfoil": "nonfoil", "non-foil": "nonfoil", "regular": "nonfoil",
+}  # fmt: skip
+HEADER_SEARCH_ROWS = 30
+FUZZY_HEADER_SCORE = 88
+
+
+def fold(text: Any) -> str:
+    """A header folded for comparison: lower case, only letters, digits and # and ?."""
+    return "".join(ch for ch in str(text).casefold() if ch.isalnum() or ch in "#?")
+
+
+_FOLDED: dict[str, str] = {fold(word): role for role, words in SYNONYMS.items() for word in words}
+
+
+class Columns(NamedTuple):
+    """Where each role's column is (0-based), and the header row's index."""
+
+    header_row: int
+    positions: dict[str, int]
+    headers: list[str]
+
+    def has(self, role: str) -> bool:
+        return role in self.positions
+
+
+def role_of(header: Any) -> str | None:
+    folded = fold(header)
+    if not folded:
+        return None
+    if folded in _FOLDED:
+        return _FOLDED[folded]
+    from rapidfuzz import fuzz, process
+
+    found = process.extractOne(
+        folded, list(_FOLDED), scorer=fuzz.ratio, score_cutoff=FUZZY_HEADER_SCORE
+    )
+    return _FOLDED[found[0]] if found else None
+
+
+def map_header(row: Sequence[Any]) -> dict[str, int]:
+    """Roles found in one row; the first column wins when two mean the same."""
+    positions: dict[str, int] = {}
+    for position, cell in enumerate(row):
+        role = role_of(cell) if isinstance(cell, str) else None
+        if role and role not in positions:
+            positions[role] = position
+    return positions
+
+
+def find_header(rows: Sequence[Sequence[Any]], source: str) -> Columns:
+    """The first row, among the top few, that names a card column (name or code).
+
+    Title rows, blank rows and notes above the table are skipped, as people put them there.
+    """
+    for index, row in enumerate(rows[:HEADER_SEARCH_ROWS]):
+        positions = map_header(row)
+        if "name" in positions or "code" in positions:
+            return Columns(index, positions, [str(cell).strip() for cell in row])
+    raise CardbaseError(
+        f"{source}: no header row with a card name or code column in the first "
+        f"{HEADER_SEARCH_ROWS} rows; name a column 'Name' or 'Code'"
+    )
