@@ -167,9 +167,10 @@ def store_counts(conn: Connection, changes: list[Change]) -> None:
 
 
 def _card(conn: Connection, card_id: int) -> Card:
-    from cardbase.cards import card_from_row
+    """A card with its counts as they are now, inside the write transaction."""
+    from cardbase.cards import SELECT_CARDS, card_from_row
 
-    row = conn.execute(text(f"SELECT * FROM {fields.CARD_TABLE} WHERE id = :id"), {"id": card_id})
+    row = conn.execute(text(f"{SELECT_CARDS} WHERE c.id = :id"), {"id": card_id})
     return card_from_row(tuple(row.one()))
 
 

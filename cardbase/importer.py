@@ -47,9 +47,16 @@ class ImportReport(NamedTuple):
     dry_run: bool
 
     def counts(self) -> dict[str, int]:
-        added = sum(1 for c in self.changes if c.old == 0 and c.new > 0)
-        removed = sum(1 for c in self.changes if c.new == 0)
-        return {"rows": self.rows, "added": added, "changed": len(self.changes) - added - removed,
+        """Distinct cards newly owned, changed, no longer owned (foil and non-foil together)."""
+        before: dict[int, int] = {}
+        after: dict[int, int] = {}
+        for change in self.changes:
+            card = change.card  # its counts are as read before the import
+            before[card.id] = card.nonfoil + card.foil
+            after[card.id] = after.get(card.id, before[card.id]) + change.delta
+        added = sum(1 for card_id in after if not before[card_id] and after[card_id])
+        removed = sum(1 for card_id in after if before[card_id] and not after[card_id])
+        return {"rows": self.rows, "added": added, "changed": len(after) - added - removed,
                 "removed": removed, "skipped": len(self.problems)}  # fmt: skip
 
 
