@@ -233,7 +233,8 @@ def test_formula_injection_is_written_as_text(tmp_path: Path) -> None:
     catalogue = tmp_path / "evil.csv"
     catalogue.write_text(
         MINI_CATALOGUE.read_text()
-        + '3 C 1,"=HYPERLINK(""http://x"",""y"")",Trick,,Order,"@Maneuver",1,,,Y,"+1 attack","-lore"\n'
+        + '3 C 1,"=HYPERLINK(""http://x"",""y"")",Trick,,Order,"@Maneuver",1,,,Y,'
+        + '"+1 attack","-lore"\n'
     )
     db_path = tmp_path / "evil.db"
     schema.prepare(db_path, catalogue)
