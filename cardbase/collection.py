@@ -150,10 +150,14 @@ def store_counts(conn: Connection, changes: list[Change]) -> None:
     """Set each change's new count; rows left with nothing owned are dropped."""
     for finish in (NONFOIL, FOIL):  # column names come from this fixed pair, never from input
         rows = [
-            {"id": c.card.id, "nonfoil": c.new if finish == NONFOIL else 0,
-             "foil": c.new if finish == FOIL else 0}
-            for c in changes if c.finish == finish
-        ]  # fmt: skip
+            {
+                "id": c.card.id,
+                "nonfoil": c.new if finish == NONFOIL else 0,
+                "foil": c.new if finish == FOIL else 0,
+            }
+            for c in changes
+            if c.finish == finish
+        ]
         if rows:
             conn.execute(
                 text(

@@ -14,8 +14,23 @@ from typing import Any, NamedTuple
 from cardbase.cards import Card
 from cardbase.sheets import Table, refuse_overwrite, write_csv, write_xlsx
 
-COLUMNS = ("Code", "Series", "Rarity", "Number", "Name", "Type", "Sphere", "Hero", "Traits",
-           "Cost", "Attack", "Defense", "Gems", "Nonfoil", "Foil")  # fmt: skip
+COLUMNS = (
+    "Code",
+    "Series",
+    "Rarity",
+    "Number",
+    "Name",
+    "Type",
+    "Sphere",
+    "Hero",
+    "Traits",
+    "Cost",
+    "Attack",
+    "Defense",
+    "Gems",
+    "Nonfoil",
+    "Foil",
+)
 CATALOGUE_COLUMNS = (*COLUMNS, "Text", "Lore")
 WIDTHS = {"Code": 10, "Name": 28, "Traits": 24, "Text": 60, "Lore": 40, "Type": 10, "Sphere": 9}
 
@@ -27,10 +42,22 @@ class ExportReport(NamedTuple):
 
 def card_row(card: Card, with_text: bool) -> list[Any]:
     row: list[Any] = [
-        str(card.code), card.code.series, card.code.rarity, card.code.number, card.name,
-        card.type, card.sphere or "", "yes" if card.hero else "", ", ".join(card.traits),
-        card.cost, card.attack, card.defense, card.gems, card.nonfoil, card.foil,
-    ]  # fmt: skip
+        str(card.code),
+        card.code.series,
+        card.code.rarity,
+        card.code.number,
+        card.name,
+        card.type,
+        card.sphere or "",
+        "yes" if card.hero else "",
+        ", ".join(card.traits),
+        card.cost,
+        card.attack,
+        card.defense,
+        card.gems,
+        card.nonfoil,
+        card.foil,
+    ]
     return [*row, card.text, card.lore] if with_text else row
 
 

@@ -31,5 +31,15 @@ FREE_REALMS = Game(
     type_synonyms={"item": "Resource", "items": "Resource"},
 )
 
-GAMES: dict[str, Game] = {FREE_REALMS.key: FREE_REALMS}
+# The Wildhearts TCG, for its Free-For-All format: Familiars and Fields sit beside the deck,
+# allies and tamers are in it, and a Judge Deck is brought by one player.
+WILDHEARTS = Game(
+    key="wildhearts",
+    title="Wildhearts TCG",
+    types=("Ally", "Tamer", "Action", "Familiar", "Field", "Judge"),
+    spheres=(),
+    fighting_types=("Ally", "Familiar"),
+)
+
+GAMES: dict[str, Game] = {FREE_REALMS.key: FREE_REALMS, WILDHEARTS.key: WILDHEARTS}
 DEFAULT_GAME = FREE_REALMS.key

@@ -56,8 +56,13 @@ class ImportReport(NamedTuple):
             after[card.id] = after.get(card.id, before[card.id]) + change.delta
         added = sum(1 for card_id in after if not before[card_id] and after[card_id])
         removed = sum(1 for card_id in after if before[card_id] and not after[card_id])
-        return {"rows": self.rows, "added": added, "changed": len(after) - added - removed,
-                "removed": removed, "skipped": len(self.problems)}  # fmt: skip
+        return {
+            "rows": self.rows,
+            "added": added,
+            "changed": len(after) - added - removed,
+            "removed": removed,
+            "skipped": len(self.problems),
+        }
 
 
 def read_collection(path: Path, sheet_name: str | None = None) -> CollectionSheet:
@@ -242,9 +247,14 @@ def _by_code(index: NameIndex, row: SheetRow) -> Printing:
 
 
 def import_collection(
-    db_path: Path, path: Path, sheet_name: str | None, mode: Mode, *,
-    dry_run: bool = False, skip_bad: bool = False,
-) -> ImportReport:  # fmt: skip
+    db_path: Path,
+    path: Path,
+    sheet_name: str | None,
+    mode: Mode,
+    *,
+    dry_run: bool = False,
+    skip_bad: bool = False,
+) -> ImportReport:
     from cardbase import db
     from cardbase.cards import cards_by_id
     from cardbase.collection import change_collection

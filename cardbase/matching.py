@@ -16,6 +16,7 @@ from cardbase.cards import Card
 from cardbase.codes import CollectorCode, looks_like_code, parse_code
 from cardbase.entries import Entry
 from cardbase.errors import AmbiguousError, CardbaseError, CodeError, NotFoundError
+from cardbase.games import DEFAULT_GAME
 
 NOTHING_CHANGED = " Nothing was changed."
 SUGGESTION_CUTOFF = 70.0
@@ -53,9 +54,16 @@ def did_you_mean(suggestions: list[str]) -> str | None:
     return f"Did you mean: {', '.join(suggestions)}?"
 
 
-def card_by_code(conn: sqlite3.Connection, code: CollectorCode) -> Card:
+def _in_game(printings: list[Card], game: str | None) -> list[Card]:
+    """Printings of the preferred game, when there are any (a deck checks one game's cards)."""
+    if game is None:
+        return printings
+    return [card for card in printings if card.game == game] or printings
+
+
+def card_by_code(conn: sqlite3.Connection, code: CollectorCode, game: str | None = None) -> Card:
     """The card printed with `code`; its rarity letter must agree with the catalogue."""
-    printings = cardlib.cards_with_number(conn, code.series, code.number)
+    printings = _in_game(cardlib.cards_with_number(conn, code.series, code.number), game)
     if not printings:
         raise NotFoundError(f"no card has the code {code}")
     exact = [card for card in printings if card.code == code]
@@ -67,13 +75,17 @@ def card_by_code(conn: sqlite3.Connection, code: CollectorCode) -> Card:
             f"Did you mean {right.code} ({right.name})?",
         )
     if len(exact) > 1:
+        # Codes repeat across games; without a game to prefer, Free Realms comes first.
+        default = [card for card in exact if card.game == DEFAULT_GAME]
+        if default:
+            return default[0]
         games = ", ".join(card.game for card in exact)
         raise AmbiguousError(f"{code} is a card in several games ({games})")
     return exact[0]
 
 
-def card_by_name(conn: sqlite3.Connection, name: str) -> Card:
-    printings = cardlib.cards_named(conn, name)
+def card_by_name(conn: sqlite3.Connection, name: str, game: str | None = None) -> Card:
+    printings = _in_game(cardlib.cards_named(conn, name), game)
     if len(printings) == 1:
         return printings[0]
     if printings:
@@ -84,7 +96,7 @@ def card_by_name(conn: sqlite3.Connection, name: str) -> Card:
     raise NotFoundError(f"No card named '{name}'", did_you_mean(suggest_names(conn, name)))
 
 
-def resolve_card(conn: sqlite3.Connection, text: str) -> Card:
+def resolve_card(conn: sqlite3.Connection, text: str, game: str | None = None) -> Card:
     """A card from a code or a name, whichever the text is."""
     stripped = text.strip()
     if not stripped:
@@ -95,10 +107,10 @@ def resolve_card(conn: sqlite3.Connection, text: str) -> Card:
         except CodeError:
             # '1 X 5' is a bad code, but could also be a card's name; names get the last word.
             if cardlib.cards_named(conn, stripped):
-                return card_by_name(conn, stripped)
+                return card_by_name(conn, stripped, game)
             raise
-        return card_by_code(conn, code)
-    return card_by_name(conn, stripped)
+        return card_by_code(conn, code, game)
+    return card_by_name(conn, stripped, game)
 
 
 @dataclass(frozen=True)

@@ -120,9 +120,13 @@ class NameIndex:
             return NameMatch([], 0.0, [])
         choices = {position: self.display[position] for position in candidates}
         ranked = process.extract(
-            name, choices, scorer=fuzz.ratio, processor=utils.default_process,
-            score_cutoff=SUGGEST_SCORE, limit=4,
-        )  # fmt: skip
+            name,
+            choices,
+            scorer=fuzz.ratio,
+            processor=utils.default_process,
+            score_cutoff=SUGGEST_SCORE,
+            limit=4,
+        )
         if not ranked:
             return NameMatch([], 0.0, [])
         _best, best_score, best_position = ranked[0]

@@ -245,9 +245,12 @@ class Parser:
             close = _close(name.lower(), list(q.FIELD_BY_NAME))
             hint = f"Did you mean {close}? " if close else ""
             raise QueryError(
-                f"unknown field '{name}'", self.text, token.start, name_end,
+                f"unknown field '{name}'",
+                self.text,
+                token.start,
+                name_end,
                 f"{hint}Fields: {', '.join(known)}",
-            )  # fmt: skip
+            )
         value_token = Token(T.WORD, value, name_end + len(op), token.end)
         if not value:
             raise self.error(f"expected a value after '{name}{op}'", token)
@@ -344,9 +347,10 @@ def _rarity_letter(value: str, token: Token, parser: Parser) -> str:
             return letter
     close = _close(word, list(q.RARITY_NAMES.values()))
     raise parser.error(
-        f"unknown rarity '{value}'", token,
+        f"unknown rarity '{value}'",
+        token,
         f"Did you mean {close}?" if close else "Use c, u, r, e, p, s or a rarity's name",
-    )  # fmt: skip
+    )
 
 
 def build_rarity(field: q.Field, op: str, value: str, token: Token, parser: Parser) -> q.Node:
@@ -365,8 +369,9 @@ def build_rarity(field: q.Field, op: str, value: str, token: Token, parser: Pars
     if op in ORDER_OPS and letter not in q.RARITY_ORDER:
         raise parser.error(
             f"{q.RARITY_NAMES[letter]} cards have no place in the rarity order C < U < R < E",
-            token, f"Use rarity:{letter.lower()}",
-        )  # fmt: skip
+            token,
+            f"Use rarity:{letter.lower()}",
+        )
     return q.RarityCompare(op, letter)
 
 

@@ -73,8 +73,10 @@ def _read_workbook(path: Path, only: str | None) -> list[Sheet]:
                     f"{path}: no sheet named '{only}'; its sheets are {', '.join(names)}"
                 )
             names = [only]
-        return [Sheet(name, book.get_sheet_by_name(name).to_python(skip_empty_area=False))
-                for name in names]  # fmt: skip
+        return [
+            Sheet(name, book.get_sheet_by_name(name).to_python(skip_empty_area=False))
+            for name in names
+        ]
     except SheetError:
         raise
     except calamine.PasswordError as exc:

@@ -79,3 +79,10 @@ def database_checksum(path: Path) -> str:
 @pytest.fixture
 def checksum() -> Callable[[Path], str]:
     return database_checksum
+
+
+def copy_database(source: Path, target: Path) -> Path:
+    """A consistent copy (WAL included) through SQLite's online backup."""
+    with sqlite3.connect(source) as src, sqlite3.connect(target) as dst:
+        src.backup(dst)
+    return target

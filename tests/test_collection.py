@@ -18,7 +18,7 @@ from cardbase.codes import parse_code
 from cardbase.collection import change_collection, undo_last
 from cardbase.errors import CardbaseError
 from cardbase.matching import card_by_code
-from tests.conftest import MINI_CATALOGUE, Run
+from tests.conftest import MINI_CATALOGUE, Run, copy_database
 
 
 def owned(run: Run) -> dict[tuple[str, str], int]:
@@ -148,11 +148,19 @@ def test_stats_and_missing(run: Run) -> None:
 
 CODES = ["1 C 1", "1 U 15", "1 C 41", "2 U 102"]
 operations = st.lists(
-    st.tuples(st.sampled_from([Mode.ADD, Mode.REMOVE]),
-              st.lists(st.tuples(st.sampled_from(CODES), st.sampled_from(["nonfoil", "foil"]),
-                                 st.integers(1, 4)), min_size=1, max_size=3)),
-    min_size=1, max_size=8,
-)  # fmt: skip
+    st.tuples(
+        st.sampled_from([Mode.ADD, Mode.REMOVE]),
+        st.lists(
+            st.tuples(
+                st.sampled_from(CODES), st.sampled_from(["nonfoil", "foil"]), st.integers(1, 4)
+            ),
+            min_size=1,
+            max_size=3,
+        ),
+    ),
+    min_size=1,
+    max_size=8,
+)
 
 
 @pytest.fixture(scope="module")
@@ -170,7 +178,7 @@ def test_counts_follow_a_model_and_undo_restores_every_state(
     template: Path, tmp_path: Path, ops: list
 ) -> None:
     path = tmp_path / f"model-{os.getpid()}-{abs(hash(str(ops)))}.db"
-    path.write_bytes(template.read_bytes())
+    copy_database(template, path)
     conn = db.open_db(path)
     cards = {code: card_by_code(conn, parse_code(code)) for code in CODES}
     model: dict[tuple[str, str], int] = {}
@@ -226,10 +234,13 @@ def test_two_commands_at_once_both_count(db_path: Path) -> None:
         "        assert not exit.code, exit.code\n"
     )
     workers = [
-        subprocess.Popen([sys.executable, "-c", script, str(db_path)], stdout=subprocess.DEVNULL,
-                         stderr=subprocess.PIPE)
+        subprocess.Popen(
+            [sys.executable, "-c", script, str(db_path)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         for _ in range(2)
-    ]  # fmt: skip
+    ]
     for worker in workers:
         _, err = worker.communicate(timeout=120)
         assert worker.returncode == 0, err.decode()

@@ -24,9 +24,21 @@ OWNED = {
     "1 U 132": (1, 0),
 }
 CREATURES = {
-    "1 C 1", "1 C 14", "1 U 15", "1 C 41", "1 U 42", "1 S 43", "1 C 81", "1 E 82", "1 U 132",
-    "1 P 133", "1 R 161", "1 E 162", "2 C 101", "2 U 102",
-}  # fmt: skip
+    "1 C 1",
+    "1 C 14",
+    "1 U 15",
+    "1 C 41",
+    "1 U 42",
+    "1 S 43",
+    "1 C 81",
+    "1 E 82",
+    "1 U 132",
+    "1 P 133",
+    "1 R 161",
+    "1 E 162",
+    "2 C 101",
+    "2 U 102",
+}
 
 
 def own(conn: sqlite3.Connection, owned: dict[str, tuple[int, int]]) -> None:
@@ -177,9 +189,19 @@ def test_limit(library: sqlite3.Connection) -> None:
 
 
 ALIASES = [(alias, field.name) for field in FIELDS for alias in field.aliases]
-VALUE_FOR = {"name": "chug", "text": "stun", "trait": "ninja", "sphere": "chaos", "type": "trick",
-             "rarity": "u", "series": "2", "number": "14", "attack": "5..", "defense": "3",
-             "order": "cost"}  # fmt: skip
+VALUE_FOR = {
+    "name": "chug",
+    "text": "stun",
+    "trait": "ninja",
+    "sphere": "chaos",
+    "type": "trick",
+    "rarity": "u",
+    "series": "2",
+    "number": "14",
+    "attack": "5..",
+    "defense": "3",
+    "order": "cost",
+}
 
 
 @pytest.mark.parametrize(("alias", "name"), ALIASES)
@@ -278,10 +300,42 @@ def test_bad_queries_point_at_the_problem(
 
 
 TOKENS = st.sampled_from(
-    ["dragon", "chug*", "or", "OR", "and", "not", "near", "(", ")", "-", '"', "!", "/", "s:chaos",
-     "t:", "cost>=2", "atk>def", "r>=r", "gem:rr", "is:hero", "order:-cost", "1U132", ":", "..",
-     "cost:2..4", '"draw a', "name:/x/", "-(", "NEAR(a b)", "*", "^", "{name}", "o:stun"]
-)  # fmt: skip
+    [
+        "dragon",
+        "chug*",
+        "or",
+        "OR",
+        "and",
+        "not",
+        "near",
+        "(",
+        ")",
+        "-",
+        '"',
+        "!",
+        "/",
+        "s:chaos",
+        "t:",
+        "cost>=2",
+        "atk>def",
+        "r>=r",
+        "gem:rr",
+        "is:hero",
+        "order:-cost",
+        "1U132",
+        ":",
+        "..",
+        "cost:2..4",
+        '"draw a',
+        "name:/x/",
+        "-(",
+        "NEAR(a b)",
+        "*",
+        "^",
+        "{name}",
+        "o:stun",
+    ]
+)
 
 
 @settings(max_examples=300, deadline=None)

@@ -97,10 +97,17 @@ def test_plain_list_of_names_counts_one_per_row(run: Run, tmp_path: Path) -> Non
 def test_unresolved_rows_are_reported_and_nothing_is_written(
     run: Run, tmp_path: Path, checksum
 ) -> None:
-    path = workbook(tmp_path / "Collection.xlsx", [
-        ["Name", "Qty"], ["Chugawug Elder", 1], ["Chugawug Eldr", 2], ["Chugawug Cook", 1],
-        ["Pixie Dewdancer", -1], ["Robgoblin Sneak", 1.5],
-    ])  # fmt: skip
+    path = workbook(
+        tmp_path / "Collection.xlsx",
+        [
+            ["Name", "Qty"],
+            ["Chugawug Elder", 1],
+            ["Chugawug Eldr", 2],
+            ["Chugawug Cook", 1],
+            ["Pixie Dewdancer", -1],
+            ["Robgoblin Sneak", 1.5],
+        ],
+    )
     before = checksum(run.db_path)
     result = run("import", str(path))
     assert result.exit_code == 2
@@ -162,8 +169,9 @@ def test_modes_set_and_replace_and_dry_run(run: Run, tmp_path: Path, checksum) -
         ("nohead.csv", b"just,some\nwords,here\n", "no header row with a card name or code"),
     ],
 )
-def test_unreadable_files_get_one_line(run: Run, tmp_path: Path, checksum, name: str,
-                                       content: bytes | None, message: str) -> None:  # fmt: skip
+def test_unreadable_files_get_one_line(
+    run: Run, tmp_path: Path, checksum, name: str, content: bytes | None, message: str
+) -> None:
     path = tmp_path / name
     if content is None:
         good = workbook(tmp_path / "good.xlsx", MESSY)
@@ -272,11 +280,14 @@ def test_round_trip_into_a_fresh_database(run: Run, tmp_path: Path, suffix: str)
 def test_round_trip_through_libreoffice_style_cells(run: Run, tmp_path: Path) -> None:
     """LibreOffice and Excel give numbers back as floats and codes as text with spaces."""
     run("add", "1 U 15 x2", "1 C 14 x3 foil")
-    path = workbook(tmp_path / "lo.xlsx", [
-        ["Code", "Name", "Nonfoil", "Foil"],
-        [" 1 U 15 ", "Chugawug Elder", 2.0, 0.0],
-        ["1 C 14", "Chugawug Cook", "0", "3"],
-    ])  # fmt: skip
+    path = workbook(
+        tmp_path / "lo.xlsx",
+        [
+            ["Code", "Name", "Nonfoil", "Foil"],
+            [" 1 U 15 ", "Chugawug Elder", 2.0, 0.0],
+            ["1 C 14", "Chugawug Cook", "0", "3"],
+        ],
+    )
     fresh = tmp_path / "fresh.db"
     schema.prepare(fresh, MINI_CATALOGUE)
     back = Run(fresh)

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from cardbase.cli import cards, catalog, collection, search, sheets  # noqa: F401 (registers them)
+from cardbase.cli import (  # noqa: F401  (importing registers the commands)
+    cards,
+    catalog,
+    collection,
+    decks,
+    search,
+    sheets,
+)
 from cardbase.cli.app import app
 
 

@@ -109,6 +109,8 @@ def command(group: typer.Typer, name: str | None = None) -> Callable[[F], F]:
                 if STATE.debug:
                     raise
                 raise fail(str(exc), exc.exit_code) from None
+            except (typer.Exit, typer.Abort):  # a command's own exit code, e.g. 1 for a bad deck
+                raise
             except BrokenPipeError:  # `cardbase search | head`: not an error
                 sys.stderr.close()
                 raise typer.Exit(0) from None

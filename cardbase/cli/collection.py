@@ -32,9 +32,10 @@ def _lines(items: list[str]) -> list[str]:
     for item in items:
         if item == "-":
             lines += [
-                line.strip() for line in sys.stdin.read().splitlines()
+                line.strip()
+                for line in sys.stdin.read().splitlines()
                 if line.strip() and not line.lstrip().startswith(("#", "//"))
-            ]  # fmt: skip
+            ]
         else:
             lines.append(item)
     return lines
@@ -150,10 +151,17 @@ def history(
         render.print_json([batch.to_dict() for batch in batches])
         return
     rows = [
-        (str(b.id), b.created_at, b.source + (" (undone)" if b.undone else ""),
-         f"{c.delta:+d}", FINISH_LABELS[c.finish], c.card.label())
-        for b in batches for c in b.changes
-    ]  # fmt: skip
+        (
+            str(b.id),
+            b.created_at,
+            b.source + (" (undone)" if b.undone else ""),
+            f"{c.delta:+d}",
+            FINISH_LABELS[c.finish],
+            c.card.label(),
+        )
+        for b in batches
+        for c in b.changes
+    ]
     if output is Output.csv:
         render.print_csv(["batch", "when", "source", "delta", "finish", "card"], rows)
     elif rows:
@@ -187,9 +195,11 @@ def stats(
         }
     if output is Output.json:
         render.print_json(
-            {"totals": totals.to_dict(),
-             **{key: [row.to_dict() for row in rows] for key, rows in groups.items()}}
-        )  # fmt: skip
+            {
+                "totals": totals.to_dict(),
+                **{key: [row.to_dict() for row in rows] for key, rows in groups.items()},
+            }
+        )
         return
     rows = [(key, *row) for key, group in groups.items() for row in group]
     if output is Output.csv:

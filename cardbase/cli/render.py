@@ -101,9 +101,25 @@ def print_cards(cards: Sequence[Card], output: Output) -> None:
 
 
 _EMPTY_CARD_KEYS = (
-    "code", "series", "rarity", "number", "name", "type", "hero", "sphere", "traits", "cost",
-    "attack", "defense", "gems", "text", "lore", "game", "nonfoil", "foil",
-)  # fmt: skip
+    "code",
+    "series",
+    "rarity",
+    "number",
+    "name",
+    "type",
+    "hero",
+    "sphere",
+    "traits",
+    "cost",
+    "attack",
+    "defense",
+    "gems",
+    "text",
+    "lore",
+    "game",
+    "nonfoil",
+    "foil",
+)
 
 
 def card_detail_lines(card: Card) -> list[tuple[str, str]]:

@@ -44,11 +44,24 @@ def _register(name: str, owned_only: bool, doc: str) -> None:
         from cardbase.matching import did_you_mean, suggest_names
 
         filters = {
-            "name": name, "text": text, "trait": trait, "sphere": sphere, "type": type_,
-            "rarity": rarity, "series": series, "cost": cost, "attack": attack,
-            "defense": defense, "gems": gems, "gem": gem, "hero": hero,
-            "owned": owned or owned_only, "foil": foil, "nonfoil": nonfoil, "playset": playset,
-        }  # fmt: skip
+            "name": name,
+            "text": text,
+            "trait": trait,
+            "sphere": sphere,
+            "type": type_,
+            "rarity": rarity,
+            "series": series,
+            "cost": cost,
+            "attack": attack,
+            "defense": defense,
+            "gems": gems,
+            "gem": gem,
+            "hero": hero,
+            "owned": owned or owned_only,
+            "foil": foil,
+            "nonfoil": nonfoil,
+            "playset": playset,
+        }
         query = lib.build_query(lib.search_words(words or []), filters, sort, desc)
         if explain:
             typer.echo(lib.plan(query, limit, count).explain())

@@ -53,9 +53,15 @@ def import_(
     )
     counts = report.counts()
     if output is Output.json:
-        render.print_json({**counts, "dry_run": dry_run, "source": report.source,
-                           "changes": [c.to_dict() for c in report.changes],
-                           "problems": report.problems})  # fmt: skip
+        render.print_json(
+            {
+                **counts,
+                "dry_run": dry_run,
+                "source": report.source,
+                "changes": [c.to_dict() for c in report.changes],
+                "problems": report.problems,
+            }
+        )
         return
     for problem in report.problems:
         typer.echo(f"skipped: {problem}", err=True)

@@ -1,0 +1,302 @@
+"""Deck lists, format rules as data, reports that explain every problem, and stats."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardbase import db, schema
+from cardbase.catalog import import_catalogue
+from cardbase.decklist import format_deck, parse_deck_text
+from cardbase.decks import check_deck, deck_stats, place
+from cardbase.formats import FORMATS
+from tests.conftest import DATA, MINI_CATALOGUE, Run, copy_database
+
+# 13 names x 3 = 39; the 14th name makes 40.
+NAMES = [
+    "Pixie Dewdancer",
+    "Chugawug Elder",
+    "Mistfen Bog",
+    "Sudden Growth",
+    "Robgoblin Scrapper",
+    "Undead Drummer",
+    "Robgoblin Sneak",
+    "Smoldering Scrapheap",
+    "Dirty Trick",
+    "Clockwork Sentry",
+    "Clockwork Dragonfly",
+    "Steam Forge",
+    "Overclock",
+]
+BASE = "\n".join(f"3 {name}" for name in NAMES)  # 39 cards
+
+
+@pytest.fixture(scope="module")
+def both_games(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("decks") / "decks.db"
+    schema.prepare(path, MINI_CATALOGUE)
+    import_catalogue(path, DATA / "wildhearts_cards.csv")
+    return path
+
+
+def report(
+    db_path: Path,
+    text: str,
+    fmt: str = "free-realms",
+    players: int | None = None,
+    owned: bool = False,
+):
+    conn = db.open_db(db_path)
+    try:
+        return check_deck(conn, parse_deck_text(text, "deck.txt"), fmt, players, owned)
+    finally:
+        conn.close()
+
+
+def codes(result) -> list[str]:
+    return [problem.code for problem in result.problems]
+
+
+FREE_REALMS_CASES = [
+    ("exactly 40 is valid", BASE + "\n1 Ninja Blade Adept", []),
+    ("39 is too few", BASE, ["too-few-cards"]),
+    ("no maximum", BASE + "\n3 Ninja Blade Adept\n3 Temple Bell\n3 Perfect Block", []),
+    ("4 copies split across series", BASE + "\n2 1 C 14\n2 2 C 101", ["too-many-copies"]),
+    ("3 copies split across series", BASE + "\n2 1 C 14\n1 2 C 101", []),
+    ("4 copies by name and code", BASE + "\n2 Ninja Blade Adept\n2 1 U 132", ["too-many-copies"]),
+    ("case and spacing", BASE + "\n1   ninja BLADE adept", []),
+    ("unknown name", BASE + "\n1 Ninja Blade Adeptt", ["unknown-card", "too-few-cards"][:1]),
+    ("ambiguous name is fine", BASE + "\n1 Chugawug Cook", []),
+    ("heroes count", BASE + "\n1 Tavi Emberwake", []),
+    ("wrong rarity letter", BASE + "\n1 1 C 132", ["unknown-card"]),
+    (
+        "sections other than main",
+        BASE + "\nSide:\n1 Temple Bell",
+        ["unknown-section", "too-few-cards"],
+    ),
+    ("a Wildhearts card", BASE + "\n1 Ember Fox", ["wrong-game"]),
+    ("a bad line", BASE + "\n1 Temple Bell\nPlayers:", ["bad-line"]),
+]
+
+
+@pytest.mark.parametrize(
+    ("case", "text", "expected"), FREE_REALMS_CASES, ids=[c[0] for c in FREE_REALMS_CASES]
+)
+def test_free_realms_constructed(
+    both_games: Path, case: str, text: str, expected: list[str]
+) -> None:
+    assert codes(report(both_games, text)) == expected
+
+
+def test_messages_name_cards_lines_and_fixes(both_games: Path) -> None:
+    result = report(
+        both_games,
+        "2 1 C 14\n" + BASE.replace("3 Pixie", "1 Pixie") + "\n2 2 C 101\n2 Chugawg Elder",
+    )
+    by_code = {problem.code: problem for problem in result.problems}
+    assert by_code["too-many-copies"].describe() == (
+        "too-many-copies: Chugawug Cook x4 (lines 1, 15: 1 C 14 x2, 2 C 101 x2), at most 3 (remove 1)"
+    )
+    assert by_code["too-many-copies"].lines == (1, 15)
+    assert by_code["unknown-card"].describe() == (
+        "unknown-card: line 16 'Chugawg Elder'; did you mean Chugawug Elder (1 U 15)?"
+    )
+    assert report(both_games, BASE).problems[0].describe() == (
+        "too-few-cards: 39 cards in the deck, the minimum is 40 (add 1)"
+    )
+
+
+def test_empty_deck(both_games: Path) -> None:
+    result = report(both_games, "# nothing yet\n")
+    assert codes(result) == ["too-few-cards"] and result.cards == 0
+
+
+def wildhearts(fields: int = 1, judge: int = 0, side: int = 0, main_extra: str = "") -> str:
+    main = "\n".join(
+        f"2 {name}"
+        for name in [
+            "Ember Fox",
+            "River Otter Scout",
+            "Thornback Badger",
+            "Moss Sprite",
+            "Storm Hawk",
+            "Cinder Wolf",
+            "Tide Turtle",
+            "Glade Stag",
+            "Young Tamer Ilsa",
+            "Tamer Brannoc",
+            "Tamer Quill",
+            "Old Tamer Hessa",
+            "Call the Pack",
+            "Sudden Squall",
+            "Wild Leap",
+        ]
+    )
+    parts = [
+        "Main:",
+        main + main_extra,
+        "Familiars:",
+        "1 Blazewing Familiar",
+        "1 Frostfang Familiar",
+        "Fields:",
+    ]
+    parts += [f"1 {name}" for name in ["Ashen Plains", "Coral Reef", "Whispering Woods"][:fields]]
+    if side:
+        parts += (
+            ["Side:", f"{side} Deep Roots"]
+            if side <= 2
+            else ["Side:", "2 Deep Roots", f"{side - 2} Judge Card 9"]
+        )
+    if judge:
+        parts += ["Judge:"] + [f"1 Judge Card {n}" for n in range(1, judge + 1)]
+    return "\n".join(parts)
+
+
+WILDHEARTS_CASES = [
+    ("4 players, 1 field", wildhearts(), 4, []),
+    ("3 players need 2 fields", wildhearts(), 3, ["too-few-cards"]),
+    ("3 players, 2 fields", wildhearts(fields=2), 3, []),
+    ("4 players, 2 fields", wildhearts(fields=2), 4, ["too-many-cards"]),
+    ("judge deck of 8", wildhearts(judge=8), 4, []),
+    ("judge deck of 7", wildhearts(judge=7), 4, ["too-few-cards"]),
+    ("31 main cards", wildhearts(main_extra="\n1 Deep Roots"), 4, ["too-many-cards"]),
+    (
+        "3 copies",
+        wildhearts(main_extra="\n1 Ember Fox").replace("2 Call the Pack", "1 Call the Pack"),
+        4,
+        ["too-many-copies"],
+    ),
+    (
+        "side deck copies count",
+        wildhearts(side=2).replace("2 Wild Leap", "2 Deep Roots"),
+        4,
+        ["too-few-cards", "too-many-copies"],
+    ),
+    ("2 players", wildhearts(), 2, ["wrong-players"]),
+    (
+        "a familiar in the main deck",
+        wildhearts().replace("2 Wild Leap", "1 Wild Leap\n1 Mossheart Familiar"),
+        4,
+        ["wrong-type"],
+    ),
+    (
+        "the same familiar twice",
+        wildhearts().replace("1 Frostfang Familiar", "1 Blazewing Familiar"),
+        4,
+        ["not-distinct"],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("case", "text", "players", "expected"), WILDHEARTS_CASES, ids=[c[0] for c in WILDHEARTS_CASES]
+)
+def test_wildhearts_free_for_all(
+    both_games: Path, case: str, text: str, players: int, expected: list[str]
+) -> None:
+    assert codes(report(both_games, text, "wildhearts-ffa", players)) == expected
+
+
+def test_formats_are_data() -> None:
+    ffa = FORMATS["wildhearts-ffa"]
+    assert ffa.rules_for(3)["fields"].min_cards == 2 and ffa.rules_for(4)["fields"].min_cards == 1
+    assert FORMATS["free-realms"].copy_limit == 3
+
+
+def test_owned_check_lists_the_shortfall(both_games: Path, tmp_path: Path) -> None:
+    path = copy_database(both_games, tmp_path / "own.db")
+    run = Run(path)
+    assert run("add", "1 C 14 x2", "2 C 101 foil", "Pixie Dewdancer x3").exit_code == 0
+    result = report(path, BASE + "\n3 Chugawug Cook", owned=True)
+    shortfall = {p.cards[0]: p.message for p in result.problems if p.code == "not-owned"}
+    assert "Chugawug Cook" not in shortfall  # 2 + 1 foil across series
+    assert shortfall["Chugawug Elder"] == "Chugawug Elder: the deck needs 3, you own 0"
+    assert "Pixie Dewdancer" not in shortfall
+
+
+def test_stats(both_games: Path) -> None:
+    conn = db.open_db(both_games)
+    placed, problems = place(
+        conn,
+        parse_deck_text(
+            "3 Pixie Dewdancer\n2 Chugawug Elder\n1 Tavi Emberwake\n1 Sudden Growth", "d"
+        ),
+    )
+    stats = deck_stats(placed)
+    assert not problems and stats.cards == 7
+    assert stats.average_gems == pytest.approx((3 * 2 + 2 * 3 + 4 + 3) / 7)
+    assert stats.gem_colours == {"R": 1, "G": 3 + 4 + 1 + 3, "B": 1, "Y": 3 + 2 + 1}
+    assert stats.types == {"Creature": 6, "Trick": 1} and stats.heroes == 1
+    assert stats.cost_curve == {1: 3, 2: 0, 3: 0, 4: 2, 5: 1}
+
+
+# -- CLI ----------------------------------------------------------------------------------
+
+
+def test_cli_check_exit_codes_and_json_equals_library(both_games: Path, tmp_path: Path) -> None:
+    run = Run(both_games)
+    good, bad = tmp_path / "good.txt", tmp_path / "bad.txt"
+    good.write_text(BASE + "\n1 Ninja Blade Adept\n")
+    bad.write_text(BASE + "\n")
+    ok = run("deck", "check", str(good))
+    assert ok.exit_code == 0 and ok.stdout.startswith("\u2714 valid: good.txt, 40 cards")
+    failed = run("deck", "check", str(bad))
+    assert failed.exit_code == 1 and failed.stdout.startswith("\u2718 invalid")
+    assert "too-few-cards: 39 cards in the deck, the minimum is 40 (add 1)" in failed.stdout
+    as_json = json.loads(run("deck", "check", str(bad), "-o", "json").stdout)
+    conn = db.open_db(both_games)
+    library = check_deck(conn, parse_deck_text(bad.read_text(), "bad.txt")).to_dict()
+    assert as_json == library
+
+
+def test_cli_unreadable_deck_is_exit_2(both_games: Path, tmp_path: Path) -> None:
+    run = Run(both_games)
+    missing = run("deck", "check", str(tmp_path / "nope.txt"))
+    assert missing.exit_code == 2 and "cannot read the deck" in missing.stderr
+    empty = tmp_path / "empty.txt"
+    empty.write_text("  \n")
+    assert run("deck", "check", str(empty)).exit_code == 2
+    assert run("deck", "check", str(empty), "--format", "chess").exit_code == 2
+
+
+def test_cli_deck_from_a_spreadsheet(both_games: Path, tmp_path: Path) -> None:
+    sheet = tmp_path / "deck.csv"
+    sheet.write_text(
+        "Qty,Card Name\n" + "\n".join(f"3,{name}" for name in NAMES) + "\n1,Ninja Blade Adept\n"
+    )
+    result = Run(both_games)("deck", "check", str(sheet))
+    assert result.exit_code == 0, result.output
+
+
+def test_cli_stats(both_games: Path, tmp_path: Path) -> None:
+    deck = tmp_path / "d.txt"
+    deck.write_text("3 Pixie Dewdancer\n1 Tavi Emberwake\n")
+    data = json.loads(Run(both_games)("deck", "stats", str(deck), "-o", "json").stdout)
+    assert data["cards"] == 4 and data["average_gems"] == 2.5 and data["cost_curve"]["1"] == 3
+
+
+# -- round trip ---------------------------------------------------------------------------
+
+SECTIONS = ["main", "side", "judge", "familiars", "fields"]
+card_names = st.sampled_from([*NAMES, "Chugawug Cook", "Swarm!", "Old Mossbeard"])
+
+
+@settings(max_examples=50)
+@given(
+    st.dictionaries(
+        st.sampled_from(SECTIONS),
+        st.lists(st.tuples(st.integers(1, 99), card_names), min_size=1, max_size=6),
+        min_size=1,
+    )
+)
+def test_deck_text_round_trip(deck: dict[str, list[tuple[int, str]]]) -> None:
+    parsed = parse_deck_text(format_deck(deck), "d")
+    assert not parsed.problems
+    back: dict[str, list[tuple[int, str]]] = {}
+    for line in parsed.lines:
+        back.setdefault(line.section, []).append((line.copies, line.card))
+    assert back == {section: entries for section, entries in deck.items() if entries}
