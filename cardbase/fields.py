@@ -12,6 +12,8 @@ CARD_FTS_TABLE = "card_fts"
 OWNERSHIP_TABLE = "ownership"
 BATCH_TABLE = "batch"
 HISTORY_TABLE = "history"
+DECK_TABLE = "deck"
+DECK_ENTRY_TABLE = "deck_entry"
 
 # The card table's columns, in order. ``name_key`` is the name folded for exact lookups.
 CARD_COLUMNS: tuple[str, ...] = (
@@ -40,6 +42,8 @@ FTS_COLUMNS: tuple[str, ...] = ("name", "traits", "text")
 OWNERSHIP_COLUMNS: tuple[str, ...] = ("card_id", "nonfoil", "foil")
 BATCH_COLUMNS: tuple[str, ...] = ("id", "created_at", "source", "undone")
 HISTORY_COLUMNS: tuple[str, ...] = ("id", "batch_id", "card_id", "finish", "delta")
+DECK_COLUMNS: tuple[str, ...] = ("id", "name", "name_key", "format", "created_at", "updated_at")
+DECK_ENTRY_COLUMNS: tuple[str, ...] = ("id", "deck_id", "section", "card_id", "copies", "line")
 
 FINISHES: tuple[str, ...] = ("nonfoil", "foil")
 
@@ -47,6 +51,6 @@ FINISHES: tuple[str, ...] = ("nonfoil", "foil")
 # somebody else's SQLite file for ours, nor write into it.
 APPLICATION_ID = 0x43524442
 # Bumped with every schema change; `cardbase.schema.MIGRATIONS` knows how to get here.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 TRAIT_SEPARATOR = ", "

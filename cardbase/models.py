@@ -81,3 +81,32 @@ class HistoryRow(SQLModel, table=True):
     card_id: int = Field(foreign_key=f"{fields.CARD_TABLE}.id")
     finish: str
     delta: int
+
+
+class DeckRow(SQLModel, table=True):
+    """A saved deck; its name is unique ignoring case and spacing (`name_key`)."""
+
+    __tablename__ = fields.DECK_TABLE
+    __table_args__ = (UniqueConstraint("name_key", name="uq_deck_name"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str
+    name_key: str
+    format: str
+    created_at: str
+    updated_at: str
+
+
+class DeckEntryRow(SQLModel, table=True):
+    __tablename__ = fields.DECK_ENTRY_TABLE
+    __table_args__ = (
+        CheckConstraint("copies > 0", name="ck_deck_entry_copies"),
+        Index("ix_deck_entry_deck", "deck_id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    deck_id: int = Field(foreign_key=f"{fields.DECK_TABLE}.id")
+    section: str
+    card_id: int = Field(foreign_key=f"{fields.CARD_TABLE}.id")
+    copies: int
+    line: int

@@ -8,7 +8,6 @@ and a busy database makes a writer wait (up to the busy timeout) rather than fai
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,10 +39,6 @@ _FTS_DDL = [
         VALUES (new.id, {", ".join("new." + c for c in fields.FTS_COLUMNS)});
     END""",
 ]
-
-# MIGRATIONS[n] upgrades a database at schema version n - 1 to version n, inside the
-# same transaction as every other step of the upgrade.
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
 
 
 def write_engine(path: Path) -> Engine:
@@ -103,6 +98,8 @@ def _create(conn: Connection, catalogue: Path | None) -> None:
 
 
 def _migrate(conn: Connection, version: int) -> None:
+    from cardbase.migrations import MIGRATIONS
+
     for target in range(version + 1, fields.SCHEMA_VERSION + 1):
         MIGRATIONS[target](conn)
     _stamp(conn, fields.SCHEMA_VERSION)
@@ -114,9 +111,16 @@ def _stamp(conn: Connection, version: int) -> None:
 
 
 def _tables() -> list[Table]:
-    from cardbase.models import BatchRow, CardRow, HistoryRow, OwnershipRow
+    from cardbase.models import (
+        BatchRow,
+        CardRow,
+        DeckEntryRow,
+        DeckRow,
+        HistoryRow,
+        OwnershipRow,
+    )
 
-    models: tuple[Any, ...] = (CardRow, OwnershipRow, BatchRow, HistoryRow)
+    models: tuple[Any, ...] = (CardRow, OwnershipRow, BatchRow, HistoryRow, DeckRow, DeckEntryRow)
     return [model.__table__ for model in models]
 
 

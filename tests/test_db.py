@@ -9,7 +9,7 @@ import pytest
 
 from cardbase import db, fields, schema
 from cardbase.errors import DatabaseError
-from cardbase.models import BatchRow, CardRow, HistoryRow, OwnershipRow
+from cardbase.models import BatchRow, CardRow, DeckEntryRow, DeckRow, HistoryRow, OwnershipRow
 from tests.conftest import MINI_CATALOGUE
 
 
@@ -20,6 +20,8 @@ from tests.conftest import MINI_CATALOGUE
         (OwnershipRow, fields.OWNERSHIP_COLUMNS),
         (BatchRow, fields.BATCH_COLUMNS),
         (HistoryRow, fields.HISTORY_COLUMNS),
+        (DeckRow, fields.DECK_COLUMNS),
+        (DeckEntryRow, fields.DECK_ENTRY_COLUMNS),
     ],
 )
 def test_models_and_read_side_share_column_names(model, columns) -> None:

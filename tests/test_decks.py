@@ -300,3 +300,78 @@ def test_deck_text_round_trip(deck: dict[str, list[tuple[int, str]]]) -> None:
     for line in parsed.lines:
         back.setdefault(line.section, []).append((line.copies, line.card))
     assert back == {section: entries for section, entries in deck.items() if entries}
+
+
+# -- saved decks --------------------------------------------------------------------------
+
+
+def test_saved_decks_life_cycle(both_games: Path, tmp_path: Path) -> None:
+    from openpyxl import load_workbook
+
+    path = copy_database(both_games, tmp_path / "saved.db")
+    run = Run(path)
+    deck = tmp_path / "d.txt"
+    deck.write_text(BASE + "\n1 Chugawug Cook\n")
+    assert run("deck", "save", str(deck), "--name", "Bog  Stew").exit_code == 0
+    again = run("deck", "save", str(deck), "--name", "bog stew")
+    assert again.exit_code == 2 and "exists; add --force" in again.stderr
+    assert run("deck", "save", str(deck), "--name", "bog stew", "--force").exit_code == 0
+    listed = json.loads(run("deck", "list", "-o", "json").stdout)
+    assert [(d["name"], d["cards"], d["format"]) for d in listed] == [
+        ("bog stew", 40, "free-realms")
+    ]
+    checked = run("deck", "check", "BOG STEW")
+    assert checked.exit_code == 0 and "40 cards" in checked.stdout
+    shown = run("deck", "show", "bog stew").stdout
+    assert (
+        shown.startswith("Main:\n3 Pixie Dewdancer\n") and "1 1 C 14" in shown
+    )  # printed twice: by code
+    text_file = tmp_path / "back.txt"
+    assert run("deck", "export", "bog stew", str(text_file)).exit_code == 0
+    assert run("deck", "check", str(text_file)).exit_code == 0
+    workbook = tmp_path / "deck.xlsx"
+    assert run("deck", "export", "bog stew", str(workbook)).exit_code == 0
+    book = load_workbook(workbook)
+    assert book["Deck"]["D2"].value == "Pixie Dewdancer" and book["Stats"]._charts
+    sheet = tmp_path / "reg.xlsx"
+    assert (
+        run(
+            "deck", "sheet", "bog stew", str(sheet), "--player", "Ada", "--paper", "letter"
+        ).exit_code
+        == 0
+    )
+    reg = load_workbook(sheet)["Registration"]
+    values = [row for row in reg.iter_rows(values_only=True)]
+    assert ("Player", "Ada") in [row[:2] for row in values] and ("Total cards", 40) in [
+        row[:2] for row in values
+    ]
+    assert (
+        reg.page_setup.orientation == "portrait"
+        and str(reg.page_setup.paperSize) == reg.PAPERSIZE_LETTER
+    )
+    missing = run("deck", "check", "bog stw")
+    assert missing.exit_code == 2 and "Did you mean bog stew?" in missing.stderr
+    assert run("deck", "delete", "bog stew").exit_code == 0
+    assert json.loads(run("deck", "list", "-o", "json").stdout) == []
+
+
+def test_save_refuses_unknown_cards(both_games: Path, tmp_path: Path) -> None:
+    path = copy_database(both_games, tmp_path / "saved.db")
+    deck = tmp_path / "d.txt"
+    deck.write_text("3 Chugawg Elder\n")
+    result = Run(path)("deck", "save", str(deck), "--name", "x")
+    assert result.exit_code == 2 and "Nothing was saved" in result.stderr
+
+
+def test_wildhearts_deck_saved_keeps_its_format(both_games: Path, tmp_path: Path) -> None:
+    path = copy_database(both_games, tmp_path / "saved.db")
+    deck = tmp_path / "wh.txt"
+    deck.write_text(wildhearts())
+    run = Run(path)
+    assert (
+        run("deck", "save", str(deck), "--name", "Pack", "--format", "wildhearts-ffa").exit_code
+        == 0
+    )
+    result = run("deck", "check", "Pack")
+    assert result.exit_code == 0, result.output
+    assert "Wildhearts Free-For-All, 4 players" in result.stdout

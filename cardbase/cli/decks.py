@@ -1,7 +1,8 @@
-"""Deck commands: check, stats (and saved decks)."""
+"""Deck commands: check, stats, and saved decks (save, list, show, delete, export, sheet)."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -20,7 +21,10 @@ DeckArg = Annotated[
     str, typer.Argument(metavar="FILE|NAME", help="A deck list file (.txt, .xlsx, .csv).")
 ]
 FormatOption = Annotated[
-    str, typer.Option("--format", "-f", help="free-realms (default) or wildhearts-ffa.")
+    str | None,
+    typer.Option(
+        "--format", "-f", help="free-realms (the default, or a saved deck's) or wildhearts-ffa."
+    ),
 ]
 PlayersOption = Annotated[
     int | None,
@@ -29,16 +33,21 @@ PlayersOption = Annotated[
 CHECK, CROSS = "\u2714", "\u2718"
 
 
-def _load(deck: str) -> DeckList:
+def _load(conn: sqlite3.Connection, deck: str) -> DeckList:
+    """A deck file if there is one at that path, else the saved deck of that name."""
     from cardbase.decklist import read_deck_file
+    from cardbase.deckstore import find_deck, saved_deck_list
 
-    return read_deck_file(Path(deck))
+    path = Path(deck)
+    if path.exists() or path.suffix:
+        return read_deck_file(path)
+    return saved_deck_list(conn, find_deck(conn, deck))
 
 
 @command(deck_app, "check")
 def check(
     deck: DeckArg,
-    format_: FormatOption = "free-realms",
+    format_: FormatOption = None,
     players: PlayersOption = None,
     owned: Annotated[
         bool, typer.Option("--owned", help="Also check your collection has every card.")
@@ -52,7 +61,8 @@ def check(
     from cardbase.decks import check_deck
 
     with STATE.connect() as conn:
-        report = check_deck(conn, _load(deck), format_, players, owned)
+        deck_list = _load(conn, deck)
+        report = check_deck(conn, deck_list, format_ or _saved_format(conn, deck), players, owned)
     if output is Output.json:
         render.print_json(report.to_dict())
     elif output is Output.csv:
@@ -84,7 +94,7 @@ def stats(deck: DeckArg, output: OutputOption = Output.table) -> None:
     from cardbase.decks import deck_stats, place
 
     with STATE.connect() as conn:
-        placed, _problems = place(conn, _load(deck))
+        placed, _problems = place(conn, _load(conn, deck))
     stats = deck_stats(placed)
     if output is Output.json:
         render.print_json(stats.to_dict())
@@ -102,3 +112,166 @@ def stats(deck: DeckArg, output: OutputOption = Output.table) -> None:
     typer.echo("Creature cost curve:")
     for cost, count in stats.cost_curve.items():
         typer.echo(f"  {cost:>2} | {'#' * count} {count}")
+
+
+@command(deck_app, "save")
+def save(
+    file: Annotated[Path, typer.Argument(help="The deck list to save.")],
+    name: Annotated[str, typer.Option("--name", "-n", help="The deck's name.")],
+    format_: FormatOption = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace a saved deck of that name.")
+    ] = False,
+) -> None:
+    """Save a deck list under a name (every line must name a card; the deck need not be legal).
+
+    Example: cardbase deck save my-deck.txt --name "Bog Stew"
+    """
+    from cardbase.decklist import read_deck_file
+    from cardbase.decks import get_format, place
+    from cardbase.deckstore import save_deck
+    from cardbase.errors import CardbaseError
+
+    fmt = get_format(format_ or "free-realms")
+    with STATE.connect() as conn:
+        placed, problems = place(conn, read_deck_file(file), fmt.game)
+    if problems:
+        listed = "; ".join(problem.message for problem in problems[:5])
+        raise CardbaseError(f"{file}: {listed}. Nothing was saved")
+    saved = save_deck(STATE.db_path, name, fmt.key, placed, replace=force)
+    typer.echo(f"Saved '{saved.name}': {saved.cards} cards, {fmt.title}")
+
+
+@command(deck_app, "list")
+def list_(output: OutputOption = Output.table) -> None:
+    """List saved decks.
+
+    Example: cardbase deck list
+    """
+    from cardbase.deckstore import list_decks
+
+    with STATE.connect() as conn:
+        decks = list_decks(conn)
+    if output is Output.json:
+        render.print_json([deck.to_dict() for deck in decks])
+    elif output is Output.csv:
+        render.print_csv(
+            ["name", "format", "cards", "updated_at"],
+            [[d.name, d.format, d.cards, d.updated_at] for d in decks],
+        )
+    elif decks:
+        render.print_table(
+            ("Name", "Format", "Cards", "Saved"),
+            [(d.name, d.format, str(d.cards), d.updated_at) for d in decks],
+        )
+    else:
+        typer.echo("No saved decks. 'cardbase deck save FILE --name NAME' saves one.")
+
+
+@command(deck_app, "show")
+def show(name: Annotated[str, typer.Argument(help="A saved deck's name.")]) -> None:
+    """Print a saved deck as a deck list (which deck check and deck save read back).
+
+    Example: cardbase deck show "Bog Stew"
+    """
+    from cardbase.deckstore import deck_text, find_deck, saved_placed
+
+    with STATE.connect() as conn:
+        text = deck_text(conn, saved_placed(conn, find_deck(conn, name)))
+    typer.echo(text, nl=False)
+
+
+@command(deck_app, "delete")
+def delete(name: Annotated[str, typer.Argument(help="A saved deck's name.")]) -> None:
+    """Delete a saved deck.
+
+    Example: cardbase deck delete "Bog Stew"
+    """
+    from cardbase.deckstore import delete_deck, find_deck
+
+    with STATE.connect() as conn:
+        deck = find_deck(conn, name)
+    delete_deck(STATE.db_path, deck)
+    typer.echo(f"Deleted '{deck.name}'.")
+
+
+@command(deck_app, "export")
+def export(
+    name: Annotated[str, typer.Argument(help="A saved deck's name.")],
+    file: Annotated[Path, typer.Argument(help="Where to write: .txt or .xlsx.")],
+    force: Annotated[
+        bool, typer.Option("--force", help="Overwrite the file if it exists.")
+    ] = False,
+) -> None:
+    """Export a saved deck as a text list, or a workbook with a stats sheet and cost chart.
+
+    Example: cardbase deck export "Bog Stew" bog-stew.xlsx
+    """
+    from cardbase.decks import deck_stats
+    from cardbase.decksheets import write_deck_workbook
+    from cardbase.deckstore import deck_text, find_deck, saved_placed
+    from cardbase.sheets import SheetError
+
+    _refuse(file, force, (".txt", ".xlsx"))
+    with STATE.connect() as conn:
+        deck = find_deck(conn, name)
+        placed = saved_placed(conn, deck)
+        text = deck_text(conn, placed)
+    if file.suffix.lower() == ".txt":
+        try:
+            file.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise SheetError(f"{file}: cannot write the file ({exc.strerror or exc})") from exc
+    else:
+        write_deck_workbook(file, deck.name, placed, deck_stats(placed))
+    typer.echo(f"{file}: '{deck.name}' written")
+
+
+@command(deck_app, "sheet")
+def sheet(
+    name: Annotated[str, typer.Argument(help="A saved deck's name.")],
+    file: Annotated[Path, typer.Argument(help="Where to write the .xlsx registration sheet.")],
+    player: Annotated[str, typer.Option("--player", help="The player's name.")] = "",
+    paper: Annotated[str, typer.Option("--paper", help="a4 or letter.")] = "a4",
+    force: Annotated[
+        bool, typer.Option("--force", help="Overwrite the file if it exists.")
+    ] = False,
+) -> None:
+    """Write a printable tournament registration sheet for a saved deck.
+
+    Example: cardbase deck sheet "Bog Stew" registration.xlsx --player "Ada"
+    """
+    from cardbase.decks import get_format
+    from cardbase.decksheets import write_registration_sheet
+    from cardbase.deckstore import find_deck, saved_placed
+    from cardbase.errors import CardbaseError
+
+    if paper.lower() not in ("a4", "letter"):
+        raise CardbaseError(f"--paper {paper}: use a4 or letter")
+    _refuse(file, force, (".xlsx",))
+    with STATE.connect() as conn:
+        deck = find_deck(conn, name)
+        placed = saved_placed(conn, deck)
+    write_registration_sheet(
+        file, deck.name, get_format(deck.format), placed, player, paper.lower()
+    )
+    typer.echo(f"{file}: registration sheet for '{deck.name}' written")
+
+
+def _saved_format(conn: sqlite3.Connection, deck: str) -> str:
+    from cardbase.deckstore import find_deck
+
+    if Path(deck).exists() or Path(deck).suffix:
+        return "free-realms"
+    return find_deck(conn, deck).format
+
+
+def _refuse(path: Path, force: bool, suffixes: tuple[str, ...]) -> None:
+    from cardbase.sheets import SheetError
+
+    if path.suffix.lower() not in suffixes:
+        raise SheetError(
+            f"{path}: can write {' or '.join(suffixes)}, not '{path.suffix or 'no extension'}'"
+        )
+    if path.exists() and not force:
+        raise SheetError(f"{path}: the file exists; add --force to overwrite it")

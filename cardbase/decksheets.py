@@ -1,0 +1,136 @@
+"""Decks as workbooks: a deck sheet with a stats sheet and cost-curve chart, and a printable
+tournament registration sheet.
+
+Decks are small, so these use openpyxl's ordinary (not write-only) mode, which charts and
+page setup need.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from cardbase.decks import DeckStats
+from cardbase.formats import Format, Placed
+from cardbase.sheets import SheetError
+
+DECK_HEADERS = ("Section", "Qty", "Code", "Name", "Type", "Sphere", "Cost", "Gems")
+TYPE_ORDER = ("Creature", "Resource", "Trick")
+
+
+def _save(book: Any, path: Path) -> None:
+    try:
+        book.save(path)
+    except OSError as exc:
+        raise SheetError(f"{path}: cannot write the file ({exc.strerror or exc})") from exc
+
+
+def _bold_row(sheet: Any, row: int) -> None:
+    from openpyxl.styles import Font
+
+    for cell in sheet[row]:
+        cell.font = Font(bold=True)
+
+
+def write_deck_workbook(path: Path, name: str, placed: list[Placed], stats: DeckStats) -> None:
+    from openpyxl import Workbook
+    from openpyxl.chart import BarChart, Reference
+
+    book = Workbook()
+    sheet = book.active
+    sheet.title = "Deck"
+    sheet.append(list(DECK_HEADERS))
+    _bold_row(sheet, 1)
+    sheet.freeze_panes = "A2"
+    for item in placed:
+        card = item.card
+        sphere = "Hero" if card.hero else card.sphere or ""
+        sheet.append(
+            [
+                item.line.section.title(),
+                item.line.copies,
+                str(card.code),
+                card.name,
+                card.type,
+                sphere,
+                card.cost,
+                card.gems,
+            ]
+        )
+    for column, width in zip("ABCDEFGH", (10, 6, 10, 30, 10, 9, 6, 7), strict=True):
+        sheet.column_dimensions[column].width = width
+    info = book.create_sheet("Stats")
+    info.append(["Deck", name])
+    info.append(["Cards", stats.cards])
+    info.append(["Average gems per card", round(stats.average_gems, 2)])
+    info.append(["Heroes", stats.heroes])
+    for colour, count in stats.gem_colours.items():
+        info.append([f"Gems {colour}", count])
+    info.append([])
+    start = info.max_row + 1
+    info.append(["Cost", "Creatures"])
+    _bold_row(info, start)
+    for cost, count in stats.cost_curve.items():
+        info.append([cost, count])
+    info.column_dimensions["A"].width = 24
+    if stats.cost_curve:
+        chart = BarChart()
+        chart.title = "Creature cost curve"
+        chart.x_axis.title = "Cost"
+        chart.y_axis.title = "Creatures"
+        chart.add_data(
+            Reference(info, min_col=2, min_row=start, max_row=info.max_row), titles_from_data=True
+        )
+        chart.set_categories(Reference(info, min_col=1, min_row=start + 1, max_row=info.max_row))
+        info.add_chart(chart, "D2")
+    _save(book, path)
+
+
+def write_registration_sheet(
+    path: Path, deck_name: str, fmt: Format, placed: list[Placed], player: str, paper: str = "a4"
+) -> None:
+    """A one-page list a tournament organiser can read: cards grouped by type, with totals."""
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+
+    book = Workbook()
+    sheet = book.active
+    sheet.title = "Registration"
+    sheet.append(["Deck registration"])
+    sheet["A1"].font = Font(bold=True, size=14)
+    for label, value in (
+        ("Player", player),
+        ("Deck", deck_name),
+        ("Format", fmt.title),
+        ("Date", date.today().isoformat()),
+    ):
+        sheet.append([label, value])
+        sheet.cell(row=sheet.max_row, column=1).font = Font(bold=True)
+    groups: dict[str, list[Placed]] = {}
+    for item in placed:
+        key = item.card.type if item.line.section == "main" else item.line.section.title()
+        groups.setdefault(key, []).append(item)
+    order = [t for t in TYPE_ORDER if t in groups] + [g for g in groups if g not in TYPE_ORDER]
+    for group in order:
+        items = sorted(groups[group], key=lambda p: (p.card.name, str(p.card.code)))
+        sheet.append([])
+        sheet.append([f"{group}s" if group in TYPE_ORDER else group, "Qty", "Code"])
+        _bold_row(sheet, sheet.max_row)
+        for item in items:
+            name = item.card.name + (" (Hero)" if item.card.hero else "")
+            sheet.append([name, item.line.copies, str(item.card.code)])
+        sheet.append([f"Total {group.lower()}", sum(i.line.copies for i in items)])
+        sheet.cell(row=sheet.max_row, column=1).font = Font(italic=True)
+    sheet.append([])
+    sheet.append(["Total cards", sum(item.line.copies for item in placed)])
+    _bold_row(sheet, sheet.max_row)
+    sheet.column_dimensions["A"].width = 36
+    sheet.column_dimensions["B"].width = 8
+    sheet.column_dimensions["C"].width = 10
+    sheet.page_setup.orientation = "portrait"
+    sheet.page_setup.paperSize = sheet.PAPERSIZE_LETTER if paper == "letter" else sheet.PAPERSIZE_A4
+    sheet.page_setup.fitToWidth = 1
+    sheet.sheet_properties.pageSetUpPr.fitToPage = True
+    sheet.print_title_rows = "1:5"
+    _save(book, path)

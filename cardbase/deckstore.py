@@ -1,0 +1,177 @@
+"""Saved decks: kept in the database by name, read back as deck lists.
+
+A saved deck stores each entry's card (by id), section, copies and original line number, so
+`cardbase deck check NAME` reads it exactly as `deck check FILE` read the file. Names are
+unique ignoring case and spacing.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import NamedTuple
+
+from cardbase import fields
+from cardbase.cards import Card, cards_by_id, cards_named, name_key
+from cardbase.decklist import DeckLine, DeckList, format_deck
+from cardbase.errors import CardbaseError, NotFoundError
+from cardbase.formats import Placed
+
+
+class SavedDeck(NamedTuple):
+    id: int
+    name: str
+    format: str
+    cards: int
+    updated_at: str
+
+    def to_dict(self) -> dict[str, object]:
+        return self._asdict()
+
+
+def list_decks(conn: sqlite3.Connection) -> list[SavedDeck]:
+    rows = conn.execute(
+        f"SELECT d.id, d.name, d.format, coalesce(sum(e.copies), 0), d.updated_at "
+        f"FROM {fields.DECK_TABLE} AS d LEFT JOIN {fields.DECK_ENTRY_TABLE} AS e "
+        "ON e.deck_id = d.id GROUP BY d.id ORDER BY d.name COLLATE NOCASE"
+    )
+    return [SavedDeck(*row) for row in rows]
+
+
+def find_deck(conn: sqlite3.Connection, name: str) -> SavedDeck:
+    decks = list_decks(conn)
+    for deck in decks:
+        if name_key(deck.name) == name_key(name):
+            return deck
+    from rapidfuzz import process, utils
+
+    close = process.extractOne(
+        name, [deck.name for deck in decks], processor=utils.default_process, score_cutoff=70
+    )
+    raise NotFoundError(
+        f"no deck file or saved deck named '{name}'",
+        f"Did you mean {close[0]}?" if close else "'cardbase deck list' shows the saved decks",
+    )
+
+
+def saved_placed(conn: sqlite3.Connection, deck: SavedDeck) -> list[Placed]:
+    rows = conn.execute(
+        f"SELECT section, card_id, copies, line FROM {fields.DECK_ENTRY_TABLE} "
+        "WHERE deck_id = ? ORDER BY line, id",
+        (deck.id,),
+    ).fetchall()
+    cards = cards_by_id(conn, (row[1] for row in rows))
+    return [
+        Placed(
+            DeckLine(
+                line,
+                section,
+                copies,
+                str(cards[card_id].code),
+                cards[card_id].name,
+                f"{copies} {cards[card_id].name}",
+            ),
+            cards[card_id],
+        )
+        for section, card_id, copies, line in rows
+    ]
+
+
+def saved_deck_list(conn: sqlite3.Connection, deck: SavedDeck) -> DeckList:
+    """The saved deck as a deck list whose lines name their cards by code (exactly)."""
+    return DeckList(deck.name, [placed.line for placed in saved_placed(conn, deck)], [])
+
+
+def save_deck(
+    db_path: Path, name: str, fmt: str, placed: list[Placed], *, replace: bool = False
+) -> SavedDeck:
+    """Store (or with `replace`, overwrite) a deck in one transaction."""
+    from sqlalchemy import text
+
+    from cardbase import schema
+
+    cleaned = " ".join(name.split())
+    if not cleaned:
+        raise CardbaseError("a deck needs a name")
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    engine = schema.write_engine(db_path)
+    try:
+        with engine.begin() as conn:
+            existing = conn.execute(
+                text(f"SELECT id FROM {fields.DECK_TABLE} WHERE name_key = :k"),
+                {"k": name_key(cleaned)},
+            ).first()
+            if existing and not replace:
+                raise CardbaseError(f"a deck named '{cleaned}' exists; add --force to replace it")
+            if existing:
+                deck_id = existing[0]
+                conn.execute(
+                    text(f"DELETE FROM {fields.DECK_ENTRY_TABLE} WHERE deck_id = :d"),
+                    {"d": deck_id},
+                )
+                conn.execute(
+                    text(
+                        f"UPDATE {fields.DECK_TABLE} SET name = :n, format = :f, updated_at = :t "
+                        "WHERE id = :d"
+                    ),
+                    {"n": cleaned, "f": fmt, "t": now, "d": deck_id},
+                )
+            else:
+                deck_id = conn.execute(
+                    text(
+                        f"INSERT INTO {fields.DECK_TABLE} (name, name_key, format, created_at, "
+                        "updated_at) VALUES (:n, :k, :f, :t, :t)"
+                    ),
+                    {"n": cleaned, "k": name_key(cleaned), "f": fmt, "t": now},
+                ).lastrowid
+            if placed:
+                conn.execute(
+                    text(
+                        f"INSERT INTO {fields.DECK_ENTRY_TABLE} (deck_id, section, card_id, "
+                        "copies, line) VALUES (:d, :s, :c, :n, :l)"
+                    ),
+                    [
+                        {
+                            "d": deck_id,
+                            "s": p.line.section,
+                            "c": p.card.id,
+                            "n": p.line.copies,
+                            "l": p.line.line,
+                        }
+                        for p in placed
+                    ],
+                )
+    finally:
+        engine.dispose()
+    return SavedDeck(int(deck_id or 0), cleaned, fmt, sum(p.line.copies for p in placed), now)
+
+
+def delete_deck(db_path: Path, deck: SavedDeck) -> None:
+    from sqlalchemy import text
+
+    from cardbase import schema
+
+    engine = schema.write_engine(db_path)
+    try:
+        with engine.begin() as conn:
+            conn.execute(
+                text(f"DELETE FROM {fields.DECK_ENTRY_TABLE} WHERE deck_id = :d"), {"d": deck.id}
+            )
+            conn.execute(text(f"DELETE FROM {fields.DECK_TABLE} WHERE id = :d"), {"d": deck.id})
+    finally:
+        engine.dispose()
+
+
+def deck_text(conn: sqlite3.Connection, placed: list[Placed]) -> str:
+    """Deck list text: names where the name is one card, codes where it has several printings."""
+    sections: dict[str, list[tuple[int, str]]] = {}
+    for item in placed:
+        sections.setdefault(item.line.section, []).append(
+            (item.line.copies, _label(conn, item.card))
+        )
+    return format_deck(sections)
+
+
+def _label(conn: sqlite3.Connection, card: Card) -> str:
+    return card.name if len(cards_named(conn, card.name)) == 1 else str(card.code)
