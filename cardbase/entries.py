@@ -25,8 +25,8 @@ FINISH_WORDS: dict[str, str] = {
 MAX_COUNT = 9_999
 
 _TIMES = "[x\u00d7]"  # 3x, or the multiplication sign some sheets use
-# "3x Cook", '3x"1 C 14"', "3 x Cook"; not "1 Xylophone Yeti", which is one Xylophone Yeti.
-_COUNT_FIRST = re.compile(rf"(\d+)\s*{_TIMES}(?=[\s\"])\s*(.+)", re.IGNORECASE | re.DOTALL)
+# "3x Cook", '3x"1 C 14"', "3x1 C 14", "3 x Cook"; not "1 Xylophone Yeti" (one Xylophone Yeti).
+_COUNT_FIRST = re.compile(rf"(\d+)\s*{_TIMES}(?=[\s\"\d])\s*(.+)", re.IGNORECASE | re.DOTALL)
 # "Cook x3", "Cook x 3"; not "Box3".
 _COUNT_LAST = re.compile(rf"(.+?)\s+{_TIMES}\s*(\d+)", re.IGNORECASE | re.DOTALL)
 _LEADING_NUMBER = re.compile(r"(\d+)\s+(.+)", re.DOTALL)

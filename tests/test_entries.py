@@ -20,6 +20,7 @@ from cardbase.errors import CardbaseError
         ("Chugawug Cook x3", 3, "Chugawug Cook", None),
         ("Chugawug Cook x 3", 3, "Chugawug Cook", None),
         ('3x"1 C 14"', 3, "1 C 14", None),
+        ("3x1 C 14", 3, "1 C 14", None),
         ("1 U 132", 1, "1 U 132", None),
         ("2 1 U 132 foil", 2, "1 U 132", FOIL),
         ("2 1U132", 2, "1U132", None),

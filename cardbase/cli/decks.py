@@ -275,3 +275,81 @@ def _refuse(path: Path, force: bool, suffixes: tuple[str, ...]) -> None:
         )
     if path.exists() and not force:
         raise SheetError(f"{path}: the file exists; add --force to overwrite it")
+
+
+@command(deck_app, "build")
+def build(
+    sphere: Annotated[str, typer.Option("--sphere", "-s", help="chaos, nature, machine or order.")],
+    heroes: Annotated[int, typer.Option("--heroes", min=0, max=12, help="How many Heroes.")] = 2,
+    name: Annotated[str | None, typer.Option("--name", help="Name for --save.")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write the deck list to this file.")
+    ] = None,
+    save: Annotated[bool, typer.Option("--save", help="Keep it as a saved deck.")] = False,
+    output: OutputOption = Output.table,
+) -> None:
+    """Deck Builder Helper: a legal 40-card deck of one sphere plus Heroes from what you own.
+
+    Example: cardbase deck build --sphere chaos --heroes 3 --save
+    """
+    from cardbase.builder import build_deck
+    from cardbase.decks import check_deck, deck_stats
+    from cardbase.deckstore import deck_text, save_deck
+    from cardbase.errors import CardbaseError
+    from cardbase.query import FIELD_BY_NAME
+
+    spheres = [c for c in FIELD_BY_NAME["sphere"].choices if c != "none"]
+    chosen = next((c for c in spheres if c.lower().startswith(sphere.strip().lower())), None)
+    if not sphere.strip() or chosen is None:
+        raise CardbaseError(
+            f"--sphere {sphere}: use one of {', '.join(s.lower() for s in spheres)}"
+        )
+    with STATE.connect() as conn:
+        result = build_deck(conn, chosen, heroes)
+        if result.shortage:
+            typer.echo(f"{CROSS} cannot build a {chosen} deck: {result.shortage}", err=True)
+            raise typer.Exit(1)
+        placed = result.placed()
+        text = deck_text(conn, placed)
+        from cardbase.decklist import parse_deck_text
+
+        report = check_deck(conn, parse_deck_text(text, f"{chosen} build"))
+    stats = deck_stats(placed)
+    if out is not None:
+        _refuse(out, True, (".txt",))
+        out.write_text(text, encoding="utf-8")
+    if save:
+        save_deck(STATE.db_path, name or f"{chosen} build", "free-realms", placed, replace=True)
+    if output is Output.json:
+        render.print_json(
+            {
+                "sphere": chosen,
+                "valid": report.valid,
+                "deck": text,
+                "stats": stats.to_dict(),
+                "left_out": result.left_out,
+            }
+        )
+        return
+    if out is None:
+        typer.echo(text, nl=False)
+    mark = f"{CHECK} valid" if report.valid else f"{CROSS} invalid"
+    typer.echo(
+        f"{mark}: {stats.cards} cards, average gems per card {stats.average_gems:.2f}", err=True
+    )
+    typer.echo(
+        "Types: "
+        + ", ".join(f"{t} {n}" for t, n in stats.types.items())
+        + f"; Heroes {stats.heroes}",
+        err=True,
+    )
+    typer.echo(
+        "Creature costs: " + ", ".join(f"{c}: {n}" for c, n in stats.cost_curve.items() if n),
+        err=True,
+    )
+    for note in result.left_out[:8]:
+        typer.echo(f"  left out: {note}", err=True)
+    if len(result.left_out) > 8:
+        typer.echo(f"  ... and {len(result.left_out) - 8} more left out", err=True)
+    if save:
+        typer.echo(f"Saved as '{name or f'{chosen} build'}'.", err=True)

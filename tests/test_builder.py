@@ -1,0 +1,98 @@
+"""The Deck Builder Helper: legal decks from what you own, or an exact account of what is short."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cardbase import db, schema
+from cardbase.builder import build_deck
+from cardbase.decklist import parse_deck_text
+from cardbase.decks import check_deck
+from cardbase.deckstore import deck_text
+from tests.conftest import Run
+
+
+@pytest.fixture(scope="module")
+def collection(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled catalogue; three of every Chaos card, one of each Hero, five Order cards."""
+    path = tmp_path_factory.mktemp("builder") / "builder.db"
+    schema.prepare(path)
+    run = Run(path)
+    for query, copies in (("s:chaos", 3), ("is:hero", 1), ("s:order t:creature order:cost", 1)):
+        cards = json.loads(
+            run("search", query, "--limit", "5" if "order" in query else "100", "-o", "json").stdout
+        )
+        items = "\n".join(f"{copies}x{card['code']}" for card in cards)
+        assert run("add", "-", input=items).exit_code == 0
+    return path
+
+
+def test_builds_a_legal_deck(collection: Path) -> None:
+    conn = db.open_db(collection)
+    result = build_deck(conn, "chaos", heroes=3)
+    assert result.shortage is None and result.cards == 40
+    text = deck_text(conn, result.placed())
+    report = check_deck(conn, parse_deck_text(text, "built"), owned=True)
+    assert report.valid, [p.describe() for p in report.problems]
+    cards = [choice.card for choice in result.choices]
+    assert {card.sphere for card in cards if not card.hero} == {"Chaos"}
+    assert sum(c.copies for c in result.choices if c.card.hero) == 3
+    assert all(c.copies == 1 for c in result.choices if c.card.hero)
+    by_type = {
+        t: sum(c.copies for c in result.choices if c.card.type == t)
+        for t in ("Creature", "Resource", "Trick")
+    }
+    assert by_type == {"Creature": 22, "Resource": 8, "Trick": 10}
+    creatures = [c for c in result.choices if c.card.type == "Creature" and not c.card.hero]
+    cheap = sum(c.copies for c in creatures if (c.card.cost or 0) <= 2)
+    dear = sum(c.copies for c in creatures if (c.card.cost or 0) >= 5)
+    assert cheap > dear
+    assert result.left_out and all(":" in note for note in result.left_out)
+
+
+def test_prefers_more_gems_among_equals(collection: Path) -> None:
+    conn = db.open_db(collection)
+    tricks = [c.card for c in build_deck(conn, "chaos").choices if c.card.type == "Trick"]
+    chaos_tricks = json.loads(Run(collection)("search", "s:chaos t:trick", "-o", "json").stdout)
+    fewest_taken = min(len(card.gems) for card in tricks)
+    assert all(
+        len(card["gems"]) <= fewest_taken
+        for card in chaos_tricks
+        if card["name"] not in {c.name for c in tricks}
+    )
+
+
+def test_is_deterministic(collection: Path) -> None:
+    conn = db.open_db(collection)
+    assert build_deck(conn, "chaos") == build_deck(conn, "chaos")
+
+
+def test_says_exactly_what_is_short(collection: Path) -> None:
+    conn = db.open_db(collection)
+    result = build_deck(conn, "order")
+    assert (
+        result.shortage
+        == "only 19 Order cards and Heroes owned (up to 3 of a name count); 21 more needed"
+    )
+    assert result.choices == []
+
+
+def test_cli_build_save_and_fail(collection: Path, tmp_path: Path) -> None:
+    from tests.conftest import copy_database
+
+    path = copy_database(collection, tmp_path / "b.db")
+    run = Run(path)
+    built = run("deck", "build", "--sphere", "chaos", "--save", "--name", "Pack Rats")
+    assert built.exit_code == 0, built.output
+    assert built.stdout.startswith("Main:\n") and "\u2714 valid: 40 cards" in built.stderr
+    assert run("deck", "check", "Pack Rats", "--owned").exit_code == 0
+    out = tmp_path / "deck.txt"
+    assert run("deck", "build", "--sphere", "c", "--out", str(out)).exit_code == 0
+    assert run("deck", "check", str(out)).exit_code == 0
+    short = run("deck", "build", "--sphere", "order")
+    assert short.exit_code == 1 and "21 more needed" in short.stderr
+    wrong = run("deck", "build", "--sphere", "fire")
+    assert wrong.exit_code == 2 and "use one of chaos, nature, machine, order" in wrong.stderr
