@@ -55,16 +55,18 @@ def run_command(args: list[str], cwd: Path | None = None) -> Run:
     Peak memory is the child's VmHWM from /proc, read as it runs: getrusage's maxrss would
     start from this (much larger) process's, which a child inherits on Linux.
     """
-    start = time.perf_counter()
-    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd)
-    peak = 0
-    while process.poll() is None:
-        peak = max(peak, _high_water_kib(process.pid))
-        time.sleep(0.005)
-    elapsed = time.perf_counter() - start
-    if process.returncode != 0:
-        error = process.stderr.read().decode() if process.stderr else ""
-        raise RuntimeError(f"{' '.join(args)} failed: {error.strip()}")
+    with tempfile.TemporaryFile() as errors:  # a pipe would fill up and stall a chatty child
+        start = time.perf_counter()
+        process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=errors, cwd=cwd)
+        peak = 0
+        while process.poll() is None:
+            peak = max(peak, _high_water_kib(process.pid))
+            time.sleep(0.005)
+        elapsed = time.perf_counter() - start
+        if process.returncode != 0:
+            errors.seek(0)
+            message = errors.read().decode(errors="replace").strip()[-2000:]
+            raise RuntimeError(f"{' '.join(args)} failed: {message}")
     return Run(elapsed, peak)
 
 

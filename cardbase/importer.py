@@ -74,7 +74,7 @@ def read_collection(path: Path, sheet_name: str | None = None) -> CollectionShee
             if sheet_name is not None or sheet is sheets[-1]:
                 raise
             continue
-        return _rows(sheet, columns, _source(path, sheet, len(sheets)))
+        return rows_from_sheet(sheet, columns, _source(path, sheet, len(sheets)))
     raise SheetError(f"{path}: no sheets")
 
 
@@ -117,7 +117,7 @@ def _count(value: Any, column: str) -> int:
     return int(number)
 
 
-def _rows(sheet: Sheet, columns: Columns, source: str) -> CollectionSheet:
+def rows_from_sheet(sheet: Sheet, columns: Columns, source: str) -> CollectionSheet:
     at = columns.positions
     quantities = "nonfoil" in at or "foil" in at
     rows: list[SheetRow] = []

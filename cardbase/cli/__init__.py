@@ -9,6 +9,7 @@ from cardbase.cli import (  # noqa: F401  (importing registers the commands)
     decks,
     search,
     sheets,
+    trades,
 )
 from cardbase.cli.app import app
 
