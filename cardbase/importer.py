@@ -20,6 +20,8 @@ from cardbase.nameindex import NameIndex, Printing
 from cardbase.sheetcolumns import FINISH_VALUES, Columns, find_header, fold
 from cardbase.sheets import Sheet, SheetError, read_sheets, unsafe_text
 
+MAX_ROWS = 500_000  # far past any collection; a bigger sheet is a mistake, not a binder
+SHOWN_TEXT = 60  # characters of a cell quoted in a message
 TOTAL_WORDS = frozenset({"total", "totals", "sum", "grandtotal", "subtotal"})
 MAX_PROBLEMS_SHOWN = 20
 
@@ -111,14 +113,20 @@ def _count(value: Any, column: str) -> int:
         try:
             number = float(str(value).strip().replace(",", "."))
         except ValueError:
-            raise CardbaseError(f"{column} '{value}' is not a number") from None
+            raise CardbaseError(f"{column} '{shorten(str(value))}' is not a number") from None
     if number < 0 or not float(number).is_integer():
-        raise CardbaseError(f"{column} '{_text(value)}' must be a whole number, 0 or more")
+        raise CardbaseError(f"{column} '{shorten(_text(value))}' must be a whole number, 0 or more")
     return int(number)
 
 
 def rows_from_sheet(sheet: Sheet, columns: Columns, source: str) -> CollectionSheet:
     at = columns.positions
+    data_rows = len(sheet.rows) - columns.header_row - 1
+    if data_rows > MAX_ROWS:
+        raise CardbaseError(
+            f"{source}: {data_rows:,} rows is more than a collection sheet holds "
+            f"(at most {MAX_ROWS:,}); split the file"
+        )
     quantities = "nonfoil" in at or "foil" in at
     rows: list[SheetRow] = []
     problems: list[str] = []
@@ -142,7 +150,16 @@ def rows_from_sheet(sheet: Sheet, columns: Columns, source: str) -> CollectionSh
                 problems.append(f"{source}, row {number}: a count but no card name or code")
             continue
         rows.append(SheetRow(number, code, name, series or None, nonfoil, foil))
+    if not rows and not problems:
+        raise CardbaseError(
+            f"{source}: no card rows below the header (row {columns.header_row + 1})"
+        )
     return CollectionSheet(source, rows, problems)
+
+
+def shorten(text: str) -> str:
+    """A cell's text as a message quotes it: a 1 MB cell must not become a 1 MB error."""
+    return text if len(text) <= SHOWN_TEXT else text[: SHOWN_TEXT - 1] + "\u2026"
 
 
 def _blank(cell: Any) -> bool:
@@ -175,7 +192,9 @@ def _row_counts(
     if "finish" in at:
         word = _text(_cell(row, at["finish"])).lower()
         if word not in FINISH_VALUES:
-            raise CardbaseError(f"{_header(columns, 'finish')} '{word}' is not foil or normal")
+            raise CardbaseError(
+                f"{_header(columns, 'finish')} '{shorten(word)}' is not foil or normal"
+            )
         if FINISH_VALUES[word] == FOIL:
             return 0, copies + foil
     return copies, foil
@@ -209,7 +228,8 @@ def _resolve(index: NameIndex, row: SheetRow) -> Printing:
         named = index.exact(row.name) if row.name else []
         if named and printing not in named:
             raise CardbaseError(
-                f"code {printing.code} is {printing.name}, but the name column says '{row.name}'"
+                f"code {printing.code} is {printing.name}, "
+                f"but the name column says '{shorten(row.name)}'"
             )
         return printing
     match = index.match(row.name)
@@ -220,9 +240,11 @@ def _resolve(index: NameIndex, row: SheetRow) -> Printing:
         return printings[0]
     if printings:
         codes = ", ".join(p.code for p in printings)
-        raise CardbaseError(f"'{row.name}' is printed as {codes}; add a code column to choose")
+        raise CardbaseError(
+            f"'{shorten(row.name)}' is printed as {codes}; add a code column to choose"
+        )
     hint = f"; did you mean {', '.join(match.suggestions)}?" if match.suggestions else ""
-    raise CardbaseError(f"'{row.name}' is not a card{hint}")
+    raise CardbaseError(f"'{shorten(row.name)}' is not a card{hint}")
 
 
 def _by_code(index: NameIndex, row: SheetRow) -> Printing:

@@ -15,7 +15,7 @@ from cardbase.errors import CardbaseError
 
 SYNONYMS: dict[str, tuple[str, ...]] = {
     "code": ("code", "collector number", "collector no", "collector code", "card #", "card no",
-             "card number", "no.", "number", "#", "set number", "cn"),
+             "card number", "no.", "#", "set number", "cn"),
     "name": ("name", "card", "card name", "title", "card title"),
     "nonfoil": ("qty", "quantity", "count", "owned", "regular", "non-foil", "nonfoil", "normal",
                 "non foil", "have", "copies", "amount", "normal qty", "regular qty",
@@ -68,13 +68,26 @@ def role_of(header: Any) -> str | None:
     return _FOLDED[found[0]] if found else None
 
 
-def map_header(row: Sequence[Any]) -> dict[str, int]:
-    """Roles found in one row; the first column wins when two mean the same."""
+# Two columns may not claim these: which one would be the card, or the count?
+UNIQUE_ROLES = ("code", "name", "nonfoil", "foil", "finish")
+
+
+def map_header(row: Sequence[Any], source: str = "") -> dict[str, int]:
+    """Roles found in one row; a second column for a card or count role is an error."""
     positions: dict[str, int] = {}
     for position, cell in enumerate(row):
         role = role_of(cell) if isinstance(cell, str) else None
-        if role and role not in positions:
-            positions[role] = position
+        if role is None:
+            continue
+        if role in positions:
+            if role in UNIQUE_ROLES and source:
+                first = str(row[positions[role]]).strip()
+                raise CardbaseError(
+                    f"{source}: columns '{first}' and '{str(cell).strip()}' both look like the "
+                    f"{role} column; rename or remove one"
+                )
+            continue
+        positions[role] = position
     return positions
 
 
@@ -86,6 +99,7 @@ def find_header(rows: Sequence[Sequence[Any]], source: str) -> Columns:
     for index, row in enumerate(rows[:HEADER_SEARCH_ROWS]):
         positions = map_header(row)
         if "name" in positions or "code" in positions:
+            positions = map_header(row, source)  # now that this is the header, insist
             return Columns(index, positions, [str(cell).strip() for cell in row])
     raise CardbaseError(
         f"{source}: no header row with a card name or code column in the first "

@@ -7,6 +7,7 @@ from cardbase.cli import (  # noqa: F401  (importing registers the commands)
     catalog,
     collection,
     decks,
+    maintenance,
     search,
     sheets,
     trades,
