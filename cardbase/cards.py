@@ -53,10 +53,7 @@ class Card:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "code": str(self.code),
-            "series": self.code.series,
-            "rarity": self.code.rarity,
-            "number": self.code.number,
+            **self.code.to_dict(),
             "name": self.name,
             "type": self.type,
             "hero": self.hero,
@@ -75,6 +72,13 @@ class Card:
 
 
 _NOT_ASCII_ALNUM = re.compile(r"[^0-9a-z]+")
+
+
+# The keys of `Card.to_dict`, in order: the JSON card object and CSV header (tested equal).
+CARD_KEYS = (
+    "code", "series", "rarity", "number", "name", "type", "hero", "sphere", "traits",
+    "cost", "attack", "defense", "gems", "text", "lore", "game", "nonfoil", "foil",
+)  # fmt: skip
 
 
 def name_key(name: str) -> str:

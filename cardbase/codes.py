@@ -44,6 +44,11 @@ class CollectorCode(NamedTuple):
     def rarity_name(self) -> str:
         return RARITIES[self.rarity]
 
+    def to_dict(self) -> dict[str, str | int]:
+        """The code's parts as JSON shows them beside every card and code."""
+        return {"code": str(self), "series": self.series, "rarity": self.rarity,
+                "number": self.number}  # fmt: skip
+
 
 @functools.lru_cache(maxsize=8192)  # a sheet repeats codes; a code parses the same every time
 def parse_code(text: str) -> CollectorCode:

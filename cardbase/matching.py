@@ -123,10 +123,7 @@ class CodeLookup:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "code": str(self.code),
-            "series": self.code.series,
-            "rarity": self.code.rarity,
-            "number": self.code.number,
+            **self.code.to_dict(),
             "card": self.card.to_dict() if self.card else None,
             "note": self.note,
         }

@@ -187,3 +187,12 @@ def test_every_command_has_help_with_an_example() -> None:
         assert command.help and "Example: cardbase" in command.help, path
         result = CliRunner().invoke(app, [*path, "--help"])
         assert result.exit_code == 0 and "Example" in result.stdout, path
+
+
+def test_card_keys_match_the_card_object(run: Run) -> None:
+    from cardbase.cards import CARD_KEYS
+
+    assert tuple(json.loads(run("show", "1 U 15", "-o", "json").stdout)) == CARD_KEYS
+    assert run("search", "nothing-at-all-matches", "-o", "csv").stdout.strip() == ",".join(
+        CARD_KEYS
+    )

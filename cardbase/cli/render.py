@@ -11,7 +11,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from cardbase.cards import Card
+from cardbase.cards import CARD_KEYS, Card
 from cardbase.cli.app import Output
 
 CARD_HEADERS = (
@@ -94,32 +94,10 @@ def print_cards(cards: Sequence[Card], output: Output) -> None:
     if output is Output.json:
         print_json([card.to_dict() for card in cards])
     elif output is Output.csv:
-        headers = list(cards[0].to_dict()) if cards else list(_EMPTY_CARD_KEYS)
+        headers = list(cards[0].to_dict()) if cards else list(CARD_KEYS)
         print_csv(headers, (card_csv_row(card) for card in cards))
     else:
         print_table(CARD_HEADERS, (card_cells(card) for card in cards))
-
-
-_EMPTY_CARD_KEYS = (
-    "code",
-    "series",
-    "rarity",
-    "number",
-    "name",
-    "type",
-    "hero",
-    "sphere",
-    "traits",
-    "cost",
-    "attack",
-    "defense",
-    "gems",
-    "text",
-    "lore",
-    "game",
-    "nonfoil",
-    "foil",
-)
 
 
 def card_detail_lines(card: Card) -> list[tuple[str, str]]:
