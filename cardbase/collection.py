@@ -133,15 +133,10 @@ def write_changes(conn: Connection, changes: list[Change], source: str) -> int:
         ),
         {"at": created, "src": source},
     ).lastrowid
-    conn.execute(
-        text(
-            f"INSERT INTO {fields.HISTORY_TABLE} (batch_id, card_id, finish, delta) "
-            "VALUES (:batch, :card, :finish, :delta)"
-        ),
-        [
-            {"batch": batch_id, "card": c.card.id, "finish": c.finish, "delta": c.delta}
-            for c in changes
-        ],
+    conn.exec_driver_sql(
+        f"INSERT INTO {fields.HISTORY_TABLE} (batch_id, card_id, finish, delta) "
+        "VALUES (?, ?, ?, ?)",
+        [(batch_id, c.card.id, c.finish, c.new - c.old) for c in changes],
     )
     return int(batch_id or 0)
 
@@ -149,22 +144,16 @@ def write_changes(conn: Connection, changes: list[Change], source: str) -> int:
 def store_counts(conn: Connection, changes: list[Change]) -> None:
     """Set each change's new count; rows left with nothing owned are dropped."""
     for finish in (NONFOIL, FOIL):  # column names come from this fixed pair, never from input
+        # Positional rows straight to the driver: a 100k-row import writes them all.
         rows = [
-            {
-                "id": c.card.id,
-                "nonfoil": c.new if finish == NONFOIL else 0,
-                "foil": c.new if finish == FOIL else 0,
-            }
+            (c.card.id, c.new if finish == NONFOIL else 0, c.new if finish == FOIL else 0)
             for c in changes
             if c.finish == finish
         ]
         if rows:
-            conn.execute(
-                text(
-                    f"INSERT INTO {fields.OWNERSHIP_TABLE} (card_id, nonfoil, foil) "
-                    f"VALUES (:id, :nonfoil, :foil) "
-                    f"ON CONFLICT (card_id) DO UPDATE SET {finish} = excluded.{finish}"
-                ),
+            conn.exec_driver_sql(
+                f"INSERT INTO {fields.OWNERSHIP_TABLE} (card_id, nonfoil, foil) VALUES (?, ?, ?) "
+                f"ON CONFLICT (card_id) DO UPDATE SET {finish} = excluded.{finish}",
                 rows,
             )
     conn.execute(text(f"DELETE FROM {fields.OWNERSHIP_TABLE} WHERE nonfoil = 0 AND foil = 0"))

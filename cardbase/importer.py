@@ -210,12 +210,20 @@ def resolve_rows(
     """(card id, finish, copies) for each resolvable row, and a problem line for each other."""
     wanted: list[tuple[int, str, int]] = []
     problems = list(sheet.problems)
+    known: dict[tuple[str, str, int | None], Printing | str] = {}  # a sheet repeats its cards
     for row in sheet.rows:
-        try:
-            printing = _resolve(index, row)
-        except CardbaseError as exc:
-            problems.append(f"{sheet.source}, row {row.row}: {exc}")
+        key = (row.code, row.name, row.series)
+        answer = known.get(key)
+        if answer is None:
+            try:
+                answer = _resolve(index, row)
+            except CardbaseError as exc:
+                answer = str(exc)
+            known[key] = answer
+        if isinstance(answer, str):
+            problems.append(f"{sheet.source}, row {row.row}: {answer}")
             continue
+        printing = answer
         for finish, copies in ((NONFOIL, row.nonfoil), (FOIL, row.foil)):
             if copies:
                 wanted.append((printing.id, finish, copies))

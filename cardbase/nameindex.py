@@ -55,15 +55,23 @@ class NameIndex:
         """`keys` are the printings' folded names when already known (the database has them)."""
         self.printings = printings
         self.by_key: dict[str, list[Printing]] = {}
-        self.by_number: dict[tuple[int, int], list[Printing]] = {}
+        self._by_number: dict[tuple[int, int], list[Printing]] | None = None
         for position, printing in enumerate(printings):
             key = keys[position] if keys is not None else name_key(printing.name)
             self.by_key.setdefault(key, []).append(printing)
-            self.by_number.setdefault((printing.series, printing.number), []).append(printing)
         self.names = list(self.by_key)  # one entry per distinct folded name
         self.display = [self.by_key[key][0].name for key in self.names]
         self._postings: dict[str, set[int]] | None = None
         self._cache: dict[str, NameMatch] = {}
+
+    @property
+    def by_number(self) -> dict[tuple[int, int], list[Printing]]:
+        """(series, number) -> printings; built on the first code only."""
+        if self._by_number is None:
+            self._by_number = {}
+            for printing in self.printings:
+                self._by_number.setdefault((printing.series, printing.number), []).append(printing)
+        return self._by_number
 
     @property
     def postings(self) -> dict[str, set[int]]:
