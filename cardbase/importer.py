@@ -9,6 +9,7 @@ import is all or nothing and `cardbase undo` reverts it whole.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -95,6 +96,8 @@ def _cell(row: list[Any], position: int | None) -> Any:
 
 
 def _text(value: Any) -> str:
+    if value.__class__ is str and "  " not in value and value.strip() == value:
+        return value  # the usual cell: nothing to tidy
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     return " ".join(str(value).split())
@@ -102,6 +105,8 @@ def _text(value: Any) -> str:
 
 def _count(value: Any, column: str) -> int:
     """A count from a cell: 3, 3.0, "3" and " 3 " are three; blank is none."""
+    if value.__class__ is float and value >= 0 and value.is_integer():
+        return int(value)  # the usual cell, as calamine reads numbers
     if value is None or value == "" or (isinstance(value, str) and not value.strip()):
         return 0
     if isinstance(value, bool):
@@ -130,6 +135,7 @@ def rows_from_sheet(sheet: Sheet, columns: Columns, source: str) -> CollectionSh
     quantities = "nonfoil" in at or "foil" in at
     rows: list[SheetRow] = []
     problems: list[str] = []
+    series_of: dict[Any, int | None] = {}  # "Series 16" is on thousands of rows
     for index in range(columns.header_row + 1, len(sheet.rows)):
         row = sheet.rows[index]
         number = index + 1
@@ -141,7 +147,12 @@ def rows_from_sheet(sheet: Sheet, columns: Columns, source: str) -> CollectionSh
             continue
         try:
             nonfoil, foil = _row_counts(row, at, columns, quantities)
-            series = _series(_cell(row, at["series"])) if "series" in at else None
+            series = None
+            if "series" in at:
+                cell = _cell(row, at["series"])
+                if cell not in series_of:
+                    series_of[cell] = _series(cell)
+                series = series_of[cell]
         except CardbaseError as exc:
             problems.append(f"{source}, row {number}: {exc}")
             continue
@@ -204,14 +215,26 @@ def _header(columns: Columns, role: str) -> str:
     return columns.headers[columns.positions[role]] or role
 
 
+# Told how far an import has got: a stage's name, steps done, steps in all.
+Progress = Callable[[str, int, int], None]
+PROGRESS_EVERY = 2_000  # rows between reports
+
+
+def _quiet(stage: str, done: int, total: int) -> None:
+    """The default progress report: none."""
+
+
 def resolve_rows(
-    index: NameIndex, sheet: CollectionSheet
+    index: NameIndex, sheet: CollectionSheet, progress: Progress = _quiet
 ) -> tuple[list[tuple[int, str, int]], list[str]]:
     """(card id, finish, copies) for each resolvable row, and a problem line for each other."""
     wanted: list[tuple[int, str, int]] = []
     problems = list(sheet.problems)
     known: dict[tuple[str, str, int | None], Printing | str] = {}  # a sheet repeats its cards
-    for row in sheet.rows:
+    total = len(sheet.rows)
+    for done, row in enumerate(sheet.rows):
+        if done % PROGRESS_EVERY == 0:
+            progress("Matching cards", done, total)
         key = (row.code, row.name, row.series)
         answer = known.get(key)
         if answer is None:
@@ -227,6 +250,7 @@ def resolve_rows(
         for finish, copies in ((NONFOIL, row.nonfoil), (FOIL, row.foil)):
             if copies:
                 wanted.append((printing.id, finish, copies))
+    progress("Matching cards", total, total)
     return wanted, problems
 
 
@@ -284,15 +308,18 @@ def import_collection(
     *,
     dry_run: bool = False,
     skip_bad: bool = False,
+    progress: Progress = _quiet,
 ) -> ImportReport:
     from cardbase import db
     from cardbase.cards import cards_by_id
     from cardbase.collection import change_collection
 
+    progress("Reading the sheet", 0, 1)
     sheet = read_collection(path, sheet_name)
     conn: sqlite3.Connection = db.open_db(db_path)
     try:
-        wanted, problems = resolve_rows(NameIndex.load(conn), sheet)
+        progress("Loading the catalogue", 0, 1)
+        wanted, problems = resolve_rows(NameIndex.load(conn), sheet, progress)
         if problems and not skip_bad:
             shown = problems[:MAX_PROBLEMS_SHOWN]
             if len(problems) > len(shown):
@@ -305,5 +332,6 @@ def import_collection(
     finally:
         conn.close()
     requests = [Request(cards[card_id], finish, copies) for card_id, finish, copies in wanted]
+    progress("Writing", 0, 1)
     changes = change_collection(db_path, requests, mode, f"import {path.name}", dry_run=dry_run)
     return ImportReport(sheet.source, len(sheet.rows), changes, problems, dry_run)

@@ -147,3 +147,41 @@ def print_card_detail(card: Card) -> None:
         return
     width = max(len(label) for label, _ in lines)
     sys.stdout.write("".join(f"{label.ljust(width)}  {value}\n" for label, value in lines))
+
+
+class DelayedProgress:
+    """A progress bar on stderr that appears only once work has taken `delay` seconds.
+
+    Quick commands stay quiet; long imports show where they are. Nothing is drawn when
+    stderr is not a terminal.
+    """
+
+    def __init__(self, delay: float = 2.0) -> None:
+        import time
+
+        self._clock = time.monotonic
+        self._start = self._clock()
+        self._delay = delay
+        self._bar: Any = None
+        self._task: Any = None
+        self._stage = ""
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if self._bar is None:
+            if not sys.stderr.isatty() or self._clock() - self._start < self._delay:
+                return
+            from rich.console import Console
+            from rich.progress import Progress
+
+            self._bar = Progress(console=Console(stderr=True), transient=True)
+            self._bar.start()
+        if stage != self._stage or self._task is None:
+            if self._task is not None:
+                self._bar.remove_task(self._task)
+            self._task = self._bar.add_task(stage, total=max(total, 1))
+            self._stage = stage
+        self._bar.update(self._task, completed=done, total=max(total, 1))
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()

@@ -48,9 +48,19 @@ def import_(
         raise CardbaseError(f"--mode {mode}: use add, set or replace") from None
     if chosen is Mode.REMOVE:
         raise CardbaseError("--mode remove: use add, set or replace")
-    report = import_collection(
-        STATE.db_path, file, sheet, chosen, dry_run=dry_run, skip_bad=skip_bad
-    )
+    progress = render.DelayedProgress()
+    try:
+        report = import_collection(
+            STATE.db_path,
+            file,
+            sheet,
+            chosen,
+            dry_run=dry_run,
+            skip_bad=skip_bad,
+            progress=progress,
+        )
+    finally:
+        progress.close()
     counts = report.counts()
     if output is Output.json:
         render.print_json(
