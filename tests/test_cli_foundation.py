@@ -196,3 +196,56 @@ def test_card_keys_match_the_card_object(run: Run) -> None:
     assert run("search", "nothing-at-all-matches", "-o", "csv").stdout.strip() == ",".join(
         CARD_KEYS
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "name"),
+    [
+        (["search", "x"], "search"),
+        (["--db", "a.db", "deck", "check", "f"], "deck"),
+        (["--db=a.db", "--debug", "code", "1U1"], "code"),
+        (["--help"], None),
+        ([], None),
+        (["--db", "a.db"], None),
+    ],
+)
+def test_invoked_name(args: list[str], name: str | None) -> None:
+    from cardbase.cli import invoked_name
+
+    assert invoked_name(args) == name
+
+
+def test_the_installed_entry_point_runs_only_what_it_needs(db_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from cardbase.cli import app, lean_app
+
+    assert [c.callback.__name__ for c in lean_app(["search"]).registered_commands] == ["run"]
+    assert lean_app(["nosuch"]) is app and lean_app(["--help"]) is app
+    assert len(lean_app(["deck", "check"]).registered_groups) == 1
+    found = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cardbase",
+            "--db",
+            str(db_path),
+            "search",
+            "chugawug",
+            "-o",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert len(json.loads(found.stdout)) == 4
+    helped = subprocess.run(
+        [sys.executable, "-m", "cardbase", "--help"], capture_output=True, text=True, check=True
+    )
+    assert all(name in helped.stdout for name in ("search", "deck", "trade", "import", "doctor"))
+    unknown = subprocess.run(
+        [sys.executable, "-m", "cardbase", "nosuch"], capture_output=True, text=True
+    )
+    assert unknown.returncode == 2 and "No such command" in unknown.stderr

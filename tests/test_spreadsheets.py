@@ -293,3 +293,50 @@ def test_round_trip_through_libreoffice_style_cells(run: Run, tmp_path: Path) ->
     back = Run(fresh)
     assert back("import", str(path), "--mode", "replace").exit_code == 0
     assert owned(back) == owned(run)
+
+
+def ods(path: Path, rows: list[list]) -> Path:
+    """A minimal OpenDocument spreadsheet, as LibreOffice saves one."""
+    import zipfile
+    from xml.sax.saxutils import escape
+
+    def cell(value: object) -> str:
+        if isinstance(value, int | float):
+            return f'<table:table-cell office:value-type="float" office:value="{value}"><text:p>{value}</text:p></table:table-cell>'
+        return f'<table:table-cell office:value-type="string"><text:p>{escape(str(value))}</text:p></table:table-cell>'
+
+    body = "".join(
+        f"<table:table-row>{''.join(cell(v) for v in row)}</table:table-row>" for row in rows
+    )
+    content = (
+        '<?xml version="1.0" encoding="UTF-8"?>'
+        '<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+        'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2">'
+        f'<office:body><office:spreadsheet><table:table table:name="Cards">{body}</table:table>'
+        "</office:spreadsheet></office:body></office:document-content>"
+    )
+    manifest = (
+        '<?xml version="1.0" encoding="UTF-8"?>'
+        '<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">'
+        '<manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/>'
+        '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
+        "</manifest:manifest>"
+    )
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr(
+            zipfile.ZipInfo("mimetype"), "application/vnd.oasis.opendocument.spreadsheet"
+        )
+        archive.writestr("META-INF/manifest.xml", manifest)
+        archive.writestr("content.xml", content)
+    return path
+
+
+def test_import_ods(run: Run, tmp_path: Path) -> None:
+    path = ods(
+        tmp_path / "Collection.ods",
+        [["My cards"], ["Card Name", "Qty", "Foil"], ["Chugawug Elder", 2, 1]],
+    )
+    result = run("import", str(path))
+    assert result.exit_code == 0, result.output
+    assert owned(run) == {("1 U 15", "nonfoil"): 2, ("1 U 15", "foil"): 1}
