@@ -27,12 +27,10 @@ from cardbase.queryparse import parse_query
 if TYPE_CHECKING:
     from cardbase.holdings import Totals
 
-# Plain options (--sphere chaos) and the query field each stands for.
-OPTION_FIELDS: dict[str, str] = {
-    "name": "name", "text": "text", "trait": "trait", "sphere": "sphere", "type": "type",
-    "rarity": "rarity", "series": "series", "cost": "cost", "attack": "attack",
-    "defense": "defense", "gems": "gems", "gem": "gem", "code": "code", "game": "game",
-}  # fmt: skip
+# Plain options: each value option is named after the query field it stands for
+# (--sphere chaos is sphere:chaos); each flag is an is: term (--hero is is:hero).
+VALUE_OPTIONS = ("name", "text", "trait", "sphere", "type", "rarity", "series", "cost",
+                 "attack", "defense", "gems", "gem", "code", "game")  # fmt: skip
 FLAG_OPTIONS = ("hero", "owned", "foil", "nonfoil", "playset")
 _OPERATORS = (">=", "<=", "!=", ">", "<", "=")
 
@@ -60,11 +58,12 @@ def option_query(options: Mapping[str, str | bool | None]) -> list[q.Node]:
             continue
         if option in FLAG_OPTIONS:
             text = f"is:{option}"
-        else:
-            field_name = OPTION_FIELDS[option]
+        elif option in VALUE_OPTIONS:
             value = str(value)
             op = next((o for o in _OPERATORS if value.startswith(o)), None)
-            text = f"{field_name}{value}" if op else f"{field_name}:{_option_value(value)}"
+            text = f"{option}{value}" if op else f"{option}:{_option_value(value)}"
+        else:
+            raise ValueError(f"no search option --{option}")  # a programming error
         try:
             parsed = parse_query(text)
         except QueryError as exc:
