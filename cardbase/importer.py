@@ -9,7 +9,8 @@ import is all or nothing and `cardbase undo` reverts it whole.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from itertools import chain
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -19,7 +20,7 @@ from cardbase.entries import FOIL, NONFOIL
 from cardbase.errors import CardbaseError, CodeError
 from cardbase.nameindex import NameIndex, Printing
 from cardbase.sheetcolumns import FINISH_VALUES, Columns, find_header, fold
-from cardbase.sheets import Sheet, SheetError, read_sheets, unsafe_text
+from cardbase.sheets import SheetError, stream_sheets, unsafe_text
 
 MAX_ROWS = 500_000  # far past any collection; a bigger sheet is a mistake, not a binder
 SHOWN_TEXT = 60  # characters of a cell quoted in a message
@@ -69,24 +70,25 @@ class ImportReport(NamedTuple):
 
 
 def read_collection(path: Path, sheet_name: str | None = None) -> CollectionSheet:
-    sheets = read_sheets(path, sheet_name)
-    for sheet in sheets:
+    """The first sheet (or the named one) with a card column, read into `SheetRow`s."""
+    problem: CardbaseError | None = None
+    for sheet in stream_sheets(path, sheet_name):
+        source = sheet_source(path, sheet.name)
         try:
-            columns = find_header(sheet.rows, _source(path, sheet, len(sheets)))
-        except CardbaseError:
-            if sheet_name is not None or sheet is sheets[-1]:
-                raise
+            columns = find_header(sheet.head, source)
+        except CardbaseError as exc:
+            problem = problem or exc
             continue
-        return rows_from_sheet(sheet, columns, _source(path, sheet, len(sheets)))
-    raise SheetError(f"{path}: no sheets")
+        after_header = chain(sheet.head[columns.header_row + 1 :], sheet.rest)
+        return rows_from_sheet(after_header, columns, source)
+    raise problem or SheetError(f"{path}: no sheets")
 
 
-def _source(path: Path, sheet: Sheet, sheet_count: int) -> str:
-    return (
-        f"{path.name}, sheet '{sheet.name}'"
-        if sheet_count > 1 or path.suffix != ".csv"
-        else path.name
-    )
+def sheet_source(path: Path, sheet_name: str) -> str:
+    """How messages name a sheet: the file, and the sheet when a workbook has sheets."""
+    if path.suffix.lower() in (".csv", ".tsv", ".txt"):
+        return path.name
+    return f"{path.name}, sheet '{sheet_name}'"
 
 
 def _cell(row: list[Any], position: int | None) -> Any:
@@ -124,21 +126,19 @@ def _count(value: Any, column: str) -> int:
     return int(number)
 
 
-def rows_from_sheet(sheet: Sheet, columns: Columns, source: str) -> CollectionSheet:
+def rows_from_sheet(data: Iterable[list[Any]], columns: Columns, source: str) -> CollectionSheet:
+    """`SheetRow`s from the rows below the header (numbered as the spreadsheet numbers them)."""
     at = columns.positions
-    data_rows = len(sheet.rows) - columns.header_row - 1
-    if data_rows > MAX_ROWS:
-        raise CardbaseError(
-            f"{source}: {data_rows:,} rows is more than a collection sheet holds "
-            f"(at most {MAX_ROWS:,}); split the file"
-        )
     quantities = "nonfoil" in at or "foil" in at
     rows: list[SheetRow] = []
     problems: list[str] = []
     series_of: dict[Any, int | None] = {}  # "Series 16" is on thousands of rows
-    for index in range(columns.header_row + 1, len(sheet.rows)):
-        row = sheet.rows[index]
-        number = index + 1
+    for number, row in enumerate(data, start=columns.header_row + 2):
+        if number - columns.header_row - 1 > MAX_ROWS:
+            raise CardbaseError(
+                f"{source}: more than {MAX_ROWS:,} rows, which is more than a collection "
+                "sheet holds; split the file"
+            )
         first = next((cell for cell in row if not _blank(cell)), None)
         if first is None:
             continue
@@ -300,6 +300,32 @@ def _by_code(index: NameIndex, row: SheetRow) -> Printing:
     raise CardbaseError(f"no card has the code {code}")
 
 
+def _read_beside_index(
+    db_path: Path, path: Path, sheet_name: str | None
+) -> tuple[CollectionSheet, NameIndex]:
+    """Read the sheet here while a second thread loads the catalogue's name index.
+
+    calamine parses a workbook without holding the GIL, so on a large sheet the index comes
+    almost free. The thread has its own connection: sqlite3 connections stay in the thread
+    that made them.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    from cardbase import db
+
+    def load() -> NameIndex:
+        conn = db.connect(db_path)
+        try:
+            return NameIndex.load(conn)
+        finally:
+            conn.close()
+
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardbase-index") as pool:
+        loading = pool.submit(load)
+        sheet = read_collection(path, sheet_name)
+        return sheet, loading.result()
+
+
 def import_collection(
     db_path: Path,
     path: Path,
@@ -315,23 +341,25 @@ def import_collection(
     from cardbase.collection import change_collection
 
     progress("Reading the sheet", 0, 1)
-    sheet = read_collection(path, sheet_name)
     conn: sqlite3.Connection = db.open_db(db_path)
     try:
-        progress("Loading the catalogue", 0, 1)
-        wanted, problems = resolve_rows(NameIndex.load(conn), sheet, progress)
+        sheet, index = _read_beside_index(db_path, path, sheet_name)
+        wanted, problems = resolve_rows(index, sheet, progress)
+        source, rows = sheet.source, len(sheet.rows)
+        del sheet, index  # a 100k-row import needs neither again; the writes need the room
         if problems and not skip_bad:
             shown = problems[:MAX_PROBLEMS_SHOWN]
             if len(problems) > len(shown):
                 shown.append(f"... and {len(problems) - len(shown)} more")
             raise CardbaseError(
-                f"{sheet.source}: {len(problems)} row(s) could not be imported, so nothing was "
+                f"{source}: {len(problems)} row(s) could not be imported, so nothing was "
                 "(fix them, or add --skip-bad to import the rest):\n" + "\n".join(shown)
             )
         cards = cards_by_id(conn, (card_id for card_id, _, _ in wanted))
     finally:
         conn.close()
     requests = [Request(cards[card_id], finish, copies) for card_id, finish, copies in wanted]
+    del cards, wanted
     progress("Writing", 0, 1)
     changes = change_collection(db_path, requests, mode, f"import {path.name}", dry_run=dry_run)
-    return ImportReport(sheet.source, len(sheet.rows), changes, problems, dry_run)
+    return ImportReport(source, rows, changes, problems, dry_run)

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from itertools import islice
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -29,13 +31,42 @@ class SheetError(CardbaseError):
     """A file that cannot be read or written as a spreadsheet."""
 
 
+HEAD_ROWS = 30  # rows read ahead, where a header row is looked for
+
+
 class Sheet(NamedTuple):
     name: str
     rows: list[list[Any]]
 
 
+class SheetStream(NamedTuple):
+    """A sheet read as it is used: its first rows, then an iterator over the rest.
+
+    A 100k-row import never holds every raw row at once, only the rows it has made of them.
+    """
+
+    name: str
+    head: list[list[Any]]
+    rest: Iterator[list[Any]]
+
+
 def read_sheets(path: Path, only: str | None = None) -> list[Sheet]:
     """Every sheet of a workbook (or the one CSV table), as lists of cell values."""
+    return [Sheet(s.name, [*s.head, *s.rest]) for s in stream_sheets(path, only)]
+
+
+def stream_sheets(path: Path, only: str | None = None) -> Iterator[SheetStream]:
+    """The sheets of a workbook (or the one CSV table), each parsed when it is reached."""
+    _check_file(path)
+    if path.suffix.lower() in TEXT_SUFFIXES:
+        rows = iter(read_csv(path))
+        yield SheetStream(path.stem, list(islice(rows, HEAD_ROWS)), rows)
+        return
+    yield from _stream_workbook(path, only)
+
+
+def _check_file(path: Path) -> None:
+    """Refuse, in one line, what cannot be a spreadsheet before any parser sees it."""
     suffix = path.suffix.lower()
     try:
         head = path.open("rb").read(8)
@@ -44,7 +75,7 @@ def read_sheets(path: Path, only: str | None = None) -> list[Sheet]:
     if not head:
         raise SheetError(f"{path}: the file is empty")
     if suffix in TEXT_SUFFIXES:
-        return [Sheet(path.stem, read_csv(path))]
+        return
     if suffix not in WORKBOOK_SUFFIXES:
         raise SheetError(
             f"{path}: unknown kind of file '{suffix or 'no extension'}'; "
@@ -58,25 +89,37 @@ def read_sheets(path: Path, only: str | None = None) -> list[Sheet]:
         raise SheetError(
             f"{path}: not a {suffix} workbook (the file is damaged or of another kind)"
         )
-    return _read_workbook(path, only)
 
 
-def _read_workbook(path: Path, only: str | None) -> list[Sheet]:
+def _stream_workbook(path: Path, only: str | None) -> Iterator[SheetStream]:
+    import python_calamine as calamine
+
+    with _calamine_errors(path):
+        book = calamine.CalamineWorkbook.from_path(str(path))
+        names = book.sheet_names
+    if only is not None:
+        if only not in names:
+            raise SheetError(f"{path}: no sheet named '{only}'; its sheets are {', '.join(names)}")
+        names = [only]
+    for name in names:
+        with _calamine_errors(path):
+            rows = book.get_sheet_by_name(name).iter_rows()  # the parse: it frees the GIL
+            head = list(islice(rows, HEAD_ROWS))
+        yield SheetStream(name, head, _guarded(rows, path))
+
+
+def _guarded(rows: Iterator[list[Any]], path: Path) -> Iterator[list[Any]]:
+    with _calamine_errors(path):
+        yield from rows
+
+
+@contextmanager
+def _calamine_errors(path: Path) -> Iterator[None]:
+    """calamine's errors, and the odd ValueError, as one `SheetError` line naming the file."""
     import python_calamine as calamine
 
     try:
-        book = calamine.CalamineWorkbook.from_path(str(path))
-        names = book.sheet_names
-        if only is not None:
-            if only not in names:
-                raise SheetError(
-                    f"{path}: no sheet named '{only}'; its sheets are {', '.join(names)}"
-                )
-            names = [only]
-        return [
-            Sheet(name, book.get_sheet_by_name(name).to_python(skip_empty_area=False))
-            for name in names
-        ]
+        yield
     except SheetError:
         raise
     except calamine.PasswordError as exc:

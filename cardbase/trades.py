@@ -174,7 +174,8 @@ def _resolve_list(
     from cardbase.importer import resolve_rows, rows_from_sheet
     from cardbase.sheetcolumns import find_header
 
-    parsed = rows_from_sheet(sheet, find_header(sheet.rows, source), source)
+    columns = find_header(sheet.rows, source)
+    parsed = rows_from_sheet(sheet.rows[columns.header_row + 1 :], columns, source)
     wanted, problems = resolve_rows(index, parsed)
     cards = cards_by_id(conn, (card_id for card_id, _, _ in wanted))
     totals: Counter[tuple[int, str]] = Counter()

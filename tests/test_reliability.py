@@ -134,7 +134,7 @@ def test_a_million_rows(run: Run, tmp_path: Path) -> None:
     before = database_checksum(run.db_path)
     result = run("import", str(path))
     assert_refused(result, before, run.db_path)
-    assert "1,000,000 rows is more than a collection sheet holds" in result.stderr
+    assert "more than 500,000 rows, which is more than a collection sheet holds" in result.stderr
 
 
 # -- crash safety -------------------------------------------------------------------------
