@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, Table, create_engine, event
+from sqlalchemy.exc import DBAPIError
 
 from cardbase import db, fields
 from cardbase.errors import DatabaseError
@@ -66,7 +67,10 @@ def prepare(path: Path, catalogue: Path | None = None) -> None:
 
     A new database gets `catalogue` (default: the bundled cards.csv).
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DatabaseError(f"{path}: cannot create its folder ({exc.strerror or exc})") from exc
     engine = write_engine(path)
     try:
         with engine.begin() as conn:
@@ -79,8 +83,9 @@ def prepare(path: Path, catalogue: Path | None = None) -> None:
                 _create(conn, catalogue)
             else:
                 _migrate(conn, version)
-    except sqlite3.Error as exc:  # pragma: no cover - disk full, permissions
-        raise DatabaseError(f"{path}: cannot prepare the database ({exc})") from exc
+    except (sqlite3.Error, DBAPIError) as exc:  # disk full, permissions, no such folder
+        reason = getattr(exc, "orig", None) or exc
+        raise DatabaseError(f"{path}: cannot create or upgrade the database ({reason})") from exc
     finally:
         engine.dispose()
 

@@ -87,3 +87,16 @@ def test_db_path_precedence(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> 
     assert db.resolve_db_path(None) == tmp_path / "env.db"
     monkeypatch.delenv("CARDBASE_DB")
     assert db.resolve_db_path(None).name == "cardbase.db"
+
+
+def test_a_database_that_cannot_be_created_is_one_line(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from cardbase.cli import app
+
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    for path in (blocker / "sub" / "x.db", Path("/proc/cardbase-test.db")):
+        result = CliRunner().invoke(app, ["--db", str(path), "search"])
+        assert result.exit_code == 2, result.output
+        assert len(result.stderr.strip().splitlines()) == 1 and str(path) in result.stderr

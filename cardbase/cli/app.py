@@ -97,6 +97,21 @@ def fail(message: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
+def _unexpected(exc: Exception) -> typer.Exit:
+    """One line for what is not bad input: a database the system would not let us use (exit
+    2: locked past the timeout, disk full, read-only), else a bug (exit 70)."""
+    # sqlite3's own error, or SQLAlchemy's wrapping of it, told apart without importing
+    # SQLAlchemy on the read path.
+    reason = getattr(exc, "orig", exc)
+    if isinstance(reason, sqlite3.OperationalError):
+        return fail(f"{STATE.db_path}: {reason}; nothing was changed")
+    return fail(
+        f"internal error ({type(exc).__name__}: {exc}); nothing was changed. "
+        "Run again with --debug for the traceback, and please report it",
+        INTERNAL_ERROR,
+    )
+
+
 def command(group: typer.Typer, name: str | None = None) -> Callable[[F], F]:
     """Register a command whose `CardbaseError`s end as one line and the error's exit code."""
 
@@ -114,18 +129,10 @@ def command(group: typer.Typer, name: str | None = None) -> Callable[[F], F]:
             except BrokenPipeError:  # `cardbase search | head`: not an error
                 sys.stderr.close()
                 raise typer.Exit(0) from None
-            except sqlite3.OperationalError as exc:  # locked past the timeout, disk full, read-only
+            except Exception as exc:
                 if STATE.debug:
                     raise
-                raise fail(f"{STATE.db_path}: {exc}; nothing was changed") from None
-            except Exception as exc:  # a bug: say so in one line; --debug shows where
-                if STATE.debug:
-                    raise
-                raise fail(
-                    f"internal error ({type(exc).__name__}: {exc}); nothing was changed. "
-                    "Run again with --debug for the traceback, and please report it",
-                    INTERNAL_ERROR,
-                ) from None
+                raise _unexpected(exc) from None
 
         group.command(name)(run)
         return function
