@@ -31,6 +31,9 @@ sys.path.insert(0, str(HERE))
 import generate  # noqa: E402
 
 BIN = Path(sys.executable).parent
+# How often a running contender's peak memory is read. VmHWM is a high-water mark, so a
+# slow poll still sees the peak; a fast one would steal a core from the contender.
+POLL_SECONDS = 0.025
 
 
 @dataclass
@@ -59,9 +62,12 @@ def run_command(args: list[str], cwd: Path | None = None) -> Run:
         start = time.perf_counter()
         process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=errors, cwd=cwd)
         peak = 0
-        while process.poll() is None:
-            peak = max(peak, _high_water_kib(process.pid))
-            time.sleep(0.005)
+        while True:
+            try:
+                process.wait(timeout=POLL_SECONDS)  # returns the moment the child ends
+                break
+            except subprocess.TimeoutExpired:
+                peak = max(peak, _high_water_kib(process.pid))
         elapsed = time.perf_counter() - start
         if process.returncode != 0:
             errors.seek(0)

@@ -11,7 +11,7 @@ import sqlite3
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple, Protocol
 
 from cardbase import fields
 from cardbase.codes import CollectorCode
@@ -175,4 +175,56 @@ def cards_by_id(conn: sqlite3.Connection, card_ids: Iterable[int]) -> dict[int, 
         chunk = ids[start : start + ID_CHUNK]
         marks = ", ".join("?" * len(chunk))
         found.update((card.id, card) for card in fetch_cards(conn, f"c.id IN ({marks})", chunk))
+    return found
+
+
+class CardLike(Protocol):
+    """What naming a card in a change takes: a full `Card` or a `CardRef`."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def code(self) -> CollectorCode: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def nonfoil(self) -> int: ...
+
+    @property
+    def foil(self) -> int: ...
+
+    def label(self) -> str: ...
+
+
+class CardRef(NamedTuple):
+    """Just enough of a card to name it and count it: a big import makes 100k of these."""
+
+    id: int
+    code: CollectorCode
+    name: str
+    nonfoil: int
+    foil: int
+
+    def label(self) -> str:
+        return f"{self.name} ({self.code})"
+
+
+def card_refs_by_id(conn: sqlite3.Connection, card_ids: Iterable[int]) -> dict[int, CardRef]:
+    ids = sorted(set(card_ids))
+    found: dict[int, CardRef] = {}
+    for start in range(0, len(ids), ID_CHUNK):
+        chunk = ids[start : start + ID_CHUNK]
+        rows = conn.execute(
+            f"SELECT c.id, c.series, c.rarity, c.number, c.name, coalesce(o.nonfoil, 0), "
+            f"coalesce(o.foil, 0) FROM {CARD_FROM_SQL} {OWNERSHIP_JOIN_SQL} "
+            f"WHERE c.id IN ({', '.join('?' * len(chunk))})",
+            chunk,
+        )
+        for card_id, series, rarity, number, name, nonfoil, foil in rows:
+            found[card_id] = CardRef(
+                card_id, CollectorCode(series, rarity, number), name, nonfoil, foil
+            )
     return found

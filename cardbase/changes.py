@@ -7,7 +7,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import NamedTuple
 
-from cardbase.cards import Card
+from cardbase.cards import CardLike
 from cardbase.entries import FOIL, NONFOIL
 
 FINISH_LABELS = {NONFOIL: "non-foil", FOIL: "foil"}
@@ -21,13 +21,13 @@ class Mode(StrEnum):
 
 
 class Request(NamedTuple):
-    card: Card
+    card: CardLike
     finish: str
     copies: int
 
 
 class Change(NamedTuple):
-    card: Card
+    card: CardLike
     finish: str
     old: int
     new: int

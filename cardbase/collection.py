@@ -17,7 +17,7 @@ from typing import NamedTuple
 from sqlalchemy import Connection, text
 
 from cardbase import fields
-from cardbase.cards import Card
+from cardbase.cards import Card, CardLike
 from cardbase.changes import FINISH_LABELS, Batch, Change, Mode, Request
 from cardbase.entries import FOIL, NONFOIL
 from cardbase.errors import CardbaseError
@@ -36,9 +36,9 @@ class Shortfall(NamedTuple):
     owned: int
 
 
-def totals(requests: Iterable[Request]) -> tuple[dict[int, Card], Counts]:
+def totals(requests: Iterable[Request]) -> tuple[dict[int, CardLike], Counts]:
     """Requests summed per card and finish: a card listed twice counts twice."""
-    cards: dict[int, Card] = {}
+    cards: dict[int, CardLike] = {}
     wanted: Counts = {}
     for request in requests:
         cards[request.card.id] = request.card
@@ -95,7 +95,7 @@ def change_collection(
     return changes
 
 
-def _shortfall_message(short: list[Shortfall], cards: dict[int, Card]) -> str:
+def _shortfall_message(short: list[Shortfall], cards: dict[int, CardLike]) -> str:
     lines = []
     for item in short:
         label = FINISH_LABELS[item.finish]

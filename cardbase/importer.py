@@ -337,7 +337,7 @@ def import_collection(
     progress: Progress = _quiet,
 ) -> ImportReport:
     from cardbase import db
-    from cardbase.cards import cards_by_id
+    from cardbase.cards import card_refs_by_id
     from cardbase.collection import change_collection
 
     progress("Reading the sheet", 0, 1)
@@ -355,7 +355,7 @@ def import_collection(
                 f"{source}: {len(problems)} row(s) could not be imported, so nothing was "
                 "(fix them, or add --skip-bad to import the rest):\n" + "\n".join(shown)
             )
-        cards = cards_by_id(conn, (card_id for card_id, _, _ in wanted))
+        cards = card_refs_by_id(conn, (card_id for card_id, _, _ in wanted))
     finally:
         conn.close()
     requests = [Request(cards[card_id], finish, copies) for card_id, finish, copies in wanted]
