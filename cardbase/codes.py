@@ -26,6 +26,7 @@ RARITIES: dict[str, str] = {
 MAX_SERIES = 999
 MAX_NUMBER = 99_999
 
+_CANONICAL = re.compile(r"([1-9][0-9]{0,2}) ([CURESP]) ([1-9][0-9]{0,4})")
 _PIECES = re.compile(r"[0-9]+|[^\W\d_]+|[^\s\-/]")
 _SHAPE = "like '1 U 132' (series, rarity letter, card number)"
 
@@ -53,6 +54,11 @@ class CollectorCode(NamedTuple):
 @functools.lru_cache(maxsize=8192)  # a sheet repeats codes; a code parses the same every time
 def parse_code(text: str) -> CollectorCode:
     """Read what a person typed as a `CollectorCode`; a `CodeError` names the bad part."""
+    canonical = _CANONICAL.fullmatch(text)
+    if canonical:  # how exports and catalogues write codes: skip the general reading
+        series, rarity, number = int(canonical[1]), canonical[2], int(canonical[3])
+        if 0 < series <= MAX_SERIES and 0 < number <= MAX_NUMBER:
+            return CollectorCode(series, rarity, number)
     shown = text.strip()
     if not shown:
         raise CodeError(f"empty collector code; expected one {_SHAPE}")

@@ -62,6 +62,7 @@ class NameIndex:
         self.names = list(self.by_key)  # one entry per distinct folded name
         self.display = [self.by_key[key][0].name for key in self.names]
         self._postings: dict[str, set[int]] | None = None
+        self._processed: list[str] | None = None
         self._cache: dict[str, NameMatch] = {}
 
     @property
@@ -72,6 +73,15 @@ class NameIndex:
             for printing in self.printings:
                 self._by_number.setdefault((printing.series, printing.number), []).append(printing)
         return self._by_number
+
+    @property
+    def processed(self) -> list[str]:
+        """Display names as rapidfuzz compares them, folded once rather than per lookup."""
+        if self._processed is None:
+            from rapidfuzz import utils
+
+            self._processed = [utils.default_process(name) for name in self.display]
+        return self._processed
 
     @property
     def postings(self) -> dict[str, set[int]]:
@@ -126,12 +136,12 @@ class NameIndex:
         candidates = self._candidates(name)
         if not candidates:
             return NameMatch([], 0.0, [])
-        choices = {position: self.display[position] for position in candidates}
+        processed = self.processed
         ranked = process.extract(
-            name,
-            choices,
+            utils.default_process(name),
+            {position: processed[position] for position in candidates},
             scorer=fuzz.ratio,
-            processor=utils.default_process,
+            processor=None,  # both sides are processed already
             score_cutoff=SUGGEST_SCORE,
             limit=4,
         )
@@ -140,8 +150,8 @@ class NameIndex:
         _best, best_score, best_position = ranked[0]
         runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
         suggestions = [
-            f"{shown} ({', '.join(p.code for p in self.by_key[self.names[pos]])})"
-            for shown, _score, pos in ranked[:3]
+            f"{self.display[pos]} ({', '.join(p.code for p in self.by_key[self.names[pos]])})"
+            for _shown, _score, pos in ranked[:3]
         ]
         if best_score >= ACCEPT_SCORE and best_score - runner_up >= MARGIN:
             return NameMatch(self.by_key[self.names[best_position]], best_score, [])
