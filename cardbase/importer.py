@@ -314,6 +314,9 @@ def _read_beside_index(
     from cardbase import db
 
     def load() -> NameIndex:
+        # The write side's SQLAlchemy takes 0.2 s to import: do it here, during the parse.
+        import cardbase.collection  # noqa: F401
+
         conn = db.connect(db_path)
         try:
             return NameIndex.load(conn)
