@@ -94,7 +94,8 @@ def sheet_source(path: Path, sheet_name: str) -> str:
 def _cell(row: list[Any], position: int | None) -> Any:
     if position is None or position >= len(row):
         return ""
-    return unsafe_text(row[position])
+    value = row[position]
+    return unsafe_text(value) if value.__class__ is str and value[:1] == "'" else value
 
 
 def _text(value: Any) -> str:
@@ -128,11 +129,9 @@ def _count(value: Any, column: str) -> int:
 
 def rows_from_sheet(data: Iterable[list[Any]], columns: Columns, source: str) -> CollectionSheet:
     """`SheetRow`s from the rows below the header (numbered as the spreadsheet numbers them)."""
-    at = columns.positions
-    quantities = "nonfoil" in at or "foil" in at
+    reader = _RowReader(columns)
     rows: list[SheetRow] = []
     problems: list[str] = []
-    series_of: dict[Any, int | None] = {}  # "Series 16" is on thousands of rows
     for number, row in enumerate(data, start=columns.header_row + 2):
         if number - columns.header_row - 1 > MAX_ROWS:
             raise CardbaseError(
@@ -142,17 +141,12 @@ def rows_from_sheet(data: Iterable[list[Any]], columns: Columns, source: str) ->
         first = next((cell for cell in row if not _blank(cell)), None)
         if first is None:
             continue
-        code, name = _text(_cell(row, at.get("code"))), _text(_cell(row, at.get("name")))
+        code, name = _text(_cell(row, reader.code)), _text(_cell(row, reader.name))
         if _is_total(first) or _is_total(name):
             continue
         try:
-            nonfoil, foil = _row_counts(row, at, columns, quantities)
-            series = None
-            if "series" in at:
-                cell = _cell(row, at["series"])
-                if cell not in series_of:
-                    series_of[cell] = _series(cell)
-                series = series_of[cell]
+            nonfoil, foil = reader.counts(row)
+            series = reader.series(row)
         except CardbaseError as exc:
             problems.append(f"{source}, row {number}: {exc}")
             continue
@@ -160,12 +154,52 @@ def rows_from_sheet(data: Iterable[list[Any]], columns: Columns, source: str) ->
             if nonfoil or foil:
                 problems.append(f"{source}, row {number}: a count but no card name or code")
             continue
-        rows.append(SheetRow(number, code, name, series or None, nonfoil, foil))
+        rows.append(SheetRow(number, code, name, series, nonfoil, foil))
     if not rows and not problems:
         raise CardbaseError(
             f"{source}: no card rows below the header (row {columns.header_row + 1})"
         )
     return CollectionSheet(source, rows, problems)
+
+
+class _RowReader:
+    """One sheet's columns by role, with positions and header labels looked up once."""
+
+    def __init__(self, columns: Columns) -> None:
+        at = columns.positions
+        self.code, self.name = at.get("code"), at.get("name")
+        self.nonfoil, self.foil = at.get("nonfoil"), at.get("foil")
+        self.finish, self.set = at.get("finish"), at.get("series")
+        self.labels = {role: columns.headers[position] or role for role, position in at.items()}
+        self.quantities = self.nonfoil is not None or self.foil is not None
+        self._series: dict[Any, int | None] = {}  # "Series 16" is on thousands of rows
+
+    def counts(self, row: list[Any]) -> tuple[int, int]:
+        """(non-foil, foil) copies a row holds."""
+        if not self.quantities:
+            copies = 1  # a plain list of cards: one copy a row
+        elif self.nonfoil is None:
+            copies = 0
+        else:
+            copies = _count(_cell(row, self.nonfoil), self.labels["nonfoil"])
+        foil = 0 if self.foil is None else _count(_cell(row, self.foil), self.labels["foil"])
+        if self.finish is not None:
+            word = _text(_cell(row, self.finish)).lower()
+            if word not in FINISH_VALUES:
+                raise CardbaseError(
+                    f"{self.labels['finish']} '{shorten(word)}' is not foil or normal"
+                )
+            if FINISH_VALUES[word] == FOIL:
+                return 0, copies + foil
+        return copies, foil
+
+    def series(self, row: list[Any]) -> int | None:
+        if self.set is None:
+            return None
+        cell = _cell(row, self.set)
+        if cell not in self._series:
+            self._series[cell] = _series(cell) or None
+        return self._series[cell]
 
 
 def shorten(text: str) -> str:
@@ -185,34 +219,10 @@ def _series(value: Any) -> int | None:
 
 def _is_total(value: Any) -> bool:
     """A totals row ("Total", "Grand total", "SUM") that people put under their lists."""
-    return isinstance(value, str) and len(value) <= 16 and fold(value) in TOTAL_WORDS
-
-
-def _row_counts(
-    row: list[Any], at: dict[str, int], columns: Columns, quantities: bool
-) -> tuple[int, int]:
-    if not quantities:
-        copies = 1  # a plain list of cards: one copy a row
-    else:
-        copies = (
-            _count(_cell(row, at.get("nonfoil")), _header(columns, "nonfoil"))
-            if "nonfoil" in at
-            else 0
-        )
-    foil = _count(_cell(row, at.get("foil")), _header(columns, "foil")) if "foil" in at else 0
-    if "finish" in at:
-        word = _text(_cell(row, at["finish"])).lower()
-        if word not in FINISH_VALUES:
-            raise CardbaseError(
-                f"{_header(columns, 'finish')} '{shorten(word)}' is not foil or normal"
-            )
-        if FINISH_VALUES[word] == FOIL:
-            return 0, copies + foil
-    return copies, foil
-
-
-def _header(columns: Columns, role: str) -> str:
-    return columns.headers[columns.positions[role]] or role
+    return (
+        isinstance(value, str) and value[:1].isalpha() and len(value) <= 16
+        and fold(value) in TOTAL_WORDS
+    )  # fmt: skip
 
 
 # Told how far an import has got: a stage's name, steps done, steps in all.
