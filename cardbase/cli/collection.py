@@ -69,46 +69,42 @@ def _change(verb: str, items: list[str], foil: bool, dry_run: bool, output: Outp
         typer.echo("Nothing changed.")
 
 
-@command(app)
-def add(
-    items: Items,
-    foil: FoilFlag = False,
-    dry_run: DryRun = False,
-    output: OutputOption = Output.table,
-) -> None:
+def _register_change(verb: str, doc: str) -> None:
+    """add, remove and set take the same items and options; one definition serves all three."""
+
+    def run(
+        items: Items,
+        foil: FoilFlag = False,
+        dry_run: DryRun = False,
+        output: OutputOption = Output.table,
+    ) -> None:
+        _change(verb, items, foil, dry_run, output)
+
+    run.__doc__ = doc
+    command(app, verb)(run)
+
+
+_register_change(
+    "add",
     """Add cards to your collection (non-foil unless the item or --foil says foil).
 
     Example: cardbase add "1 U 132" "Chugawug Cook x2" 3x"1 C 14" --foil
-    """
-    _change("add", items, foil, dry_run, output)
-
-
-@command(app)
-def remove(
-    items: Items,
-    foil: FoilFlag = False,
-    dry_run: DryRun = False,
-    output: OutputOption = Output.table,
-) -> None:
+    """,
+)
+_register_change(
+    "remove",
     """Remove cards from your collection; never below zero, and all or nothing.
 
     Example: cardbase remove "Chugawug Cook" "1 U 132 foil"
-    """
-    _change("remove", items, foil, dry_run, output)
-
-
-@command(app, "set")
-def set_(
-    items: Items,
-    foil: FoilFlag = False,
-    dry_run: DryRun = False,
-    output: OutputOption = Output.table,
-) -> None:
+    """,
+)
+_register_change(
+    "set",
     """Set how many of a card you own (per finish); x0 clears it.
 
     Example: cardbase set "Chugawug Cook x4" "1 U 132 x0 foil"
-    """
-    _change("set", items, foil, dry_run, output)
+    """,
+)
 
 
 @command(app)
