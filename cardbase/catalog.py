@@ -332,8 +332,11 @@ def checked_specs(parsed: CatalogueFile, source: str, skip_bad: bool) -> list[Ca
 
 def load_catalogue(conn: Connection, path: Path) -> ImportCounts:
     """Load a whole catalogue file, which must have no bad rows, in `conn`'s transaction."""
-    parsed = read_catalogue(path)
-    return store_cards(conn, checked_specs(parsed, str(path), skip_bad=False))
+    from cardbase.bulk import paused_gc
+
+    with paused_gc():
+        parsed = read_catalogue(path)
+        return store_cards(conn, checked_specs(parsed, str(path), skip_bad=False))
 
 
 def import_catalogue(
@@ -344,14 +347,16 @@ def import_catalogue(
     Returns the counts and the problems of rows that were skipped (only with `skip_bad`).
     """
     from cardbase import db, schema
+    from cardbase.bulk import paused_gc
 
-    parsed = read_catalogue(source)
-    specs = checked_specs(parsed, str(source), skip_bad)
-    db.open_db(db_path).close()
-    engine = schema.write_engine(db_path)
-    try:
-        with engine.begin() as conn:
-            counts = store_cards(conn, specs, skipped=len(parsed.problems))
-    finally:
-        engine.dispose()
+    with paused_gc():
+        parsed = read_catalogue(source)
+        specs = checked_specs(parsed, str(source), skip_bad)
+        db.open_db(db_path).close()
+        engine = schema.write_engine(db_path)
+        try:
+            with engine.begin() as conn:
+                counts = store_cards(conn, specs, skipped=len(parsed.problems))
+        finally:
+            engine.dispose()
     return counts, parsed.problems

@@ -83,22 +83,24 @@ def export_cards(
     force: bool = False,
     bom: bool = False,
 ) -> ExportReport:
+    from cardbase.bulk import paused_gc
+
     refuse_overwrite(path, force)
     headers = CATALOGUE_COLUMNS if with_text else COLUMNS
     rows: Iterator[list[Any]] = (card_row(card, with_text) for card in cards)
-    if path.suffix.lower() == ".csv":
-        count = write_csv(path, Table(sheet, headers, rows), bom=bom)
-    else:
-        count = write_xlsx(path, [Table(sheet, headers, rows), totals_table(cards)], WIDTHS)
+    with paused_gc():
+        if path.suffix.lower() == ".csv":
+            count = write_csv(path, Table(sheet, headers, rows), bom=bom)
+        else:
+            count = write_xlsx(path, [Table(sheet, headers, rows), totals_table(cards)], WIDTHS)
     return ExportReport(path, count)
 
 
 def cards_to_export(conn: sqlite3.Connection, what: str, query_text: str | None) -> list[Card]:
     """'collection' (owned cards), 'catalogue' (every card), or 'query' (search results)."""
     from cardbase import search
+    from cardbase.bulk import paused_gc
 
-    if what == "catalogue":
-        return search.search(conn, search.build_query(""))
-    if what == "query":
-        return search.search(conn, search.build_query(query_text or ""))
-    return search.search(conn, search.build_query("is:owned"))
+    text = {"catalogue": "", "query": query_text or ""}.get(what, "is:owned")
+    with paused_gc():
+        return search.search(conn, search.build_query(text))

@@ -14,6 +14,7 @@ from itertools import chain
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from cardbase.bulk import paused_gc
 from cardbase.changes import Change, Mode, Request
 from cardbase.codes import parse_code
 from cardbase.entries import FOIL, NONFOIL
@@ -339,7 +340,7 @@ def _read_beside_index(
         return sheet, loading.result()
 
 
-def import_collection(
+def _import_collection(
     db_path: Path,
     path: Path,
     sheet_name: str | None,
@@ -376,3 +377,20 @@ def import_collection(
     progress("Writing", 0, 1)
     changes = change_collection(db_path, requests, mode, f"import {path.name}", dry_run=dry_run)
     return ImportReport(source, rows, changes, problems, dry_run)
+
+
+def import_collection(
+    db_path: Path,
+    path: Path,
+    sheet_name: str | None,
+    mode: Mode,
+    *,
+    dry_run: bool = False,
+    skip_bad: bool = False,
+    progress: Progress = _quiet,
+) -> ImportReport:
+    """Import a collection sheet in one transaction and one history batch."""
+    with paused_gc():
+        return _import_collection(
+            db_path, path, sheet_name, mode, dry_run=dry_run, skip_bad=skip_bad, progress=progress
+        )
