@@ -340,7 +340,8 @@ def _read_beside_index(
         return sheet, loading.result()
 
 
-def _import_collection(
+@paused_gc()  # a bulk job: see cardbase.bulk
+def import_collection(
     db_path: Path,
     path: Path,
     sheet_name: str | None,
@@ -350,6 +351,7 @@ def _import_collection(
     skip_bad: bool = False,
     progress: Progress = _quiet,
 ) -> ImportReport:
+    """Import a collection sheet in one transaction and one history batch."""
     from cardbase import db
     from cardbase.cards import card_refs_by_id
     from cardbase.collection import change_collection
@@ -377,20 +379,3 @@ def _import_collection(
     progress("Writing", 0, 1)
     changes = change_collection(db_path, requests, mode, f"import {path.name}", dry_run=dry_run)
     return ImportReport(source, rows, changes, problems, dry_run)
-
-
-def import_collection(
-    db_path: Path,
-    path: Path,
-    sheet_name: str | None,
-    mode: Mode,
-    *,
-    dry_run: bool = False,
-    skip_bad: bool = False,
-    progress: Progress = _quiet,
-) -> ImportReport:
-    """Import a collection sheet in one transaction and one history batch."""
-    with paused_gc():
-        return _import_collection(
-            db_path, path, sheet_name, mode, dry_run=dry_run, skip_bad=skip_bad, progress=progress
-        )
