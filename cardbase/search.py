@@ -143,7 +143,9 @@ def plan(query: q.Query, limit: int | None = None, count: bool = False) -> Searc
 
 def search(conn: sqlite3.Connection, query: q.Query, limit: int | None = None) -> list[Card]:
     found = plan(query, limit)
-    return [card_from_row(row) for row in conn.execute(found.sql, found.params)]
+    cursor = conn.cursor()
+    cursor.row_factory = None  # plain tuples: thousands of rows on a broad search
+    return [card_from_row(row) for row in cursor.execute(found.sql, found.params)]
 
 
 def count(conn: sqlite3.Connection, query: q.Query) -> int:

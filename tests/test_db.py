@@ -28,6 +28,21 @@ def test_models_and_read_side_share_column_names(model, columns) -> None:
     assert tuple(model.__table__.columns.keys()) == columns
 
 
+def test_cards_read_by_position_match_their_columns_by_name(conn: sqlite3.Connection) -> None:
+    """card_from_row unpacks by position; every column must land in the field of its name."""
+    from cardbase.cards import SELECT_CARDS, card_from_row
+
+    conn.execute("INSERT INTO ownership (card_id, nonfoil, foil) VALUES (1, 2, 3)")
+    plain = ("id", "game", "name", "type", "sphere", "cost", "attack", "defense", "gems",
+             "text", "lore", "nonfoil", "foil")  # fmt: skip
+    for row in conn.execute(SELECT_CARDS):
+        card = card_from_row(row)
+        assert {name: getattr(card, name) for name in plain} == {name: row[name] for name in plain}
+        assert card.code == (row["series"], row["rarity"], row["number"])
+        assert (card.hero, ", ".join(card.traits)) == (bool(row["hero"]), row["traits"])
+        assert str(card.code) == f"{row['series']} {row['rarity']} {row['number']}"
+
+
 def test_new_database_is_stamped_and_loaded(db_path: Path) -> None:
     conn = db.connect(db_path)
     app_id, version, _ = db.read_header(conn, db_path)
