@@ -291,6 +291,11 @@ def text_match(
     `raw` is the value as typed, which is what `describe()` gives back: it parsed to this
     node once, so it parses to it again.
     """
+    if '"' in value:
+        # A quote inside a word (0", name:a"b) closes nothing; the unicode61 tokenizer splits
+        # there anyway, so the parts are a phrase, shown as one to read back the same.
+        value = " ".join(value.replace('"', " ").split())
+        phrase, raw = True, f'"{value}"'
     prefix = value.endswith("*") and not phrase
     words = value.rstrip("*") if prefix else value
     if not any(ch.isalnum() for ch in words):
