@@ -20,6 +20,22 @@ def test_query_words_may_come_as_one_argument_or_many(run: Run) -> None:
     assert one == many == ["2 U 102", "1 U 42", "1 C 41", "1 S 43"]
 
 
+def test_negated_terms_need_no_quotes_or_double_dash(run: Run) -> None:
+    quoted = codes(run("search", "robgoblin -t:creature -is:hero", "-o", "json"))
+    assert quoted
+    assert codes(run("search", "robgoblin", "-t:creature", "-o", "json", "-is:hero")) == quoted
+    assert codes(run("search", "-o", "json", "--", "robgoblin", "-t:creature", "-is:hero")) == (
+        quoted
+    )
+    assert codes(run("collection", "-is:foil", "-o", "json")) == []
+
+
+def test_a_mistyped_option_is_refused_not_read_as_a_query(run: Run) -> None:
+    result = run("search", "robgoblin", "--sphre", "chaos")
+    assert result.exit_code == 2
+    assert "--sphre" in result.output and "--sphere" in result.output
+
+
 @pytest.mark.parametrize(
     ("options", "query"),
     [

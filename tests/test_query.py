@@ -352,6 +352,19 @@ def test_token_soup_parses_or_raises_query_error(
     assert parse_query(parsed.describe()).describe() == parsed.describe()
 
 
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ('dragon or dragon 0"', 'dragon or (dragon "0")'),  # found by the token soup above
+        ('a"b', '"a b"'),
+        ('name:chug"a', 'name:"chug a"'),
+    ],
+)
+def test_a_quote_inside_a_word_reads_back_the_same(text: str, shown: str) -> None:
+    assert parse_query(text).describe() == shown
+    assert parse_query(shown).describe() == shown
+
+
 def test_user_text_never_reaches_the_sql(library: sqlite3.Connection) -> None:
     found = plan(parse_query("name:\"x'; DROP TABLE card; --\" o:'or' 1=1"))
     assert "DROP" not in found.sql and "'or'" not in found.sql
@@ -366,3 +379,24 @@ def test_explain_shows_the_normalised_query_and_sql() -> None:
 
 def test_fixture_database_is_used_read_only(tmp_path: Path) -> None:
     assert MINI_CATALOGUE.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["dragon", "-s:chaos"], ["--", "dragon", "-s:chaos"]),
+        (["-is:owned", "-o", "json", "chug*"], ["-o", "json", "--", "-is:owned", "chug*"]),
+        (["--limit=3", "-x", "--desc"], ["--limit=3", "--desc", "--", "-x"]),
+        (["--sort", "-attack", "a"], ["--sort", "-attack", "--", "a"]),
+        (["a", "--", "-o", "b"], ["--", "a", "-o", "b"]),
+        (["-ojson"], ["--", "-ojson"]),
+        (["--sphre", "chaos"], ["--sphre", "--", "chaos"]),
+        (["-o"], ["-o", "--"]),
+        ([], ["--"]),
+    ],
+)
+def test_query_words_and_options_are_told_apart(args: list[str], expected: list[str]) -> None:
+    from cardbase.cli.queryargs import options_before_words
+
+    options = {"-o": True, "--output": True, "--limit": True, "--sort": True, "--desc": False}
+    assert options_before_words(args, options) == expected

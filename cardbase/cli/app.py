@@ -112,7 +112,9 @@ def _unexpected(exc: Exception) -> typer.Exit:
     )
 
 
-def command(group: typer.Typer, name: str | None = None) -> Callable[[F], F]:
+def command(
+    group: typer.Typer, name: str | None = None, cls: type[typer.core.TyperCommand] | None = None
+) -> Callable[[F], F]:
     """Register a command whose `CardbaseError`s end as one line and the error's exit code."""
 
     def register(function: F) -> F:
@@ -134,7 +136,7 @@ def command(group: typer.Typer, name: str | None = None) -> Callable[[F], F]:
                     raise
                 raise _unexpected(exc) from None
 
-        group.command(name)(run)
+        group.command(name, cls=cls)(run)
         return function
 
     return register

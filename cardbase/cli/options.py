@@ -25,7 +25,8 @@ QueryWords = Annotated[
     list[str] | None,
     typer.Argument(
         metavar="[QUERY]...",
-        help="Words and field terms, e.g. 'chug* s:nature cost<=2' (see the README).",
+        help="Words and field terms, e.g. chug* s:nature cost<=2 -is:owned (see the README). "
+        "A word starting with - excludes; options take their value as the next word (-o json).",
     ),
 ]
 Name = Annotated[str | None, _text("--name", "Name contains these words (prefixes)", "chug")]

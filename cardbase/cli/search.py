@@ -11,6 +11,7 @@ import typer
 from cardbase.cli import options as opt
 from cardbase.cli import render
 from cardbase.cli.app import STATE, Output, OutputOption, app, command
+from cardbase.cli.queryargs import QueryCommand
 
 
 def _register(name: str, owned_only: bool, doc: str) -> None:
@@ -89,7 +90,7 @@ def _register(name: str, owned_only: bool, doc: str) -> None:
             )
 
     run.__doc__ = doc
-    command(app, name)(run)
+    command(app, name, cls=QueryCommand)(run)
 
 
 _register(
