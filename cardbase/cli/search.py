@@ -6,12 +6,22 @@ and adds totals. One factory builds both, so their options can never drift apart
 
 from __future__ import annotations
 
+import sqlite3
+
 import typer
 
 from cardbase.cli import options as opt
 from cardbase.cli import render
 from cardbase.cli.app import STATE, Output, OutputOption, app, command
 from cardbase.cli.queryargs import QueryCommand
+
+
+def _close_names(conn: sqlite3.Connection, words: str) -> str:
+    """The " Did you mean: ..." for words that matched nothing; rapidfuzz loads only then."""
+    from cardbase.matching import did_you_mean, suggest_names
+
+    suggestions = suggest_names(conn, words)
+    return f" {did_you_mean(suggestions)}" if suggestions else ""
 
 
 def _register(name: str, owned_only: bool, doc: str) -> None:
@@ -42,7 +52,6 @@ def _register(name: str, owned_only: bool, doc: str) -> None:
         output: OutputOption = Output.table,
     ) -> None:
         from cardbase import search as lib
-        from cardbase.matching import did_you_mean, suggest_names
 
         filters = {
             "name": name,
@@ -73,12 +82,11 @@ def _register(name: str, owned_only: bool, doc: str) -> None:
                 return
             cards = lib.search(conn, query, limit)
             totals = lib.owned_totals(conn, query) if owned_only else None
-            words_only = lib.bare_words(query) if not cards and not owned_only else None
-            suggestions = suggest_names(conn, words_only) if words_only else []
+            bare = lib.bare_words(query) if not cards and not owned_only else None
+            hint = _close_names(conn, bare) if bare else ""
         if output is not Output.table or cards:
             render.print_cards(cards, output)
         else:
-            hint = f" {did_you_mean(suggestions)}" if suggestions else ""
             typer.echo(
                 ("You own no cards that match." if owned_only else "No cards match.") + hint,
                 err=True,
