@@ -107,3 +107,25 @@ def test_words_users_type_never_break_fts(run: Run) -> None:
     for words in (["near"], ["not", "chugawug"], ['"unclosed phrase'], ["AND"], ["NEAR(a", "b)"]):
         result = run("search", *words)
         assert result.exit_code in (0, 2) and "Traceback" not in result.output, words
+
+
+def test_a_terminal_gets_one_page_and_pipes_get_everything(run: Run, monkeypatch) -> None:
+    from cardbase.cli import render
+
+    def table_rows(result) -> list[str]:
+        assert result.exit_code == 0, result.output
+        return [line for line in result.stdout.splitlines()[1:] if line.strip()]
+
+    everything = len(table_rows(run("search", "t:creature")))
+    assert everything > 5
+    monkeypatch.setattr(render, "TERMINAL_PAGE", 5)
+    monkeypatch.setattr(render, "on_terminal", lambda: True)
+    monkeypatch.setenv("NO_COLOR", "1")
+    paged = run("search", "t:creature")
+    assert len(table_rows(paged)) == 5
+    assert f"... and {everything - 5} more: --all shows every match." in paged.stderr
+    assert len(table_rows(run("search", "t:creature", "--all"))) == everything
+    assert len(table_rows(run("search", "t:creature", "--limit", "7"))) == 7
+    assert len(json.loads(run("search", "t:creature", "-o", "json").stdout)) == everything
+    few = run("search", "t:creature", "-n", "3")
+    assert "more" not in few.stderr

@@ -52,6 +52,9 @@ Sort = Annotated[
 ]
 Desc = Annotated[bool, typer.Option("--desc", help="Sort in descending order.")]
 Limit = Annotated[int | None, typer.Option("--limit", "-n", min=1, help="Show at most N cards.")]
+ShowAll = Annotated[
+    bool, typer.Option("--all", help="On a terminal too, show every match, not only the first 50.")
+]
 Count = Annotated[bool, typer.Option("--count", help="Print only the number of matches.")]
 Explain = Annotated[
     bool, typer.Option("--explain", help="Show the query as understood and its SQL; run nothing.")

@@ -28,8 +28,17 @@ CARD_HEADERS = (
 )
 
 
+# Rows a table shows on a terminal unless --all or --limit asks for another number: rich
+# takes seconds to draw thousands of rows that nobody scrolls back through.
+TERMINAL_PAGE = 50
+
+
+def on_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
 def use_rich() -> bool:
-    return sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    return on_terminal() and "NO_COLOR" not in os.environ
 
 
 def card_cells(card: Card) -> tuple[str, ...]:

@@ -24,6 +24,14 @@ def _close_names(conn: sqlite3.Connection, words: str) -> str:
     return f" {did_you_mean(suggestions)}" if suggestions else ""
 
 
+def _page(limit: int | None, show_all: bool, output: Output) -> int | None:
+    """The rows to show when nothing says how many: one page of the table on a terminal;
+    pipes, json and csv get every match."""
+    if limit is not None or show_all or output is not Output.table or not render.on_terminal():
+        return None
+    return render.TERMINAL_PAGE
+
+
 def _register(name: str, owned_only: bool, doc: str) -> None:
     def run(
         words: opt.QueryWords = None,
@@ -47,6 +55,7 @@ def _register(name: str, owned_only: bool, doc: str) -> None:
         sort: opt.Sort = None,
         desc: opt.Desc = False,
         limit: opt.Limit = None,
+        show_all: opt.ShowAll = False,
         count: opt.Count = False,
         explain: opt.Explain = False,
         output: OutputOption = Output.table,
@@ -80,12 +89,19 @@ def _register(name: str, owned_only: bool, doc: str) -> None:
             if count:
                 typer.echo(lib.count(conn, query))
                 return
-            cards = lib.search(conn, query, limit)
+            page = _page(limit, show_all, output)
+            cards = lib.search(conn, query, page + 1 if page else limit)
+            hidden = 0
+            if page and len(cards) > page:
+                hidden = lib.count(conn, query) - page
+                del cards[page:]
             totals = lib.owned_totals(conn, query) if owned_only else None
             bare = lib.bare_words(query) if not cards and not owned_only else None
             hint = _close_names(conn, bare) if bare else ""
         if output is not Output.table or cards:
             render.print_cards(cards, output)
+            if hidden:
+                typer.echo(f"... and {hidden:,} more: --all shows every match.", err=True)
         else:
             typer.echo(
                 ("You own no cards that match." if owned_only else "No cards match.") + hint,
