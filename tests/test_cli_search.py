@@ -129,3 +129,7 @@ def test_a_terminal_gets_one_page_and_pipes_get_everything(run: Run, monkeypatch
     assert len(json.loads(run("search", "t:creature", "-o", "json").stdout)) == everything
     few = run("search", "t:creature", "-n", "3")
     assert "more" not in few.stderr
+    missing = run("missing")
+    assert len(table_rows(missing)) == 5
+    assert "more: --all shows every match." in missing.stderr
+    assert f"{len(table_rows(run('missing', '--all')))} missing" in missing.stderr

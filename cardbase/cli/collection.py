@@ -11,6 +11,7 @@ import typer
 from cardbase.cli import options as opt
 from cardbase.cli import render
 from cardbase.cli.app import STATE, Output, OutputOption, app, command
+from cardbase.cli.paging import print_hidden, search_page
 
 Items = Annotated[
     list[str],
@@ -227,6 +228,7 @@ def missing(
     rarity: opt.Rarity = None,
     foil: Annotated[bool, typer.Option("--foil", help="Missing in foil.")] = False,
     nonfoil: Annotated[bool, typer.Option("--nonfoil", help="Missing in non-foil.")] = False,
+    show_all: opt.ShowAll = False,
     output: OutputOption = Output.table,
 ) -> None:
     """List the cards you still need to complete a set (either finish unless one is given).
@@ -240,7 +242,8 @@ def missing(
         f"-is:{flag}", {"series": str(series) if series else None, "rarity": rarity}
     )
     with STATE.connect() as conn:
-        cards = lib.search(conn, query)
+        cards, hidden = search_page(conn, query, None, show_all, output)
     render.print_cards(cards, output)
+    print_hidden(hidden)
     if output is Output.table:
-        typer.echo(f"{len(cards)} missing", err=True)
+        typer.echo(f"{len(cards) + hidden} missing", err=True)

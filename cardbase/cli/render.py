@@ -28,9 +28,7 @@ CARD_HEADERS = (
 )
 
 
-# Rows a table shows on a terminal unless --all or --limit asks for another number: rich
-# takes seconds to draw thousands of rows that nobody scrolls back through.
-TERMINAL_PAGE = 50
+TERMINAL_PAGE = 50  # rows of a table on a terminal; see cardbase.cli.paging
 
 
 def on_terminal() -> bool:

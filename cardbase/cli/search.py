@@ -13,6 +13,7 @@ import typer
 from cardbase.cli import options as opt
 from cardbase.cli import render
 from cardbase.cli.app import STATE, Output, OutputOption, app, command
+from cardbase.cli.paging import print_hidden, search_page
 from cardbase.cli.queryargs import QueryCommand
 
 
@@ -22,14 +23,6 @@ def _close_names(conn: sqlite3.Connection, words: str) -> str:
 
     suggestions = suggest_names(conn, words)
     return f" {did_you_mean(suggestions)}" if suggestions else ""
-
-
-def _page(limit: int | None, show_all: bool, output: Output) -> int | None:
-    """The rows to show when nothing says how many: one page of the table on a terminal;
-    pipes, json and csv get every match."""
-    if limit is not None or show_all or output is not Output.table or not render.on_terminal():
-        return None
-    return render.TERMINAL_PAGE
 
 
 def _register(name: str, owned_only: bool, doc: str) -> None:
@@ -89,19 +82,13 @@ def _register(name: str, owned_only: bool, doc: str) -> None:
             if count:
                 typer.echo(lib.count(conn, query))
                 return
-            page = _page(limit, show_all, output)
-            cards = lib.search(conn, query, page + 1 if page else limit)
-            hidden = 0
-            if page and len(cards) > page:
-                hidden = lib.count(conn, query) - page
-                del cards[page:]
+            cards, hidden = search_page(conn, query, limit, show_all, output)
             totals = lib.owned_totals(conn, query) if owned_only else None
             bare = lib.bare_words(query) if not cards and not owned_only else None
             hint = _close_names(conn, bare) if bare else ""
         if output is not Output.table or cards:
             render.print_cards(cards, output)
-            if hidden:
-                typer.echo(f"... and {hidden:,} more: --all shows every match.", err=True)
+            print_hidden(hidden)
         else:
             typer.echo(
                 ("You own no cards that match." if owned_only else "No cards match.") + hint,

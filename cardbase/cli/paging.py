@@ -1,0 +1,46 @@
+"""One page of results on a terminal.
+
+rich takes seconds to draw thousands of rows that nobody scrolls back through, so a table on
+a terminal shows `render.TERMINAL_PAGE` rows and says how many more there are; `--all` and
+`--limit` ask for another number, and pipes, json and csv always get every match.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import TYPE_CHECKING
+
+import typer
+
+from cardbase.cli import render
+from cardbase.cli.app import Output
+
+if TYPE_CHECKING:
+    from cardbase.cards import Card
+    from cardbase.query import Query
+
+
+def _page(limit: int | None, show_all: bool, output: Output) -> int | None:
+    """The rows to show when nothing says how many: one page of the table on a terminal;
+    pipes, json and csv get every match."""
+    if limit is not None or show_all or output is not Output.table or not render.on_terminal():
+        return None
+    return render.TERMINAL_PAGE
+
+
+def search_page(
+    conn: sqlite3.Connection, query: Query, limit: int | None, show_all: bool, output: Output
+) -> tuple[list[Card], int]:
+    """The cards to show, and how many more matched but are not shown."""
+    from cardbase import search as lib
+
+    page = _page(limit, show_all, output)
+    cards = lib.search(conn, query, page + 1 if page else limit)
+    if not page or len(cards) <= page:
+        return cards, 0
+    return cards[:page], lib.count(conn, query) - page
+
+
+def print_hidden(hidden: int) -> None:
+    if hidden:
+        typer.echo(f"... and {hidden:,} more: --all shows every match.", err=True)
