@@ -249,3 +249,22 @@ def test_the_installed_entry_point_runs_only_what_it_needs(db_path: Path) -> Non
         [sys.executable, "-m", "cardbase", "nosuch"], capture_output=True, text=True
     )
     assert unknown.returncode == 2 and "No such command" in unknown.stderr
+
+
+def test_long_tables_on_a_terminal_are_printed_plain(monkeypatch, capsys) -> None:
+    from cardbase.cli import render
+
+    monkeypatch.setattr(render, "use_rich", lambda: True)
+    monkeypatch.setattr(render, "RICH_MAX_ROWS", 3)
+    render.print_table(("Code", "Name"), [("1 C 1", "A"), ("1 C 2", "B")])
+    boxed = capsys.readouterr().out
+    assert "┃" in boxed or "│" in boxed
+    render.print_table(("Code", "Name"), [(f"1 C {n}", "A") for n in range(1, 5)])
+    plain = capsys.readouterr().out
+    assert "│" not in plain and plain.splitlines() == [
+        "Code   Name",
+        "1 C 1  A",
+        "1 C 2  A",
+        "1 C 3  A",
+        "1 C 4  A",
+    ]

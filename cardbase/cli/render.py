@@ -29,6 +29,9 @@ CARD_HEADERS = (
 
 
 TERMINAL_PAGE = 50  # rows of a table on a terminal; see cardbase.cli.paging
+# rich draws about 1,200 rows a second; a longer table (a big import's history, --all) is
+# printed plain rather than keep the terminal waiting for its box.
+RICH_MAX_ROWS = 500
 
 
 def on_terminal() -> bool:
@@ -59,7 +62,7 @@ def print_table(
     headers: Sequence[str], rows: Iterable[Sequence[str]], title: str | None = None
 ) -> None:
     rows = list(rows)
-    if use_rich():
+    if use_rich() and len(rows) <= RICH_MAX_ROWS:
         from rich.console import Console
         from rich.table import Table
         from rich.text import Text
