@@ -30,6 +30,13 @@ def test_negated_terms_need_no_quotes_or_double_dash(run: Run) -> None:
     assert codes(run("collection", "-is:foil", "-o", "json")) == []
 
 
+def test_an_option_left_without_its_value_says_so(run: Run) -> None:
+    for args in (["--sort"], ["dragon", "--limit"], ["-o"]):
+        result = run("search", *args)
+        assert result.exit_code == 2
+        assert f"Option '{args[-1]}' requires an argument." in result.output
+
+
 def test_a_mistyped_option_is_refused_not_read_as_a_query(run: Run) -> None:
     result = run("search", "robgoblin", "--sphre", "chaos")
     assert result.exit_code == 2

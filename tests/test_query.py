@@ -391,7 +391,6 @@ def test_fixture_database_is_used_read_only(tmp_path: Path) -> None:
         (["a", "--", "-o", "b"], ["--", "a", "-o", "b"]),
         (["-ojson"], ["--", "-ojson"]),
         (["--sphre", "chaos"], ["--sphre", "--", "chaos"]),
-        (["-o"], ["-o", "--"]),
         ([], ["--"]),
     ],
 )
@@ -400,3 +399,10 @@ def test_query_words_and_options_are_told_apart(args: list[str], expected: list[
 
     options = {"-o": True, "--output": True, "--limit": True, "--sort": True, "--desc": False}
     assert options_before_words(args, options) == expected
+
+
+def test_an_option_without_its_value_is_refused() -> None:
+    from cardbase.cli.queryargs import options_before_words
+
+    with pytest.raises(ValueError, match="Option '--sort' requires an argument"):
+        options_before_words(["dragon", "--sort"], {"--sort": True})

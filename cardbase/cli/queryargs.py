@@ -20,7 +20,8 @@ def options_before_words(args: Sequence[str], options: Mapping[str, bool]) -> li
 
     A word is an option only when it is one exactly (or `--name=value`); an unknown
     `--word` is left for click to refuse with its own "did you mean". So `-ojson` is the
-    query term "not ojson": options take their value as the next word.
+    query term "not ojson": options take their value as the next word. An option left
+    without one raises ValueError, since the `--` added here would otherwise become its value.
     """
     leading: list[str] = []
     words: list[str] = []
@@ -34,7 +35,9 @@ def options_before_words(args: Sequence[str], options: Mapping[str, bool]) -> li
             break
         if name in options and (name.startswith("--") or name == word):
             leading.append(word)
-            if options[name] and name == word and position < len(args):
+            if options[name] and name == word:
+                if position == len(args):
+                    raise ValueError(f"Option '{word}' requires an argument.")
                 leading.append(args[position])
                 position += 1
         elif word.startswith("--") and len(word) > 2:
@@ -55,4 +58,8 @@ class QueryCommand(typer.core.TyperCommand):
             flag = getattr(param, "is_flag", False) or getattr(param, "count", False)
             for name in (*param.opts, *param.secondary_opts):
                 options[name] = not flag
-        return super().parse_args(ctx, options_before_words(args, options))
+        try:
+            sorted_args = options_before_words(args, options)
+        except ValueError as exc:
+            ctx.fail(str(exc))  # click's own usage error: exit 2
+        return super().parse_args(ctx, sorted_args)
