@@ -66,14 +66,16 @@ def _strip_finish(line: str) -> tuple[str, str | None]:
 
 
 def _split_count(text: str) -> tuple[int, str]:
+    if looks_like_code(text):  # "1 X 132" is a code with a wrong letter, not "1x card 132"
+        return 1, text
     match = _COUNT_FIRST.fullmatch(text)
     if match:
         return int(match.group(1)), match.group(2)
     match = _COUNT_LAST.fullmatch(text)
-    if match and not looks_like_code(text):
+    if match:
         return int(match.group(2)), match.group(1)
     match = _LEADING_NUMBER.fullmatch(text)
-    if match and not looks_like_code(text):
+    if match:
         return int(match.group(1)), match.group(2)
     return 1, text
 

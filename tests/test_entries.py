@@ -22,6 +22,7 @@ from cardbase.errors import CardbaseError
         ('3x"1 C 14"', 3, "1 C 14", None),
         ("3x1 C 14", 3, "1 C 14", None),
         ("1 U 132", 1, "1 U 132", None),
+        ("1 X 132", 1, "1 X 132", None),  # a code with a bad letter, not "1x card 132"
         ("2 1 U 132 foil", 2, "1 U 132", FOIL),
         ("2 1U132", 2, "1U132", None),
         ("Chugawug Cook x3 foil", 3, "Chugawug Cook", FOIL),
