@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from cardbase.cli import options as opt
 from cardbase.cli import render
 from cardbase.cli.app import STATE, Output, OutputOption, app, command
 
@@ -199,9 +200,7 @@ def delete(name: Annotated[str, typer.Argument(help="A saved deck's name.")]) ->
 def export(
     name: Annotated[str, typer.Argument(help="A saved deck's name.")],
     file: Annotated[Path, typer.Argument(help="Where to write: .txt or .xlsx.")],
-    force: Annotated[
-        bool, typer.Option("--force", help="Overwrite the file if it exists.")
-    ] = False,
+    force: opt.Overwrite = False,
 ) -> None:
     """Export a saved deck as a text list, or a workbook with a stats sheet and cost chart.
 
@@ -233,9 +232,7 @@ def sheet(
     file: Annotated[Path, typer.Argument(help="Where to write the .xlsx registration sheet.")],
     player: Annotated[str, typer.Option("--player", help="The player's name.")] = "",
     paper: Annotated[str, typer.Option("--paper", help="a4 or letter.")] = "a4",
-    force: Annotated[
-        bool, typer.Option("--force", help="Overwrite the file if it exists.")
-    ] = False,
+    force: opt.Overwrite = False,
 ) -> None:
     """Write a printable tournament registration sheet for a saved deck.
 

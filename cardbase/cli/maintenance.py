@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from cardbase.cli import options as opt
 from cardbase.cli import render
 from cardbase.cli.app import STATE, Output, OutputOption, app, command
 
@@ -16,9 +17,7 @@ GOOD, BAD = "\u2714", "\u2718"
 @command(app)
 def backup(
     file: Annotated[Path, typer.Argument(help="Where to write the copy.")],
-    force: Annotated[
-        bool, typer.Option("--force", help="Overwrite the file if it exists.")
-    ] = False,
+    force: opt.Overwrite = False,
 ) -> None:
     """Copy the database safely, even while another cardbase command is running.
 

@@ -55,6 +55,7 @@ Limit = Annotated[int | None, typer.Option("--limit", "-n", min=1, help="Show at
 ShowAll = Annotated[
     bool, typer.Option("--all", help="On a terminal too, show every match, not only the first 50.")
 ]
+Overwrite = Annotated[bool, typer.Option("--force", help="Overwrite the file if it exists.")]
 Count = Annotated[bool, typer.Option("--count", help="Print only the number of matches.")]
 Explain = Annotated[
     bool, typer.Option("--explain", help="Show the query as understood and its SQL; run nothing.")

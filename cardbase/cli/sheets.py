@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from cardbase.cli import options as opt
 from cardbase.cli import render
 from cardbase.cli.app import STATE, Output, OutputOption, app, command
 
@@ -96,9 +97,7 @@ def export(
     query: Annotated[
         str | None, typer.Option("--query", help="Search results for this query instead.")
     ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Overwrite the file if it exists.")
-    ] = False,
+    force: opt.Overwrite = False,
     bom: Annotated[
         bool, typer.Option("--bom", help="CSV with a byte-order mark, as Excel likes.")
     ] = False,

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from cardbase.cli import options as opt
 from cardbase.cli import render
 from cardbase.cli.app import STATE, Output, OutputOption, app, command
 
@@ -78,9 +79,7 @@ def export(
     playset: Playset = 3,
     keep_decks: KeepDecks = False,
     complete_series: CompleteSeries = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Overwrite the file if it exists.")
-    ] = False,
+    force: opt.Overwrite = False,
 ) -> None:
     """Write your Offered and Wanted lists for another collector.
 
