@@ -119,7 +119,7 @@ class Context:
     def database(self, which: str) -> Path:
         """'bundled' (the sample catalogue) or 'large' (the generated one), created once."""
         if which not in self._dbs:
-            from cardbase import schema
+            from cardbase.db import schema
 
             path = self.work / f"{which}.db"
             schema.prepare(path, None if which == "bundled" else self.catalogue)
@@ -207,8 +207,8 @@ QUERIES = (
 
 
 def bench_query(ctx: Context) -> Iterator[Row]:
-    from cardbase import db
-    from cardbase.search import run_query
+    from cardbase.db import connect as db
+    from cardbase.query.search import run_query
 
     conn = db.open_db(ctx.database("large"))
     timings: list[float] = []
@@ -311,8 +311,8 @@ def bench_collection_import(ctx: Context) -> Iterator[Row]:
 
 def bench_names(ctx: Context) -> Iterator[Row]:
     """10k names (5% misspelled) resolved against the catalogue, in process."""
-    from cardbase import db
-    from cardbase.nameindex import NameIndex
+    from cardbase.catalog.nameindex import NameIndex
+    from cardbase.db import connect as db
 
     names = (ctx.data / f"names-{ctx.size}.txt").read_text(encoding="utf-8").split("\n")
     conn = db.open_db(ctx.database("large"))
@@ -377,9 +377,9 @@ def bench_export(ctx: Context) -> Iterator[Row]:
 
 def bench_decks(ctx: Context) -> Iterator[Row]:
     """Deck checks per second, in process, on the generated deck lists."""
-    from cardbase import db
-    from cardbase.decklist import read_deck_file
-    from cardbase.decks import check_deck
+    from cardbase.db import connect as db
+    from cardbase.decks.check import check_deck
+    from cardbase.decks.lists import read_deck_file
 
     conn = db.open_db(ctx.database("large"))
     decks = [

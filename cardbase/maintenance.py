@@ -12,7 +12,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import NamedTuple
 
-from cardbase import db, fields
+from cardbase.db import connect as db
+from cardbase.db import tables
 from cardbase.errors import CardbaseError, DatabaseError
 
 
@@ -45,9 +46,9 @@ def check_backup_file(path: Path) -> int:
         raise DatabaseError(f"{path}: cannot open it ({exc})") from exc
     try:
         app_id, version, objects = db.read_header(conn, path)
-        if app_id != fields.APPLICATION_ID or objects == 0:
+        if app_id != tables.APPLICATION_ID or objects == 0:
             raise DatabaseError(f"{path}: not a cardbase database; nothing was changed")
-        if version > fields.SCHEMA_VERSION:
+        if version > tables.SCHEMA_VERSION:
             raise DatabaseError(
                 f"{path}: made by a newer cardbase (schema {version}); nothing was changed"
             )
@@ -98,7 +99,7 @@ def doctor(db_path: Path, fix: bool = False) -> list[Finding]:
     finally:
         conn.close()
     if fix and not findings[3].ok:
-        from cardbase import schema
+        from cardbase.db import schema
 
         engine = schema.write_engine(db_path)
         try:
@@ -119,8 +120,8 @@ def _version(conn: sqlite3.Connection) -> Finding:
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     return Finding(
         "schema version",
-        version == fields.SCHEMA_VERSION,
-        f"{version} (this cardbase: {fields.SCHEMA_VERSION})",
+        version == tables.SCHEMA_VERSION,
+        f"{version} (this cardbase: {tables.SCHEMA_VERSION})",
     )
 
 
@@ -132,7 +133,7 @@ def _foreign_keys(conn: sqlite3.Connection) -> Finding:
 def _fts(conn: sqlite3.Connection) -> Finding:
     try:
         conn.execute(
-            f"INSERT INTO {fields.CARD_FTS_TABLE}({fields.CARD_FTS_TABLE}, rank) "
+            f"INSERT INTO {tables.CARD_FTS_TABLE}({tables.CARD_FTS_TABLE}, rank) "
             "VALUES ('integrity-check', 1)"
         )
     except sqlite3.DatabaseError as exc:

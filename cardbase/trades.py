@@ -13,12 +13,12 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from cardbase import fields
-from cardbase.cards import Card, cards_by_id, fetch_cards, name_key
-from cardbase.entries import FOIL, NONFOIL
+from cardbase.catalog.cards import Card, cards_by_id, fetch_cards, name_key
+from cardbase.catalog.entries import FOIL, NONFOIL
+from cardbase.catalog.nameindex import NameIndex
+from cardbase.db import tables
 from cardbase.errors import CardbaseError
-from cardbase.nameindex import NameIndex
-from cardbase.sheets import Sheet, Table, read_sheets
+from cardbase.sheets.files import Sheet, Table, read_sheets
 
 OFFERED, WANTED = "Offered", "Wanted"
 LIST_WORDS = {"offered": OFFERED, "offer": OFFERED, "offers": OFFERED, "have": OFFERED,
@@ -49,8 +49,8 @@ class TradeItem(NamedTuple):
 def deck_usage(conn: sqlite3.Connection) -> Counter[str]:
     """Copies of each folded name that the saved decks use, all decks together."""
     rows = conn.execute(
-        f"SELECT c.name_key, sum(e.copies) FROM {fields.DECK_ENTRY_TABLE} AS e "
-        f"JOIN {fields.CARD_TABLE} AS c ON c.id = e.card_id GROUP BY c.name_key"
+        f"SELECT c.name_key, sum(e.copies) FROM {tables.DECK_ENTRY_TABLE} AS e "
+        f"JOIN {tables.CARD_TABLE} AS c ON c.id = e.card_id GROUP BY c.name_key"
     )
     return Counter({key: int(total) for key, total in rows})
 
@@ -79,14 +79,14 @@ def haves(conn: sqlite3.Connection, playset: int = 3, keep_decks: bool = False) 
 
 def wants(conn: sqlite3.Connection, complete_series: int | None = None) -> list[TradeItem]:
     """Cards missing for the saved decks, and for a complete series when asked (non-foil)."""
-    from cardbase.decks import owned_by_name
+    from cardbase.decks.check import owned_by_name
 
     need = deck_usage(conn)
     owned = owned_by_name(conn, list(need))
     first_card: dict[str, int] = {}
     for key, card_id in conn.execute(
-        f"SELECT c.name_key, min(e.card_id) FROM {fields.DECK_ENTRY_TABLE} AS e "
-        f"JOIN {fields.CARD_TABLE} AS c ON c.id = e.card_id GROUP BY c.name_key"
+        f"SELECT c.name_key, min(e.card_id) FROM {tables.DECK_ENTRY_TABLE} AS e "
+        f"JOIN {tables.CARD_TABLE} AS c ON c.id = e.card_id GROUP BY c.name_key"
     ):
         first_card[key] = card_id
     cards = cards_by_id(conn, first_card.values())
@@ -111,7 +111,7 @@ def trade_tables(offered: list[TradeItem], wanted: list[TradeItem]) -> list[Tabl
 
 
 def write_trade_lists(path: Path, offered: list[TradeItem], wanted: list[TradeItem]) -> None:
-    from cardbase.sheets import write_csv, write_xlsx
+    from cardbase.sheets.files import write_csv, write_xlsx
 
     if path.suffix.lower() == ".csv":
         rows = [[OFFERED, *item.row()] for item in offered] + [
@@ -149,7 +149,7 @@ def _split_lists(sheets: list[Sheet], path: Path) -> dict[str, Sheet]:
     }
     if named:
         return named
-    from cardbase.sheetcolumns import fold
+    from cardbase.sheets.columns import fold
 
     for sheet in sheets:
         for index, row in enumerate(sheet.rows[:30]):
@@ -171,8 +171,8 @@ def _split_lists(sheets: list[Sheet], path: Path) -> dict[str, Sheet]:
 def _resolve_list(
     conn: sqlite3.Connection, index: NameIndex, sheet: Sheet, source: str
 ) -> tuple[list[TradeItem], list[str]]:
-    from cardbase.importer import resolve_rows, rows_from_sheet
-    from cardbase.sheetcolumns import find_header
+    from cardbase.sheets.columns import find_header
+    from cardbase.sheets.importer import resolve_rows, rows_from_sheet
 
     columns = find_header(sheet.rows, source)
     parsed = rows_from_sheet(sheet.rows[columns.header_row + 1 :], columns, source)

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cardbase import schema
 from cardbase.cli import app
+from cardbase.db import schema
 
 DATA = Path(__file__).parent / "data"
 MINI_CATALOGUE = DATA / "mini_cards.csv"
@@ -35,7 +35,7 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def conn(db_path: Path) -> sqlite3.Connection:
-    from cardbase.db import open_db
+    from cardbase.db.connect import open_db
 
     connection = open_db(db_path)
     yield connection  # type: ignore[misc]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from cardbase.catalog import read_catalogue
+from cardbase.catalog.load import read_catalogue
 
 GENERATOR = Path(__file__).parent.parent / "benchmarks" / "generate.py"
 

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from cardbase import db, schema
-from cardbase.builder import build_deck
-from cardbase.decklist import parse_deck_text
-from cardbase.decks import check_deck
-from cardbase.deckstore import deck_text
+from cardbase.db import connect as db
+from cardbase.db import schema
+from cardbase.decks.builder import build_deck
+from cardbase.decks.check import check_deck
+from cardbase.decks.lists import parse_deck_text
+from cardbase.decks.saved import deck_text
 from tests.conftest import Run
 
 

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from cardbase.catalog import bundled_catalogue, read_catalogue
+from cardbase.catalog.load import bundled_catalogue, read_catalogue
 from cardbase.codes import RARITIES
 from cardbase.games import FREE_REALMS
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from cardbase import catalog
-from cardbase.catalog import import_catalogue, parse_catalogue
+from cardbase.catalog import load as catalog
+from cardbase.catalog.load import import_catalogue, parse_catalogue
 from cardbase.errors import CatalogueError
 
 HEADER = "code,name,type,hero,sphere,traits,cost,attack,defense,gems,text,lore\n"

@@ -12,12 +12,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardbase import db, schema
-from cardbase.changes import Mode, Request
+from cardbase.catalog.names import card_by_code
 from cardbase.codes import parse_code
-from cardbase.collection import change_collection, undo_last
+from cardbase.collection.changes import Mode, Request
+from cardbase.collection.store import change_collection, undo_last
+from cardbase.db import connect as db
+from cardbase.db import schema
 from cardbase.errors import CardbaseError
-from cardbase.matching import card_by_code
 from tests.conftest import MINI_CATALOGUE, Run, copy_database
 
 

@@ -7,21 +7,22 @@ from pathlib import Path
 
 import pytest
 
-from cardbase import db, fields, schema
+from cardbase.db import connect as db
+from cardbase.db import schema, tables
+from cardbase.db.models import BatchRow, CardRow, DeckEntryRow, DeckRow, HistoryRow, OwnershipRow
 from cardbase.errors import DatabaseError
-from cardbase.models import BatchRow, CardRow, DeckEntryRow, DeckRow, HistoryRow, OwnershipRow
 from tests.conftest import MINI_CATALOGUE
 
 
 @pytest.mark.parametrize(
     ("model", "columns"),
     [
-        (CardRow, fields.CARD_COLUMNS),
-        (OwnershipRow, fields.OWNERSHIP_COLUMNS),
-        (BatchRow, fields.BATCH_COLUMNS),
-        (HistoryRow, fields.HISTORY_COLUMNS),
-        (DeckRow, fields.DECK_COLUMNS),
-        (DeckEntryRow, fields.DECK_ENTRY_COLUMNS),
+        (CardRow, tables.CARD_COLUMNS),
+        (OwnershipRow, tables.OWNERSHIP_COLUMNS),
+        (BatchRow, tables.BATCH_COLUMNS),
+        (HistoryRow, tables.HISTORY_COLUMNS),
+        (DeckRow, tables.DECK_COLUMNS),
+        (DeckEntryRow, tables.DECK_ENTRY_COLUMNS),
     ],
 )
 def test_models_and_read_side_share_column_names(model, columns) -> None:
@@ -30,7 +31,7 @@ def test_models_and_read_side_share_column_names(model, columns) -> None:
 
 def test_cards_read_by_position_match_their_columns_by_name(conn: sqlite3.Connection) -> None:
     """card_from_row unpacks by position; every column must land in the field of its name."""
-    from cardbase.cards import SELECT_CARDS, card_from_row
+    from cardbase.catalog.cards import SELECT_CARDS, card_from_row
 
     conn.execute("INSERT INTO ownership (card_id, nonfoil, foil) VALUES (1, 2, 3)")
     plain = ("id", "game", "name", "type", "sphere", "cost", "attack", "defense", "gems",
@@ -46,7 +47,7 @@ def test_cards_read_by_position_match_their_columns_by_name(conn: sqlite3.Connec
 def test_new_database_is_stamped_and_loaded(db_path: Path) -> None:
     conn = db.connect(db_path)
     app_id, version, _ = db.read_header(conn, db_path)
-    assert (app_id, version) == (fields.APPLICATION_ID, fields.SCHEMA_VERSION)
+    assert (app_id, version) == (tables.APPLICATION_ID, tables.SCHEMA_VERSION)
     assert conn.execute("SELECT count(*) FROM card").fetchone()[0] == 22
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     fts = conn.execute("SELECT count(*) FROM card_fts WHERE card_fts MATCH 'chugawug'").fetchone()[
@@ -86,7 +87,7 @@ def test_refuses_somebody_elses_database(tmp_path: Path) -> None:
 
 def test_refuses_a_database_from_a_newer_cardbase(db_path: Path) -> None:
     with sqlite3.connect(db_path) as conn:
-        conn.execute(f"PRAGMA user_version = {fields.SCHEMA_VERSION + 1}")
+        conn.execute(f"PRAGMA user_version = {tables.SCHEMA_VERSION + 1}")
     with pytest.raises(DatabaseError, match="newer cardbase"):
         db.open_db(db_path)
 

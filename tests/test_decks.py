@@ -9,11 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardbase import db, schema
-from cardbase.catalog import import_catalogue
-from cardbase.decklist import format_deck, parse_deck_text
-from cardbase.decks import check_deck, deck_stats, place
-from cardbase.formats import FORMATS
+from cardbase.catalog.load import import_catalogue
+from cardbase.db import connect as db
+from cardbase.db import schema
+from cardbase.decks.check import check_deck, deck_stats, place
+from cardbase.decks.formats import FORMATS
+from cardbase.decks.lists import format_deck, parse_deck_text
 from tests.conftest import DATA, MINI_CATALOGUE, Run, copy_database
 
 # 13 names x 3 = 39; the 14th name makes 40.

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cardbase.entries import FOIL, NONFOIL, format_entry, parse_entry
+from cardbase.catalog.entries import FOIL, NONFOIL, format_entry, parse_entry
 from cardbase.errors import CardbaseError
 
 

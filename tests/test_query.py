@@ -9,11 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardbase import db, schema
+from cardbase.db import connect as db
+from cardbase.db import schema
 from cardbase.errors import CardbaseError, QueryError
-from cardbase.query import FIELD_BY_NAME, FIELDS
-from cardbase.queryparse import parse_query
-from cardbase.search import build_query, count, plan, search
+from cardbase.query.nodes import FIELD_BY_NAME, FIELDS
+from cardbase.query.parse import parse_query
+from cardbase.query.search import build_query, count, plan, search
 from tests.conftest import MINI_CATALOGUE
 
 OWNED = {

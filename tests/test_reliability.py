@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cardbase import schema
+from cardbase.db import schema
 from tests.conftest import MINI_CATALOGUE, Run, copy_database, database_checksum
 
 CORPUS = Path(__file__).parent / "corpus"

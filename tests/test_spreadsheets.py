@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from openpyxl import Workbook, load_workbook
 
-from cardbase import schema
+from cardbase.db import schema
 from tests.conftest import MINI_CATALOGUE, Run
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from cardbase import db, fields, schema
+from cardbase.db import connect as db
+from cardbase.db import schema, tables
 from tests.conftest import DATA, MINI_CATALOGUE
 
 RELEASED = sorted(DATA.glob("schema-v*.db"))
@@ -32,7 +33,7 @@ def shape(path: Path) -> set[tuple[str, str, str]]:
 
 def test_every_version_before_this_one_has_a_fixture() -> None:
     versions = {int(path.stem.removeprefix("schema-v")) for path in RELEASED}
-    assert versions == set(range(1, fields.SCHEMA_VERSION))
+    assert versions == set(range(1, tables.SCHEMA_VERSION))
 
 
 @pytest.mark.parametrize("fixture", RELEASED, ids=[p.stem for p in RELEASED])
@@ -41,7 +42,7 @@ def test_upgrade_keeps_everything(fixture: Path, tmp_path: Path) -> None:
     before = {table: rows(Path(old), table) for table in KEPT_TABLES}
     assert before["ownership"] and before["history"]  # the fixture has something to lose
     conn = db.open_db(Path(old))
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == fields.SCHEMA_VERSION
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == tables.SCHEMA_VERSION
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     conn.close()
     for table in KEPT_TABLES:

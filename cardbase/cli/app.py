@@ -44,13 +44,13 @@ class State:
 
     @property
     def db_path(self) -> Path:
-        from cardbase.db import resolve_db_path
+        from cardbase.db.connect import resolve_db_path
 
         return resolve_db_path(self.db_option)
 
     @contextmanager
     def connect(self) -> Iterator[sqlite3.Connection]:
-        from cardbase.db import open_db
+        from cardbase.db.connect import open_db
 
         conn = open_db(self.db_path)
         try:

@@ -19,7 +19,7 @@ def show(
 
     Example: cardbase show "Chugawug Cook"
     """
-    from cardbase.matching import resolve_card
+    from cardbase.catalog.names import resolve_card
 
     with STATE.connect() as conn:
         found = resolve_card(conn, card)
@@ -42,7 +42,7 @@ def code(
 
     Example: cardbase code "1 U 132"
     """
-    from cardbase.matching import look_up_code
+    from cardbase.catalog.names import look_up_code
 
     with STATE.connect() as conn:
         lookup = look_up_code(conn, text)

@@ -43,11 +43,11 @@ def _lines(items: list[str]) -> list[str]:
 
 
 def _change(verb: str, items: list[str], foil: bool, dry_run: bool, output: Output) -> None:
-    from cardbase.changes import Mode, Request
-    from cardbase.collection import change_collection
-    from cardbase.entries import FOIL, NONFOIL, parse_entry
+    from cardbase.catalog.entries import FOIL, NONFOIL, parse_entry
+    from cardbase.catalog.names import resolve_entries
+    from cardbase.collection.changes import Mode, Request
+    from cardbase.collection.store import change_collection
     from cardbase.errors import CardbaseError
-    from cardbase.matching import resolve_entries
 
     mode = Mode(verb)
     lines = _lines(items)
@@ -114,7 +114,7 @@ def undo(output: OutputOption = Output.table) -> None:
 
     Example: cardbase undo
     """
-    from cardbase.collection import undo_last
+    from cardbase.collection.store import undo_last
 
     batch = undo_last(STATE.db_path)
     if output is Output.json:
@@ -139,8 +139,8 @@ def history(
 
     Example: cardbase history --limit 5
     """
-    from cardbase.changes import FINISH_LABELS
-    from cardbase.holdings import history as read_history
+    from cardbase.collection.changes import FINISH_LABELS
+    from cardbase.collection.stats import history as read_history
 
     with STATE.connect() as conn:
         batches = read_history(conn, limit)
@@ -181,7 +181,7 @@ def stats(
 
     Example: cardbase stats
     """
-    from cardbase import holdings
+    from cardbase.collection import stats as holdings
 
     with STATE.connect() as conn:
         totals = holdings.totals(conn)
@@ -235,7 +235,7 @@ def missing(
 
     Example: cardbase missing --series 1 --rarity R --foil
     """
-    from cardbase import search as lib
+    from cardbase.query import search as lib
 
     flag = "foil" if foil else "nonfoil" if nonfoil else "owned"
     query = lib.build_query(

@@ -13,7 +13,7 @@ from cardbase.cli import render
 from cardbase.cli.app import STATE, Output, OutputOption, app, command
 
 if TYPE_CHECKING:
-    from cardbase.decklist import DeckList
+    from cardbase.decks.lists import DeckList
 
 deck_app = typer.Typer(help="Check, describe and keep deck lists.", no_args_is_help=True)
 app.add_typer(deck_app, name="deck")
@@ -36,8 +36,8 @@ CHECK, CROSS = "\u2714", "\u2718"
 
 def _load(conn: sqlite3.Connection, deck: str) -> DeckList:
     """A deck file if there is one at that path, else the saved deck of that name."""
-    from cardbase.decklist import read_deck_file
-    from cardbase.deckstore import find_deck, saved_deck_list
+    from cardbase.decks.lists import read_deck_file
+    from cardbase.decks.saved import find_deck, saved_deck_list
 
     path = Path(deck)
     if path.exists() or path.suffix:
@@ -59,7 +59,7 @@ def check(
 
     Example: cardbase deck check my-deck.txt --owned
     """
-    from cardbase.decks import check_deck
+    from cardbase.decks.check import check_deck
 
     with STATE.connect() as conn:
         deck_list = _load(conn, deck)
@@ -92,7 +92,7 @@ def stats(deck: DeckArg, output: OutputOption = Output.table) -> None:
 
     Example: cardbase deck stats my-deck.txt
     """
-    from cardbase.decks import deck_stats, place
+    from cardbase.decks.check import deck_stats, place
 
     with STATE.connect() as conn:
         placed, _problems = place(conn, _load(conn, deck))
@@ -128,9 +128,9 @@ def save(
 
     Example: cardbase deck save my-deck.txt --name "Bog Stew"
     """
-    from cardbase.decklist import read_deck_file
-    from cardbase.decks import get_format, place
-    from cardbase.deckstore import save_deck
+    from cardbase.decks.check import get_format, place
+    from cardbase.decks.lists import read_deck_file
+    from cardbase.decks.saved import save_deck
     from cardbase.errors import CardbaseError
 
     fmt = get_format(format_ or "free-realms")
@@ -149,7 +149,7 @@ def list_(output: OutputOption = Output.table) -> None:
 
     Example: cardbase deck list
     """
-    from cardbase.deckstore import list_decks
+    from cardbase.decks.saved import list_decks
 
     with STATE.connect() as conn:
         decks = list_decks(conn)
@@ -175,7 +175,7 @@ def show(name: Annotated[str, typer.Argument(help="A saved deck's name.")]) -> N
 
     Example: cardbase deck show "Bog Stew"
     """
-    from cardbase.deckstore import deck_text, find_deck, saved_placed
+    from cardbase.decks.saved import deck_text, find_deck, saved_placed
 
     with STATE.connect() as conn:
         text = deck_text(conn, saved_placed(conn, find_deck(conn, name)))
@@ -188,7 +188,7 @@ def delete(name: Annotated[str, typer.Argument(help="A saved deck's name.")]) ->
 
     Example: cardbase deck delete "Bog Stew"
     """
-    from cardbase.deckstore import delete_deck, find_deck
+    from cardbase.decks.saved import delete_deck, find_deck
 
     with STATE.connect() as conn:
         deck = find_deck(conn, name)
@@ -206,10 +206,10 @@ def export(
 
     Example: cardbase deck export "Bog Stew" bog-stew.xlsx
     """
-    from cardbase.decks import deck_stats
-    from cardbase.decksheets import write_deck_workbook
-    from cardbase.deckstore import deck_text, find_deck, saved_placed
-    from cardbase.sheets import SheetError
+    from cardbase.decks.check import deck_stats
+    from cardbase.decks.saved import deck_text, find_deck, saved_placed
+    from cardbase.decks.workbooks import write_deck_workbook
+    from cardbase.sheets.files import SheetError
 
     _refuse(file, force, (".txt", ".xlsx"))
     with STATE.connect() as conn:
@@ -238,9 +238,9 @@ def sheet(
 
     Example: cardbase deck sheet "Bog Stew" registration.xlsx --player "Ada"
     """
-    from cardbase.decks import get_format
-    from cardbase.decksheets import write_registration_sheet
-    from cardbase.deckstore import find_deck, saved_placed
+    from cardbase.decks.check import get_format
+    from cardbase.decks.saved import find_deck, saved_placed
+    from cardbase.decks.workbooks import write_registration_sheet
     from cardbase.errors import CardbaseError
 
     if paper.lower() not in ("a4", "letter"):
@@ -256,7 +256,7 @@ def sheet(
 
 
 def _saved_format(conn: sqlite3.Connection, deck: str) -> str:
-    from cardbase.deckstore import find_deck
+    from cardbase.decks.saved import find_deck
 
     if Path(deck).exists() or Path(deck).suffix:
         return "free-realms"
@@ -264,7 +264,7 @@ def _saved_format(conn: sqlite3.Connection, deck: str) -> str:
 
 
 def _refuse(path: Path, force: bool, suffixes: tuple[str, ...]) -> None:
-    from cardbase.sheets import SheetError
+    from cardbase.sheets.files import SheetError
 
     if path.suffix.lower() not in suffixes:
         raise SheetError(
@@ -289,11 +289,11 @@ def build(
 
     Example: cardbase deck build --sphere chaos --heroes 3 --save
     """
-    from cardbase.builder import build_deck
-    from cardbase.decks import check_deck, deck_stats
-    from cardbase.deckstore import deck_text, save_deck
+    from cardbase.decks.builder import build_deck
+    from cardbase.decks.check import check_deck, deck_stats
+    from cardbase.decks.saved import deck_text, save_deck
     from cardbase.errors import CardbaseError
-    from cardbase.query import FIELD_BY_NAME
+    from cardbase.query.nodes import FIELD_BY_NAME
 
     spheres = [c for c in FIELD_BY_NAME["sphere"].choices if c != "none"]
     chosen = next((c for c in spheres if c.lower().startswith(sphere.strip().lower())), None)
@@ -308,7 +308,7 @@ def build(
             raise typer.Exit(1)
         placed = result.placed()
         text = deck_text(conn, placed)
-        from cardbase.decklist import parse_deck_text
+        from cardbase.decks.lists import parse_deck_text
 
         report = check_deck(conn, parse_deck_text(text, f"{chosen} build"))
     stats = deck_stats(placed)

@@ -16,8 +16,8 @@ from cardbase.cli import render
 from cardbase.cli.app import Output
 
 if TYPE_CHECKING:
-    from cardbase.cards import Card
-    from cardbase.query import Query
+    from cardbase.catalog.cards import Card
+    from cardbase.query.nodes import Query
 
 
 def _page(limit: int | None, show_all: bool, output: Output) -> int | None:
@@ -32,7 +32,7 @@ def search_page(
     conn: sqlite3.Connection, query: Query, limit: int | None, show_all: bool, output: Output
 ) -> tuple[list[Card], int]:
     """The cards to show, and how many more matched but are not shown."""
-    from cardbase import search as lib
+    from cardbase.query import search as lib
 
     page = _page(limit, show_all, output)
     cards = lib.search(conn, query, page + 1 if page else limit)

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from cardbase.cards import CARD_KEYS, Card
+from cardbase.catalog.cards import CARD_KEYS, Card
 from cardbase.cli.app import Output
 
 CARD_HEADERS = (

@@ -19,7 +19,7 @@ from cardbase.cli.queryargs import QueryCommand
 
 def _close_names(conn: sqlite3.Connection, words: str) -> str:
     """The " Did you mean: ..." for words that matched nothing; rapidfuzz loads only then."""
-    from cardbase.matching import did_you_mean, suggest_names
+    from cardbase.catalog.names import did_you_mean, suggest_names
 
     suggestions = suggest_names(conn, words)
     return f" {did_you_mean(suggestions)}" if suggestions else ""
@@ -53,7 +53,7 @@ def _register(name: str, owned_only: bool, doc: str) -> None:
         explain: opt.Explain = False,
         output: OutputOption = Output.table,
     ) -> None:
-        from cardbase import search as lib
+        from cardbase.query import search as lib
 
         filters = {
             "name": name,

@@ -39,9 +39,9 @@ def import_(
 
     Example: cardbase import Collection.xlsx --mode set --dry-run
     """
-    from cardbase.changes import Mode
+    from cardbase.collection.changes import Mode
     from cardbase.errors import CardbaseError
-    from cardbase.importer import import_collection
+    from cardbase.sheets.importer import import_collection
 
     try:
         chosen = Mode(mode.lower())
@@ -106,8 +106,8 @@ def export(
 
     Example: cardbase export collection.xlsx
     """
-    from cardbase.exporter import cards_to_export, export_cards
-    from cardbase.sheets import refuse_overwrite
+    from cardbase.sheets.exporter import cards_to_export, export_cards
+    from cardbase.sheets.files import refuse_overwrite
 
     refuse_overwrite(file, force)
     what = "catalogue" if catalogue else "query" if query is not None else "collection"

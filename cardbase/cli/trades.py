@@ -85,7 +85,7 @@ def export(
 
     Example: cardbase trade export my-trades.xlsx
     """
-    from cardbase.sheets import refuse_overwrite
+    from cardbase.sheets.files import refuse_overwrite
     from cardbase.trades import write_trade_lists
 
     refuse_overwrite(file, force)

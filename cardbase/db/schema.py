@@ -14,30 +14,31 @@ from typing import Any
 from sqlalchemy import Connection, Engine, Table, create_engine, event
 from sqlalchemy.exc import DBAPIError
 
-from cardbase import db, fields
+from cardbase.db import connect as db
+from cardbase.db import tables
 from cardbase.errors import DatabaseError
 
 _FTS_DDL = [
-    f"""CREATE VIRTUAL TABLE {fields.CARD_FTS_TABLE} USING fts5(
-        {", ".join(fields.FTS_COLUMNS)},
-        content="{fields.CARD_TABLE}", content_rowid="id",
+    f"""CREATE VIRTUAL TABLE {tables.CARD_FTS_TABLE} USING fts5(
+        {", ".join(tables.FTS_COLUMNS)},
+        content="{tables.CARD_TABLE}", content_rowid="id",
         tokenize='porter unicode61 remove_diacritics 2'
     )""",
-    f"""CREATE TRIGGER {fields.CARD_TABLE}_fts_ai AFTER INSERT ON {fields.CARD_TABLE} BEGIN
-        INSERT INTO {fields.CARD_FTS_TABLE}(rowid, {", ".join(fields.FTS_COLUMNS)})
-        VALUES (new.id, {", ".join("new." + c for c in fields.FTS_COLUMNS)});
+    f"""CREATE TRIGGER {tables.CARD_TABLE}_fts_ai AFTER INSERT ON {tables.CARD_TABLE} BEGIN
+        INSERT INTO {tables.CARD_FTS_TABLE}(rowid, {", ".join(tables.FTS_COLUMNS)})
+        VALUES (new.id, {", ".join("new." + c for c in tables.FTS_COLUMNS)});
     END""",
-    f"""CREATE TRIGGER {fields.CARD_TABLE}_fts_ad AFTER DELETE ON {fields.CARD_TABLE} BEGIN
-        INSERT INTO {fields.CARD_FTS_TABLE}({fields.CARD_FTS_TABLE}, rowid,
-            {", ".join(fields.FTS_COLUMNS)})
-        VALUES ('delete', old.id, {", ".join("old." + c for c in fields.FTS_COLUMNS)});
+    f"""CREATE TRIGGER {tables.CARD_TABLE}_fts_ad AFTER DELETE ON {tables.CARD_TABLE} BEGIN
+        INSERT INTO {tables.CARD_FTS_TABLE}({tables.CARD_FTS_TABLE}, rowid,
+            {", ".join(tables.FTS_COLUMNS)})
+        VALUES ('delete', old.id, {", ".join("old." + c for c in tables.FTS_COLUMNS)});
     END""",
-    f"""CREATE TRIGGER {fields.CARD_TABLE}_fts_au AFTER UPDATE ON {fields.CARD_TABLE} BEGIN
-        INSERT INTO {fields.CARD_FTS_TABLE}({fields.CARD_FTS_TABLE}, rowid,
-            {", ".join(fields.FTS_COLUMNS)})
-        VALUES ('delete', old.id, {", ".join("old." + c for c in fields.FTS_COLUMNS)});
-        INSERT INTO {fields.CARD_FTS_TABLE}(rowid, {", ".join(fields.FTS_COLUMNS)})
-        VALUES (new.id, {", ".join("new." + c for c in fields.FTS_COLUMNS)});
+    f"""CREATE TRIGGER {tables.CARD_TABLE}_fts_au AFTER UPDATE ON {tables.CARD_TABLE} BEGIN
+        INSERT INTO {tables.CARD_FTS_TABLE}({tables.CARD_FTS_TABLE}, rowid,
+            {", ".join(tables.FTS_COLUMNS)})
+        VALUES ('delete', old.id, {", ".join("old." + c for c in tables.FTS_COLUMNS)});
+        INSERT INTO {tables.CARD_FTS_TABLE}(rowid, {", ".join(tables.FTS_COLUMNS)})
+        VALUES (new.id, {", ".join("new." + c for c in tables.FTS_COLUMNS)});
     END""",
 ]
 
@@ -93,30 +94,30 @@ def prepare(path: Path, catalogue: Path | None = None) -> None:
 def _create(conn: Connection, catalogue: Path | None) -> None:
     from sqlmodel import SQLModel  # the models are needed only to create a database
 
-    from cardbase import catalog
+    from cardbase.catalog import load as catalog
 
     SQLModel.metadata.create_all(conn, tables=_tables())
     for statement in _FTS_DDL:
         conn.exec_driver_sql(statement)
-    _stamp(conn, fields.SCHEMA_VERSION)
+    _stamp(conn, tables.SCHEMA_VERSION)
     catalog.load_catalogue(conn, catalogue or catalog.bundled_catalogue())
 
 
 def _migrate(conn: Connection, version: int) -> None:
-    from cardbase.migrations import MIGRATIONS
+    from cardbase.db.migrations import MIGRATIONS
 
-    for target in range(version + 1, fields.SCHEMA_VERSION + 1):
+    for target in range(version + 1, tables.SCHEMA_VERSION + 1):
         MIGRATIONS[target](conn)
-    _stamp(conn, fields.SCHEMA_VERSION)
+    _stamp(conn, tables.SCHEMA_VERSION)
 
 
 def _stamp(conn: Connection, version: int) -> None:
-    conn.exec_driver_sql(f"PRAGMA application_id = {fields.APPLICATION_ID}")
+    conn.exec_driver_sql(f"PRAGMA application_id = {tables.APPLICATION_ID}")
     conn.exec_driver_sql(f"PRAGMA user_version = {int(version)}")
 
 
 def _tables() -> list[Table]:
-    from cardbase.models import (
+    from cardbase.db.models import (
         BatchRow,
         CardRow,
         DeckEntryRow,
@@ -131,5 +132,5 @@ def _tables() -> list[Table]:
 
 def rebuild_fts(conn: Connection) -> None:
     conn.exec_driver_sql(
-        f"INSERT INTO {fields.CARD_FTS_TABLE}({fields.CARD_FTS_TABLE}) VALUES ('rebuild')"
+        f"INSERT INTO {tables.CARD_FTS_TABLE}({tables.CARD_FTS_TABLE}) VALUES ('rebuild')"
     )

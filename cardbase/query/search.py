@@ -11,9 +11,7 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from cardbase import fields
-from cardbase import query as q
-from cardbase.cards import (
+from cardbase.catalog.cards import (
     CARD_COLUMNS_SQL,
     CARD_FROM_SQL,
     CATALOGUE_ORDER,
@@ -21,11 +19,13 @@ from cardbase.cards import (
     Card,
     card_from_row,
 )
+from cardbase.db import tables
 from cardbase.errors import CardbaseError, QueryError
-from cardbase.queryparse import parse_query
+from cardbase.query import nodes as q
+from cardbase.query.parse import parse_query
 
 if TYPE_CHECKING:
-    from cardbase.holdings import Totals
+    from cardbase.collection.stats import Totals
 
 # Plain options: each value option is named after the query field it stands for
 # (--sphere chaos is sphere:chaos); each flag is an is: term (--hero is is:hero).
@@ -117,8 +117,8 @@ def plan(query: q.Query, limit: int | None = None, count: bool = False) -> Searc
         # inside the index, so only those rows are joined and fetched.
         top = not rest and not query.sort and not count and limit is not None
         sql += (
-            f" JOIN (SELECT rowid AS fts_id, rank AS fts_rank FROM {fields.CARD_FTS_TABLE}"
-            f" WHERE {fields.CARD_FTS_TABLE} MATCH ?{' ORDER BY rank LIMIT ?' if top else ''})"
+            f" JOIN (SELECT rowid AS fts_id, rank AS fts_rank FROM {tables.CARD_FTS_TABLE}"
+            f" WHERE {tables.CARD_FTS_TABLE} MATCH ?{' ORDER BY rank LIMIT ?' if top else ''})"
             " AS f ON f.fts_id = c.id"
         )
         params.append(" AND ".join(term.fts for term in text_terms))
@@ -174,7 +174,7 @@ def search_words(words: Sequence[str]) -> str:
 
 def owned_totals(conn: sqlite3.Connection, query: q.Query) -> Totals:
     """Copies and distinct cards owned among everything the query matches (ignoring limits)."""
-    from cardbase.holdings import Totals
+    from cardbase.collection.stats import Totals
 
     found = plan(query)
     row = conn.execute(

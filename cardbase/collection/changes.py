@@ -7,8 +7,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import NamedTuple
 
-from cardbase.cards import CardLike
-from cardbase.entries import FOIL, NONFOIL
+from cardbase.catalog.cards import CardLike
+from cardbase.catalog.entries import FOIL, NONFOIL
 
 FINISH_LABELS = {NONFOIL: "non-foil", FOIL: "foil"}
 

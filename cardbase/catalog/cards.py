@@ -14,12 +14,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
-from cardbase import fields
 from cardbase.codes import CollectorCode
+from cardbase.db import tables
 
 CARD_COLUMNS_SQL = "c.*, coalesce(o.nonfoil, 0) AS nonfoil, coalesce(o.foil, 0) AS foil"
-CARD_FROM_SQL = f"{fields.CARD_TABLE} AS c"
-OWNERSHIP_JOIN_SQL = f"LEFT JOIN {fields.OWNERSHIP_TABLE} AS o ON o.card_id = c.id"
+CARD_FROM_SQL = f"{tables.CARD_TABLE} AS c"
+OWNERSHIP_JOIN_SQL = f"LEFT JOIN {tables.OWNERSHIP_TABLE} AS o ON o.card_id = c.id"
 SELECT_CARDS = f"SELECT {CARD_COLUMNS_SQL} FROM {CARD_FROM_SQL} {OWNERSHIP_JOIN_SQL}"
 CATALOGUE_ORDER = "c.game, c.series, c.number"
 ID_CHUNK = 5_000  # ids per IN (...) list; well under SQLite's limit on parameters
@@ -95,12 +95,12 @@ def split_traits(text: str) -> tuple[str, ...]:
     return tuple(t.strip() for t in text.replace(";", ",").split(",") if t.strip())
 
 
-_OWNED_AT = len(fields.CARD_COLUMNS)
+_OWNED_AT = len(tables.CARD_COLUMNS)
 _make_code = functools.partial(tuple.__new__, CollectorCode)  # skips NamedTuple's __new__
 
 
 def card_from_row(row: Sequence[Any]) -> Card:
-    """A card from a row of ``c.*`` (in `fields.CARD_COLUMNS` order), then nonfoil and foil.
+    """A card from a row of ``c.*`` (in `tables.CARD_COLUMNS` order), then nonfoil and foil.
 
     Unpacked by position, because a search can turn thousands of rows into cards on a cold
     start, and this is three times faster than looking columns up by name.
@@ -116,7 +116,7 @@ def card_from_row(row: Sequence[Any]) -> Card:
         type_,
         bool(hero),
         sphere,
-        tuple(traits.split(fields.TRAIT_SEPARATOR)) if traits else (),
+        tuple(traits.split(tables.TRAIT_SEPARATOR)) if traits else (),
         cost,
         attack,
         defense,
@@ -156,14 +156,14 @@ def cards_named(conn: sqlite3.Connection, name: str) -> list[Card]:
 def name_index(conn: sqlite3.Connection) -> list[tuple[str, str]]:
     """(name, code) of every card, for fuzzy suggestions."""
     rows = conn.execute(
-        f"SELECT name, series, rarity, number FROM {fields.CARD_TABLE} "
+        f"SELECT name, series, rarity, number FROM {tables.CARD_TABLE} "
         "ORDER BY game, series, number"
     )
     return [(r[0], f"{r[1]} {r[2]} {r[3]}") for r in rows]
 
 
 def count_cards(conn: sqlite3.Connection) -> int:
-    return int(conn.execute(f"SELECT count(*) FROM {fields.CARD_TABLE}").fetchone()[0])
+    return int(conn.execute(f"SELECT count(*) FROM {tables.CARD_TABLE}").fetchone()[0])
 
 
 def codes_of(cards: Iterable[Card]) -> str:

@@ -19,12 +19,12 @@ from typing import Any
 
 from sqlalchemy import Connection, Table, bindparam, select, update
 
-from cardbase.cards import name_key
+from cardbase.catalog.cards import name_key
 from cardbase.codes import CollectorCode, parse_code
+from cardbase.db.models import CardRow
+from cardbase.db.tables import TRAIT_SEPARATOR
 from cardbase.errors import CardbaseError, CatalogueError
-from cardbase.fields import TRAIT_SEPARATOR
 from cardbase.games import DEFAULT_GAME, GAMES, Game
-from cardbase.models import CardRow
 
 COLUMNS: tuple[str, ...] = (
     "code", "name", "type", "hero", "sphere", "traits",
@@ -93,7 +93,7 @@ def bundled_catalogue() -> Path:
     packaged = resources.files("cardbase") / "data" / "cards.csv"
     if packaged.is_file():
         return Path(str(packaged))
-    return Path(__file__).resolve().parent.parent / "cards.csv"
+    return Path(__file__).resolve().parents[2] / "cards.csv"
 
 
 def read_catalogue(path: Path) -> CatalogueFile:
@@ -346,8 +346,9 @@ def import_catalogue(
 
     Returns the counts and the problems of rows that were skipped (only with `skip_bad`).
     """
-    from cardbase import db, schema
     from cardbase.bulk import paused_gc
+    from cardbase.db import connect as db
+    from cardbase.db import schema
 
     with paused_gc():
         parsed = read_catalogue(source)

@@ -11,9 +11,9 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from cardbase.decks import DeckStats
-from cardbase.formats import Format, Placed
-from cardbase.sheets import SheetError
+from cardbase.decks.check import DeckStats
+from cardbase.decks.formats import Format, Placed
+from cardbase.sheets.files import SheetError
 
 DECK_HEADERS = ("Section", "Qty", "Code", "Name", "Type", "Sphere", "Cost", "Gems")
 TYPE_ORDER = ("Creature", "Resource", "Trick")

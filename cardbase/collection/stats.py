@@ -9,10 +9,10 @@ from __future__ import annotations
 import sqlite3
 from typing import Any, NamedTuple
 
-from cardbase import fields
-from cardbase.cards import cards_by_id
-from cardbase.changes import Batch, Change
-from cardbase.query import RARITY_NAMES
+from cardbase.catalog.cards import cards_by_id
+from cardbase.collection.changes import Batch, Change
+from cardbase.db import tables
+from cardbase.query.nodes import RARITY_NAMES
 
 
 class Totals(NamedTuple):
@@ -38,7 +38,7 @@ class Completion(NamedTuple):
         return self._asdict()
 
 
-_OWN = f"LEFT JOIN {fields.OWNERSHIP_TABLE} AS o ON o.card_id = c.id"
+_OWN = f"LEFT JOIN {tables.OWNERSHIP_TABLE} AS o ON o.card_id = c.id"
 _COMPLETION = (
     "count(*), sum(coalesce(o.nonfoil, 0) > 0), sum(coalesce(o.foil, 0) > 0), "
     "sum(coalesce(o.nonfoil, 0) + coalesce(o.foil, 0) > 0)"
@@ -48,7 +48,7 @@ _COMPLETION = (
 def totals(conn: sqlite3.Connection, where: str = "", params: tuple[Any, ...] = ()) -> Totals:
     row = conn.execute(
         f"SELECT coalesce(sum(o.nonfoil), 0), coalesce(sum(o.foil), 0), count(*) "
-        f"FROM {fields.OWNERSHIP_TABLE} AS o JOIN {fields.CARD_TABLE} AS c ON c.id = o.card_id "
+        f"FROM {tables.OWNERSHIP_TABLE} AS o JOIN {tables.CARD_TABLE} AS c ON c.id = o.card_id "
         f"WHERE o.nonfoil + o.foil > 0 {('AND ' + where) if where else ''}",
         params,
     ).fetchone()
@@ -58,7 +58,7 @@ def totals(conn: sqlite3.Connection, where: str = "", params: tuple[Any, ...] = 
 def completion_by_set(conn: sqlite3.Connection, game: str) -> list[Completion]:
     """Per series and rarity, in set order: what a collector ticks off in a binder."""
     rows = conn.execute(
-        f"SELECT c.series, c.rarity, {_COMPLETION} FROM {fields.CARD_TABLE} AS c {_OWN} "
+        f"SELECT c.series, c.rarity, {_COMPLETION} FROM {tables.CARD_TABLE} AS c {_OWN} "
         "WHERE c.game = ? GROUP BY c.series, c.rarity "
         "ORDER BY c.series, instr('CURESP', c.rarity)",
         (game,),
@@ -71,7 +71,7 @@ def completion_by_set(conn: sqlite3.Connection, game: str) -> list[Completion]:
 
 def completion_by_series(conn: sqlite3.Connection, game: str) -> list[Completion]:
     rows = conn.execute(
-        f"SELECT c.series, {_COMPLETION} FROM {fields.CARD_TABLE} AS c {_OWN} "
+        f"SELECT c.series, {_COMPLETION} FROM {tables.CARD_TABLE} AS c {_OWN} "
         "WHERE c.game = ? GROUP BY c.series ORDER BY c.series",
         (game,),
     )
@@ -80,7 +80,7 @@ def completion_by_series(conn: sqlite3.Connection, game: str) -> list[Completion
 
 def completion_by_sphere(conn: sqlite3.Connection, game: str) -> list[Completion]:
     rows = conn.execute(
-        f"SELECT coalesce(c.sphere, 'Heroes'), {_COMPLETION} FROM {fields.CARD_TABLE} AS c "
+        f"SELECT coalesce(c.sphere, 'Heroes'), {_COMPLETION} FROM {tables.CARD_TABLE} AS c "
         f"{_OWN} WHERE c.game = ? GROUP BY 1 ORDER BY 1",
         (game,),
     )
@@ -90,7 +90,7 @@ def completion_by_sphere(conn: sqlite3.Connection, game: str) -> list[Completion
 def history(conn: sqlite3.Connection, limit: int | None = None) -> list[Batch]:
     """Batches newest first, each with its changes (as deltas from zero when shown alone)."""
     batches = conn.execute(
-        f"SELECT id, created_at, source, undone FROM {fields.BATCH_TABLE} ORDER BY id DESC"
+        f"SELECT id, created_at, source, undone FROM {tables.BATCH_TABLE} ORDER BY id DESC"
         + (" LIMIT ?" if limit else ""),
         (limit,) if limit else (),
     ).fetchall()
@@ -99,7 +99,7 @@ def history(conn: sqlite3.Connection, limit: int | None = None) -> list[Batch]:
     ids = [row[0] for row in batches]
     marks = ", ".join("?" for _ in ids)
     deltas = conn.execute(
-        f"SELECT batch_id, card_id, finish, delta FROM {fields.HISTORY_TABLE} "
+        f"SELECT batch_id, card_id, finish, delta FROM {tables.HISTORY_TABLE} "
         f"WHERE batch_id IN ({marks}) ORDER BY id",
         ids,
     ).fetchall()

@@ -13,8 +13,8 @@ import re
 import sqlite3
 from typing import NamedTuple
 
-from cardbase import fields
-from cardbase.cards import name_key
+from cardbase.catalog.cards import name_key
+from cardbase.db import tables
 
 ACCEPT_SCORE = 97.0  # 'Chugawug Cok' (96) is reported, one typo in a long name is taken
 SUGGEST_SCORE = 70.0
@@ -95,7 +95,7 @@ class NameIndex:
 
     @classmethod
     def load(cls, conn: sqlite3.Connection, game: str | None = None) -> NameIndex:
-        sql = f"SELECT id, game, series, rarity, number, name, name_key FROM {fields.CARD_TABLE}"
+        sql = f"SELECT id, game, series, rarity, number, name, name_key FROM {tables.CARD_TABLE}"
         rows = conn.execute(sql + (" WHERE game = ?" if game else ""), (game,) if game else ())
         printings, keys = [], []
         for row in rows:

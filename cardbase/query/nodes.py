@@ -12,7 +12,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any, NamedTuple, Protocol
 
-from cardbase import fields
+from cardbase.db import tables
 from cardbase.games import GAMES
 
 Clause = tuple[str, list[Any]]
@@ -246,8 +246,8 @@ class TextMatch(NamedTuple):
 
     def clause(self) -> Clause:
         return (
-            f"c.id IN (SELECT rowid FROM {fields.CARD_FTS_TABLE} "
-            f"WHERE {fields.CARD_FTS_TABLE} MATCH ?)",
+            f"c.id IN (SELECT rowid FROM {tables.CARD_FTS_TABLE} "
+            f"WHERE {tables.CARD_FTS_TABLE} MATCH ?)",
             [self.fts],
         )
 
@@ -319,8 +319,8 @@ class Flag(NamedTuple):
             return f"{OWNED_SQL} > 0", []
         if self.flag == "playset":
             return (
-                f"c.name_key IN (SELECT p.name_key FROM {fields.CARD_TABLE} AS p "
-                f"JOIN {fields.OWNERSHIP_TABLE} AS po ON po.card_id = p.id "
+                f"c.name_key IN (SELECT p.name_key FROM {tables.CARD_TABLE} AS p "
+                f"JOIN {tables.OWNERSHIP_TABLE} AS po ON po.card_id = p.id "
                 "GROUP BY p.name_key HAVING sum(po.nonfoil + po.foil) >= ?)",
                 [PLAYSET],
             )

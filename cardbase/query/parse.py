@@ -18,10 +18,10 @@ from collections.abc import Callable
 from enum import Enum, auto
 from typing import NamedTuple
 
-from cardbase import query as q
-from cardbase.cards import name_key
+from cardbase.catalog.cards import name_key
 from cardbase.codes import looks_like_code, parse_code
 from cardbase.errors import CodeError, QueryError
+from cardbase.query import nodes as q
 
 _FIELD_TERM = re.compile(r"([A-Za-z]+)(>=|<=|!=|:|=|>|<)(.*)", re.DOTALL)
 _NUMBER = re.compile(r"-?[0-9]+")

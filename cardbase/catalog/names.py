@@ -11,10 +11,10 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from cardbase import cards as cardlib
-from cardbase.cards import Card
+from cardbase.catalog import cards as cardlib
+from cardbase.catalog.cards import Card
+from cardbase.catalog.entries import Entry
 from cardbase.codes import CollectorCode, looks_like_code, parse_code
-from cardbase.entries import Entry
 from cardbase.errors import AmbiguousError, CardbaseError, CodeError, NotFoundError
 from cardbase.games import DEFAULT_GAME
 

@@ -13,9 +13,9 @@ import sqlite3
 from collections import Counter
 from typing import NamedTuple
 
-from cardbase.cards import Card, fetch_cards, name_key
-from cardbase.decklist import MAIN, DeckLine
-from cardbase.formats import FORMATS, Placed
+from cardbase.catalog.cards import Card, fetch_cards, name_key
+from cardbase.decks.formats import FORMATS, Placed
+from cardbase.decks.lists import MAIN, DeckLine
 
 FORMAT = FORMATS["free-realms"]
 DECK_SIZE = 40

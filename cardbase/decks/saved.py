@@ -12,11 +12,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import NamedTuple
 
-from cardbase import fields
-from cardbase.cards import Card, cards_by_id, cards_named, name_key
-from cardbase.decklist import DeckLine, DeckList, format_deck
+from cardbase.catalog.cards import Card, cards_by_id, cards_named, name_key
+from cardbase.db import tables
+from cardbase.decks.formats import Placed
+from cardbase.decks.lists import DeckLine, DeckList, format_deck
 from cardbase.errors import CardbaseError, NotFoundError
-from cardbase.formats import Placed
 
 
 class SavedDeck(NamedTuple):
@@ -33,7 +33,7 @@ class SavedDeck(NamedTuple):
 def list_decks(conn: sqlite3.Connection) -> list[SavedDeck]:
     rows = conn.execute(
         f"SELECT d.id, d.name, d.format, coalesce(sum(e.copies), 0), d.updated_at "
-        f"FROM {fields.DECK_TABLE} AS d LEFT JOIN {fields.DECK_ENTRY_TABLE} AS e "
+        f"FROM {tables.DECK_TABLE} AS d LEFT JOIN {tables.DECK_ENTRY_TABLE} AS e "
         "ON e.deck_id = d.id GROUP BY d.id ORDER BY d.name COLLATE NOCASE"
     )
     return [SavedDeck(*row) for row in rows]
@@ -57,7 +57,7 @@ def find_deck(conn: sqlite3.Connection, name: str) -> SavedDeck:
 
 def saved_placed(conn: sqlite3.Connection, deck: SavedDeck) -> list[Placed]:
     rows = conn.execute(
-        f"SELECT section, card_id, copies, line FROM {fields.DECK_ENTRY_TABLE} "
+        f"SELECT section, card_id, copies, line FROM {tables.DECK_ENTRY_TABLE} "
         "WHERE deck_id = ? ORDER BY line, id",
         (deck.id,),
     ).fetchall()
@@ -89,7 +89,7 @@ def save_deck(
     """Store (or with `replace`, overwrite) a deck in one transaction."""
     from sqlalchemy import text
 
-    from cardbase import schema
+    from cardbase.db import schema
 
     cleaned = " ".join(name.split())
     if not cleaned:
@@ -99,7 +99,7 @@ def save_deck(
     try:
         with engine.begin() as conn:
             existing = conn.execute(
-                text(f"SELECT id FROM {fields.DECK_TABLE} WHERE name_key = :k"),
+                text(f"SELECT id FROM {tables.DECK_TABLE} WHERE name_key = :k"),
                 {"k": name_key(cleaned)},
             ).first()
             if existing and not replace:
@@ -107,12 +107,12 @@ def save_deck(
             if existing:
                 deck_id = existing[0]
                 conn.execute(
-                    text(f"DELETE FROM {fields.DECK_ENTRY_TABLE} WHERE deck_id = :d"),
+                    text(f"DELETE FROM {tables.DECK_ENTRY_TABLE} WHERE deck_id = :d"),
                     {"d": deck_id},
                 )
                 conn.execute(
                     text(
-                        f"UPDATE {fields.DECK_TABLE} SET name = :n, format = :f, updated_at = :t "
+                        f"UPDATE {tables.DECK_TABLE} SET name = :n, format = :f, updated_at = :t "
                         "WHERE id = :d"
                     ),
                     {"n": cleaned, "f": fmt, "t": now, "d": deck_id},
@@ -120,7 +120,7 @@ def save_deck(
             else:
                 deck_id = conn.execute(
                     text(
-                        f"INSERT INTO {fields.DECK_TABLE} (name, name_key, format, created_at, "
+                        f"INSERT INTO {tables.DECK_TABLE} (name, name_key, format, created_at, "
                         "updated_at) VALUES (:n, :k, :f, :t, :t)"
                     ),
                     {"n": cleaned, "k": name_key(cleaned), "f": fmt, "t": now},
@@ -128,7 +128,7 @@ def save_deck(
             if placed:
                 conn.execute(
                     text(
-                        f"INSERT INTO {fields.DECK_ENTRY_TABLE} (deck_id, section, card_id, "
+                        f"INSERT INTO {tables.DECK_ENTRY_TABLE} (deck_id, section, card_id, "
                         "copies, line) VALUES (:d, :s, :c, :n, :l)"
                     ),
                     [
@@ -150,15 +150,15 @@ def save_deck(
 def delete_deck(db_path: Path, deck: SavedDeck) -> None:
     from sqlalchemy import text
 
-    from cardbase import schema
+    from cardbase.db import schema
 
     engine = schema.write_engine(db_path)
     try:
         with engine.begin() as conn:
             conn.execute(
-                text(f"DELETE FROM {fields.DECK_ENTRY_TABLE} WHERE deck_id = :d"), {"d": deck.id}
+                text(f"DELETE FROM {tables.DECK_ENTRY_TABLE} WHERE deck_id = :d"), {"d": deck.id}
             )
-            conn.execute(text(f"DELETE FROM {fields.DECK_TABLE} WHERE id = :d"), {"d": deck.id})
+            conn.execute(text(f"DELETE FROM {tables.DECK_TABLE} WHERE id = :d"), {"d": deck.id})
     finally:
         engine.dispose()
 

@@ -11,8 +11,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from cardbase.cards import Card
-from cardbase.sheets import Table, refuse_overwrite, write_csv, write_xlsx
+from cardbase.catalog.cards import Card
+from cardbase.sheets.files import Table, refuse_overwrite, write_csv, write_xlsx
 
 COLUMNS = (
     "Code",
@@ -98,8 +98,8 @@ def export_cards(
 
 def cards_to_export(conn: sqlite3.Connection, what: str, query_text: str | None) -> list[Card]:
     """'collection' (owned cards), 'catalogue' (every card), or 'query' (search results)."""
-    from cardbase import search
     from cardbase.bulk import paused_gc
+    from cardbase.query import search
 
     text = {"catalogue": "", "query": query_text or ""}.get(what, "is:owned")
     with paused_gc():

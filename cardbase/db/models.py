@@ -11,12 +11,12 @@ from __future__ import annotations
 from sqlalchemy import CheckConstraint, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-from cardbase import fields
+from cardbase.db import tables
 from cardbase.games import DEFAULT_GAME
 
 
 class CardRow(SQLModel, table=True):
-    __tablename__ = fields.CARD_TABLE
+    __tablename__ = tables.CARD_TABLE
     __table_args__ = (
         UniqueConstraint("game", "series", "number", name="uq_card_code"),
         Index("ix_card_name_key", "name_key"),
@@ -50,18 +50,18 @@ class CardRow(SQLModel, table=True):
 
 
 class OwnershipRow(SQLModel, table=True):
-    __tablename__ = fields.OWNERSHIP_TABLE
+    __tablename__ = tables.OWNERSHIP_TABLE
     __table_args__ = (
         CheckConstraint("nonfoil >= 0 AND foil >= 0", name="ck_ownership_not_negative"),
     )
 
-    card_id: int = Field(foreign_key=f"{fields.CARD_TABLE}.id", primary_key=True)
+    card_id: int = Field(foreign_key=f"{tables.CARD_TABLE}.id", primary_key=True)
     nonfoil: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     foil: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 class BatchRow(SQLModel, table=True):
-    __tablename__ = fields.BATCH_TABLE
+    __tablename__ = tables.BATCH_TABLE
 
     id: int | None = Field(default=None, primary_key=True)
     created_at: str
@@ -70,15 +70,15 @@ class BatchRow(SQLModel, table=True):
 
 
 class HistoryRow(SQLModel, table=True):
-    __tablename__ = fields.HISTORY_TABLE
+    __tablename__ = tables.HISTORY_TABLE
     __table_args__ = (
         CheckConstraint("finish IN ('nonfoil','foil')", name="ck_history_finish"),
         Index("ix_history_batch", "batch_id"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
-    batch_id: int = Field(foreign_key=f"{fields.BATCH_TABLE}.id")
-    card_id: int = Field(foreign_key=f"{fields.CARD_TABLE}.id")
+    batch_id: int = Field(foreign_key=f"{tables.BATCH_TABLE}.id")
+    card_id: int = Field(foreign_key=f"{tables.CARD_TABLE}.id")
     finish: str
     delta: int
 
@@ -86,7 +86,7 @@ class HistoryRow(SQLModel, table=True):
 class DeckRow(SQLModel, table=True):
     """A saved deck; its name is unique ignoring case and spacing (`name_key`)."""
 
-    __tablename__ = fields.DECK_TABLE
+    __tablename__ = tables.DECK_TABLE
     __table_args__ = (UniqueConstraint("name_key", name="uq_deck_name"),)
 
     id: int | None = Field(default=None, primary_key=True)
@@ -98,15 +98,15 @@ class DeckRow(SQLModel, table=True):
 
 
 class DeckEntryRow(SQLModel, table=True):
-    __tablename__ = fields.DECK_ENTRY_TABLE
+    __tablename__ = tables.DECK_ENTRY_TABLE
     __table_args__ = (
         CheckConstraint("copies > 0", name="ck_deck_entry_copies"),
         Index("ix_deck_entry_deck", "deck_id"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
-    deck_id: int = Field(foreign_key=f"{fields.DECK_TABLE}.id")
+    deck_id: int = Field(foreign_key=f"{tables.DECK_TABLE}.id")
     section: str
-    card_id: int = Field(foreign_key=f"{fields.CARD_TABLE}.id")
+    card_id: int = Field(foreign_key=f"{tables.CARD_TABLE}.id")
     copies: int
     line: int

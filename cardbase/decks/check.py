@@ -11,13 +11,13 @@ import sqlite3
 from collections import Counter, defaultdict
 from typing import Any, NamedTuple
 
-from cardbase import fields
-from cardbase.cards import Card, name_key
+from cardbase.catalog.cards import Card, name_key
+from cardbase.catalog.names import resolve_card, suggest_names
 from cardbase.codes import looks_like_code
-from cardbase.decklist import DeckList
+from cardbase.db import tables
+from cardbase.decks.formats import FORMATS, Format, Placed, Problem, check
+from cardbase.decks.lists import DeckList
 from cardbase.errors import AmbiguousError, CardbaseError
-from cardbase.formats import FORMATS, Format, Placed, Problem, check
-from cardbase.matching import resolve_card, suggest_names
 
 
 class DeckReport(NamedTuple):
@@ -91,7 +91,7 @@ def _card_for(conn: sqlite3.Connection, text: str, whole: str, game: str | None)
     try:
         return resolve_card(conn, text, game)
     except AmbiguousError:
-        from cardbase.cards import cards_named
+        from cardbase.catalog.cards import cards_named
 
         named = cards_named(conn, text)
         if not named:
@@ -161,8 +161,8 @@ def owned_by_name(conn: sqlite3.Connection, keys: list[str]) -> dict[str, int]:
         return {}
     marks = ", ".join("?" * len(keys))
     rows = conn.execute(
-        f"SELECT c.name_key, sum(o.nonfoil + o.foil) FROM {fields.CARD_TABLE} AS c "
-        f"JOIN {fields.OWNERSHIP_TABLE} AS o ON o.card_id = c.id "
+        f"SELECT c.name_key, sum(o.nonfoil + o.foil) FROM {tables.CARD_TABLE} AS c "
+        f"JOIN {tables.OWNERSHIP_TABLE} AS o ON o.card_id = c.id "
         f"WHERE c.name_key IN ({marks}) GROUP BY c.name_key",
         keys,
     )

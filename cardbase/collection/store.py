@@ -16,12 +16,12 @@ from typing import NamedTuple
 
 from sqlalchemy import Connection, text
 
-from cardbase import fields
-from cardbase.cards import Card, CardLike
-from cardbase.changes import FINISH_LABELS, Batch, Change, Mode, Request
-from cardbase.entries import FOIL, NONFOIL
+from cardbase.catalog.cards import Card, CardLike
+from cardbase.catalog.entries import FOIL, NONFOIL
+from cardbase.catalog.names import NOTHING_CHANGED
+from cardbase.collection.changes import FINISH_LABELS, Batch, Change, Mode, Request
+from cardbase.db import tables
 from cardbase.errors import CardbaseError
-from cardbase.matching import NOTHING_CHANGED
 
 MAX_PROBLEMS_SHOWN = 10
 
@@ -71,7 +71,8 @@ def change_collection(
     db_path: Path, requests: list[Request], mode: Mode, source: str, *, dry_run: bool = False
 ) -> list[Change]:
     """Apply requests in one transaction and one history batch; return what changed."""
-    from cardbase import db, schema
+    from cardbase.db import connect as db
+    from cardbase.db import schema
 
     db.open_db(db_path).close()
     cards, wanted = totals(requests)
@@ -110,7 +111,7 @@ def _shortfall_message(short: list[Shortfall], cards: dict[int, CardLike]) -> st
 
 
 def read_counts(conn: Connection, card_ids: set[int] | None) -> Counts:
-    sql = f"SELECT card_id, nonfoil, foil FROM {fields.OWNERSHIP_TABLE}"
+    sql = f"SELECT card_id, nonfoil, foil FROM {tables.OWNERSHIP_TABLE}"
     rows = conn.execute(text(sql)).all()
     counts: Counts = {}
     for card_id, nonfoil, foil in rows:
@@ -129,12 +130,12 @@ def write_changes(conn: Connection, changes: list[Change], source: str) -> int:
     created = datetime.now(UTC).isoformat(timespec="seconds")
     batch_id = conn.execute(
         text(
-            f"INSERT INTO {fields.BATCH_TABLE} (created_at, source, undone) VALUES (:at, :src, 0)"
+            f"INSERT INTO {tables.BATCH_TABLE} (created_at, source, undone) VALUES (:at, :src, 0)"
         ),
         {"at": created, "src": source},
     ).lastrowid
     conn.exec_driver_sql(
-        f"INSERT INTO {fields.HISTORY_TABLE} (batch_id, card_id, finish, delta) "
+        f"INSERT INTO {tables.HISTORY_TABLE} (batch_id, card_id, finish, delta) "
         "VALUES (?, ?, ?, ?)",
         [(batch_id, c.card.id, c.finish, c.new - c.old) for c in changes],
     )
@@ -152,16 +153,16 @@ def store_counts(conn: Connection, changes: list[Change]) -> None:
         ]
         if rows:
             conn.exec_driver_sql(
-                f"INSERT INTO {fields.OWNERSHIP_TABLE} (card_id, nonfoil, foil) VALUES (?, ?, ?) "
+                f"INSERT INTO {tables.OWNERSHIP_TABLE} (card_id, nonfoil, foil) VALUES (?, ?, ?) "
                 f"ON CONFLICT (card_id) DO UPDATE SET {finish} = excluded.{finish}",
                 rows,
             )
-    conn.execute(text(f"DELETE FROM {fields.OWNERSHIP_TABLE} WHERE nonfoil = 0 AND foil = 0"))
+    conn.execute(text(f"DELETE FROM {tables.OWNERSHIP_TABLE} WHERE nonfoil = 0 AND foil = 0"))
 
 
 def _card(conn: Connection, card_id: int) -> Card:
     """A card with its counts as they are now, inside the write transaction."""
-    from cardbase.cards import SELECT_CARDS, card_from_row
+    from cardbase.catalog.cards import SELECT_CARDS, card_from_row
 
     row = conn.execute(text(f"{SELECT_CARDS} WHERE c.id = :id"), {"id": card_id})
     return card_from_row(tuple(row.one()))
@@ -169,7 +170,8 @@ def _card(conn: Connection, card_id: int) -> Card:
 
 def undo_last(db_path: Path) -> Batch | None:
     """Revert the newest batch not yet undone; None when there is nothing left to undo."""
-    from cardbase import db, schema
+    from cardbase.db import connect as db
+    from cardbase.db import schema
 
     db.open_db(db_path).close()
     engine = schema.write_engine(db_path)
@@ -177,7 +179,7 @@ def undo_last(db_path: Path) -> Batch | None:
         with engine.begin() as conn:
             row = conn.execute(
                 text(
-                    f"SELECT id, created_at, source FROM {fields.BATCH_TABLE} "
+                    f"SELECT id, created_at, source FROM {tables.BATCH_TABLE} "
                     "WHERE undone = 0 ORDER BY id DESC LIMIT 1"
                 )
             ).first()
@@ -186,7 +188,7 @@ def undo_last(db_path: Path) -> Batch | None:
             batch_id, created_at, source = row
             deltas = conn.execute(
                 text(
-                    f"SELECT card_id, finish, delta FROM {fields.HISTORY_TABLE} "
+                    f"SELECT card_id, finish, delta FROM {tables.HISTORY_TABLE} "
                     "WHERE batch_id = :b ORDER BY id"
                 ),
                 {"b": batch_id},
@@ -203,7 +205,7 @@ def undo_last(db_path: Path) -> Batch | None:
                 changes.append(Change(_card(conn, card_id), finish, old, old - delta))
             store_counts(conn, changes)
             conn.execute(
-                text(f"UPDATE {fields.BATCH_TABLE} SET undone = 1 WHERE id = :b"), {"b": batch_id}
+                text(f"UPDATE {tables.BATCH_TABLE} SET undone = 1 WHERE id = :b"), {"b": batch_id}
             )
     finally:
         engine.dispose()

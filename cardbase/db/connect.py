@@ -14,7 +14,7 @@ import re
 import sqlite3
 from pathlib import Path
 
-from cardbase import fields
+from cardbase.db import tables
 from cardbase.errors import DatabaseError
 
 ENV_VAR = "CARDBASE_DB"
@@ -82,18 +82,18 @@ def check_header(path: Path, app_id: int, version: int, objects: int) -> bool:
     """
     if app_id == 0 and objects == 0:
         return False
-    if app_id != fields.APPLICATION_ID:
+    if app_id != tables.APPLICATION_ID:
         raise DatabaseError(
             f"{path}: an SQLite database, but not a cardbase one, so nothing was changed",
             "Choose another file with --db",
         )
-    if version > fields.SCHEMA_VERSION:
+    if version > tables.SCHEMA_VERSION:
         raise DatabaseError(
             f"{path}: made by a newer cardbase (schema {version}, this one knows "
-            f"{fields.SCHEMA_VERSION})",
+            f"{tables.SCHEMA_VERSION})",
             "Upgrade cardbase",
         )
-    return version == fields.SCHEMA_VERSION
+    return version == tables.SCHEMA_VERSION
 
 
 def open_db(path: Path) -> sqlite3.Connection:
@@ -105,7 +105,7 @@ def open_db(path: Path) -> sqlite3.Connection:
         if check_header(path, *read_header(conn, path)):
             return conn
         conn.close()
-    from cardbase import schema
+    from cardbase.db import schema
 
     schema.prepare(path)
     return connect(path)

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, NamedTuple
 
-from cardbase.cards import Card
-from cardbase.decklist import MAIN, DeckLine
+from cardbase.catalog.cards import Card
+from cardbase.decks.lists import MAIN, DeckLine
 
 
 class SectionRule(NamedTuple):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-from cardbase.entries import parse_entry
+from cardbase.catalog.entries import parse_entry
 from cardbase.errors import CardbaseError
 
 MAIN = "main"
@@ -113,7 +113,7 @@ def read_deck_file(path: Path) -> DeckList:
         raise CardbaseError(
             f"{path}: {len(raw):,} bytes is not a deck list (at most {MAX_DECK_FILE:,})"
         )
-    from cardbase.sheets import decode
+    from cardbase.sheets.files import decode
 
     text = decode(raw, str(path))
     if not text.strip():
@@ -133,7 +133,7 @@ def _is_sheet_csv(path: Path) -> bool:
 
 
 def _deck_from_sheet(path: Path) -> DeckList:
-    from cardbase.importer import read_collection
+    from cardbase.sheets.importer import read_collection
 
     sheet = read_collection(path)
     lines = [

@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from cardbase.bulk import paused_gc
-from cardbase.changes import Change, Mode, Request
+from cardbase.catalog.entries import FOIL, NONFOIL
+from cardbase.catalog.nameindex import NameIndex, Printing
 from cardbase.codes import parse_code
-from cardbase.entries import FOIL, NONFOIL
+from cardbase.collection.changes import Change, Mode, Request
 from cardbase.errors import CardbaseError, CodeError
-from cardbase.nameindex import NameIndex, Printing
-from cardbase.sheetcolumns import FINISH_VALUES, Columns, find_header, fold
-from cardbase.sheets import SheetError, stream_sheets, unsafe_text
+from cardbase.sheets.columns import FINISH_VALUES, Columns, find_header, fold
+from cardbase.sheets.files import SheetError, stream_sheets, unsafe_text
 
 MAX_ROWS = 500_000  # far past any collection; a bigger sheet is a mistake, not a binder
 SHOWN_TEXT = 60  # characters of a cell quoted in a message
@@ -322,11 +322,11 @@ def _read_beside_index(
     """
     from concurrent.futures import ThreadPoolExecutor
 
-    from cardbase import db
+    from cardbase.db import connect as db
 
     def load() -> NameIndex:
         # The write side's SQLAlchemy takes 0.2 s to import: do it here, during the parse.
-        import cardbase.collection  # noqa: F401
+        import cardbase.collection.store  # noqa: F401
 
         conn = db.connect(db_path)
         try:
@@ -352,9 +352,9 @@ def import_collection(
     progress: Progress = _quiet,
 ) -> ImportReport:
     """Import a collection sheet in one transaction and one history batch."""
-    from cardbase import db
-    from cardbase.cards import card_refs_by_id
-    from cardbase.collection import change_collection
+    from cardbase.catalog.cards import card_refs_by_id
+    from cardbase.collection.store import change_collection
+    from cardbase.db import connect as db
 
     progress("Reading the sheet", 0, 1)
     conn: sqlite3.Connection = db.open_db(db_path)
