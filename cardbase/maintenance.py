@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from cardbase.db import connect as db
 from cardbase.db import tables
+from cardbase.db.header import read_header
 from cardbase.errors import CardbaseError, DatabaseError
 
 
@@ -45,7 +46,7 @@ def check_backup_file(path: Path) -> int:
     except sqlite3.Error as exc:
         raise DatabaseError(f"{path}: cannot open it ({exc})") from exc
     try:
-        app_id, version, objects = db.read_header(conn, path)
+        app_id, version, objects = read_header(conn, path)
         if app_id != tables.APPLICATION_ID or objects == 0:
             raise DatabaseError(f"{path}: not a cardbase database; nothing was changed")
         if version > tables.SCHEMA_VERSION:
@@ -101,12 +102,8 @@ def doctor(db_path: Path, fix: bool = False) -> list[Finding]:
     if fix and not findings[3].ok:
         from cardbase.db import schema
 
-        engine = schema.write_engine(db_path)
-        try:
-            with engine.begin() as write:
-                schema.rebuild_fts(write)
-        finally:
-            engine.dispose()
+        with db.write_transaction(db_path) as write:
+            schema.rebuild_fts(write)
         findings[3] = Finding("full-text index", True, "rebuilt from the card table")
     return findings
 

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from cardbase.catalog import load as catalog
-from cardbase.catalog.load import import_catalogue, parse_catalogue
+from cardbase.catalog.load import parse_catalogue
+from cardbase.catalog.update import import_catalogue
 from cardbase.errors import CatalogueError
 
 HEADER = "code,name,type,hero,sphere,traits,cost,attack,defense,gems,text,lore\n"

@@ -9,6 +9,7 @@ import pytest
 
 from cardbase.db import connect as db
 from cardbase.db import schema, tables
+from cardbase.db.header import read_header
 from cardbase.db.models import BatchRow, CardRow, DeckEntryRow, DeckRow, HistoryRow, OwnershipRow
 from cardbase.errors import DatabaseError
 from tests.conftest import MINI_CATALOGUE
@@ -46,7 +47,7 @@ def test_cards_read_by_position_match_their_columns_by_name(conn: sqlite3.Connec
 
 def test_new_database_is_stamped_and_loaded(db_path: Path) -> None:
     conn = db.connect(db_path)
-    app_id, version, _ = db.read_header(conn, db_path)
+    app_id, version, _ = read_header(conn, db_path)
     assert (app_id, version) == (tables.APPLICATION_ID, tables.SCHEMA_VERSION)
     assert conn.execute("SELECT count(*) FROM card").fetchone()[0] == 22
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardbase.catalog.load import import_catalogue
+from cardbase.catalog.update import import_catalogue
 from cardbase.db import connect as db
 from cardbase.db import schema
 from cardbase.decks.check import check_deck, deck_stats, place

@@ -11,17 +11,15 @@ from __future__ import annotations
 
 import csv
 import io
+import sqlite3
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
-
-from sqlalchemy import Connection, Table, bindparam, select, update
 
 from cardbase.catalog.cards import name_key
 from cardbase.codes import CollectorCode, parse_code
-from cardbase.db.models import CardRow
+from cardbase.db import tables
 from cardbase.db.tables import TRAIT_SEPARATOR
 from cardbase.errors import CardbaseError, CatalogueError
 from cardbase.games import DEFAULT_GAME, GAMES, Game
@@ -63,8 +61,10 @@ class CardSpec:
     def code(self) -> CollectorCode:
         return CollectorCode(self.series, self.rarity, self.number)
 
-    def values(self) -> dict[str, object]:
-        return {**asdict(self), "name_key": name_key(self.name)}
+    def row(self, columns: tuple[str, ...]) -> tuple[object, ...]:
+        """The card's values in `columns` order, as the card table stores them."""
+        values = {**asdict(self), "name_key": name_key(self.name)}
+        return tuple(values[column] for column in columns)
 
 
 @dataclass
@@ -287,28 +287,30 @@ def _gems(text: str) -> str:
     return letters
 
 
-def store_cards(conn: Connection, specs: list[CardSpec], skipped: int = 0) -> ImportCounts:
+def store_cards(conn: sqlite3.Connection, specs: list[CardSpec], skipped: int = 0) -> ImportCounts:
     """Add new cards and update changed ones, matched by game and code, in `conn`'s transaction."""
-    table: Table = CardRow.__table__  # type: ignore[attr-defined]
-    existing = {(row.game, row.series, row.number): row for row in conn.execute(select(table))}
-    new_rows: list[dict[str, object]] = []
-    changed_rows: list[dict[str, object]] = []
+    columns = tables.CARD_COLUMNS[1:]  # all but the id, in the table's order
+    cursor = conn.cursor()
+    cursor.row_factory = None  # plain tuples, compared whole with each spec's row
+    rows = cursor.execute(f"SELECT {', '.join(tables.CARD_COLUMNS)} FROM {tables.CARD_TABLE}")
+    existing = {(row[1], row[2], row[4]): row for row in rows}
+    new_rows: list[tuple[object, ...]] = []
+    changed_rows: list[tuple[object, ...]] = []
     for spec in specs:
-        values = spec.values()
+        values = spec.row(columns)
         old = existing.get((spec.game, spec.series, spec.number))
         if old is None:
             new_rows.append(values)
-        elif any(getattr(old, column) != value for column, value in values.items()):
-            changed_rows.append({**values, "_id": old.id})
+        elif tuple(old[1:]) != values:
+            changed_rows.append((*values, old[0]))
     if new_rows:
-        conn.execute(table.insert(), new_rows)
-    if changed_rows:
-        columns: dict[str, Any] = {
-            column: bindparam(column) for column in changed_rows[0] if column != "_id"
-        }
-        conn.execute(
-            update(table).where(table.c.id == bindparam("_id")).values(columns), changed_rows
+        marks = ", ".join("?" * len(columns))
+        conn.executemany(
+            f"INSERT INTO {tables.CARD_TABLE} ({', '.join(columns)}) VALUES ({marks})", new_rows
         )
+    if changed_rows:
+        assignments = ", ".join(f"{column} = ?" for column in columns)
+        conn.executemany(f"UPDATE {tables.CARD_TABLE} SET {assignments} WHERE id = ?", changed_rows)
     unchanged = len(specs) - len(new_rows) - len(changed_rows)
     return ImportCounts(len(new_rows), len(changed_rows), unchanged, skipped)
 
@@ -330,34 +332,10 @@ def checked_specs(parsed: CatalogueFile, source: str, skip_bad: bool) -> list[Ca
     return parsed.specs
 
 
-def load_catalogue(conn: Connection, path: Path) -> ImportCounts:
+def load_catalogue(conn: sqlite3.Connection, path: Path) -> ImportCounts:
     """Load a whole catalogue file, which must have no bad rows, in `conn`'s transaction."""
     from cardbase.bulk import paused_gc
 
     with paused_gc():
         parsed = read_catalogue(path)
         return store_cards(conn, checked_specs(parsed, str(path), skip_bad=False))
-
-
-def import_catalogue(
-    db_path: Path, source: Path, skip_bad: bool = False
-) -> tuple[ImportCounts, list[str]]:
-    """Import a catalogue file into the database at `db_path` in one transaction.
-
-    Returns the counts and the problems of rows that were skipped (only with `skip_bad`).
-    """
-    from cardbase.bulk import paused_gc
-    from cardbase.db import connect as db
-    from cardbase.db import schema
-
-    with paused_gc():
-        parsed = read_catalogue(source)
-        specs = checked_specs(parsed, str(source), skip_bad)
-        db.open_db(db_path).close()
-        engine = schema.write_engine(db_path)
-        try:
-            with engine.begin() as conn:
-                counts = store_cards(conn, specs, skipped=len(parsed.problems))
-        finally:
-            engine.dispose()
-    return counts, parsed.problems

@@ -28,7 +28,7 @@ def import_(
 
     Example: cardbase catalog import my-cards.csv
     """
-    from cardbase.catalog.load import import_catalogue
+    from cardbase.catalog.update import import_catalogue
 
     counts, skipped = import_catalogue(STATE.db_path, file, skip_bad=skip_bad)
     if output is Output.json:

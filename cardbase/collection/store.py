@@ -9,18 +9,18 @@ all, and two commands at once both count.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import NamedTuple
-
-from sqlalchemy import Connection, text
 
 from cardbase.catalog.cards import Card, CardLike
 from cardbase.catalog.entries import FOIL, NONFOIL
 from cardbase.catalog.names import NOTHING_CHANGED
 from cardbase.collection.changes import FINISH_LABELS, Batch, Change, Mode, Request
 from cardbase.db import tables
+from cardbase.db.connect import write_transaction
 from cardbase.errors import CardbaseError
 
 MAX_PROBLEMS_SHOWN = 10
@@ -71,28 +71,20 @@ def change_collection(
     db_path: Path, requests: list[Request], mode: Mode, source: str, *, dry_run: bool = False
 ) -> list[Change]:
     """Apply requests in one transaction and one history batch; return what changed."""
-    from cardbase.db import connect as db
-    from cardbase.db import schema
-
-    db.open_db(db_path).close()
     cards, wanted = totals(requests)
-    engine = schema.write_engine(db_path)
-    try:
-        with engine.begin() as conn:
-            scope = None if mode is Mode.REPLACE else {card_id for card_id, _ in wanted}
-            current = read_counts(conn, scope)
-            new, short = plan(mode, wanted, current)
-            if short:
-                raise CardbaseError(_shortfall_message(short, cards))
-            changes = [
-                Change(cards.get(card_id) or _card(conn, card_id), finish, old, count)
-                for (card_id, finish), count in sorted(new.items())
-                if count != (old := current.get((card_id, finish), 0))
-            ]
-            if changes and not dry_run:
-                write_changes(conn, changes, source)
-    finally:
-        engine.dispose()
+    with write_transaction(db_path) as conn:
+        scope = None if mode is Mode.REPLACE else {card_id for card_id, _ in wanted}
+        current = read_counts(conn, scope)
+        new, short = plan(mode, wanted, current)
+        if short:
+            raise CardbaseError(_shortfall_message(short, cards))
+        changes = [
+            Change(cards.get(card_id) or _card(conn, card_id), finish, old, count)
+            for (card_id, finish), count in sorted(new.items())
+            if count != (old := current.get((card_id, finish), 0))
+        ]
+        if changes and not dry_run:
+            write_changes(conn, changes, source)
     return changes
 
 
@@ -110,9 +102,9 @@ def _shortfall_message(short: list[Shortfall], cards: dict[int, CardLike]) -> st
     return "; ".join(shown) + "." + NOTHING_CHANGED
 
 
-def read_counts(conn: Connection, card_ids: set[int] | None) -> Counts:
+def read_counts(conn: sqlite3.Connection, card_ids: set[int] | None) -> Counts:
     sql = f"SELECT card_id, nonfoil, foil FROM {tables.OWNERSHIP_TABLE}"
-    rows = conn.execute(text(sql)).all()
+    rows = conn.execute(sql).fetchall()
     counts: Counts = {}
     for card_id, nonfoil, foil in rows:
         if card_ids is not None and card_id not in card_ids:
@@ -124,17 +116,15 @@ def read_counts(conn: Connection, card_ids: set[int] | None) -> Counts:
     return counts
 
 
-def write_changes(conn: Connection, changes: list[Change], source: str) -> int:
+def write_changes(conn: sqlite3.Connection, changes: list[Change], source: str) -> int:
     """Write new counts and record them as one batch; return the batch id."""
     store_counts(conn, changes)
     created = datetime.now(UTC).isoformat(timespec="seconds")
     batch_id = conn.execute(
-        text(
-            f"INSERT INTO {tables.BATCH_TABLE} (created_at, source, undone) VALUES (:at, :src, 0)"
-        ),
-        {"at": created, "src": source},
+        f"INSERT INTO {tables.BATCH_TABLE} (created_at, source, undone) VALUES (?, ?, 0)",
+        (created, source),
     ).lastrowid
-    conn.exec_driver_sql(
+    conn.executemany(
         f"INSERT INTO {tables.HISTORY_TABLE} (batch_id, card_id, finish, delta) "
         "VALUES (?, ?, ?, ?)",
         [(batch_id, c.card.id, c.finish, c.new - c.old) for c in changes],
@@ -142,7 +132,7 @@ def write_changes(conn: Connection, changes: list[Change], source: str) -> int:
     return int(batch_id or 0)
 
 
-def store_counts(conn: Connection, changes: list[Change]) -> None:
+def store_counts(conn: sqlite3.Connection, changes: list[Change]) -> None:
     """Set each change's new count; rows left with nothing owned are dropped."""
     for finish in (NONFOIL, FOIL):  # column names come from this fixed pair, never from input
         # Positional rows straight to the driver: a 100k-row import writes them all.
@@ -152,61 +142,48 @@ def store_counts(conn: Connection, changes: list[Change]) -> None:
             if c.finish == finish
         ]
         if rows:
-            conn.exec_driver_sql(
+            conn.executemany(
                 f"INSERT INTO {tables.OWNERSHIP_TABLE} (card_id, nonfoil, foil) VALUES (?, ?, ?) "
                 f"ON CONFLICT (card_id) DO UPDATE SET {finish} = excluded.{finish}",
                 rows,
             )
-    conn.execute(text(f"DELETE FROM {tables.OWNERSHIP_TABLE} WHERE nonfoil = 0 AND foil = 0"))
+    conn.execute(f"DELETE FROM {tables.OWNERSHIP_TABLE} WHERE nonfoil = 0 AND foil = 0")
 
 
-def _card(conn: Connection, card_id: int) -> Card:
+def _card(conn: sqlite3.Connection, card_id: int) -> Card:
     """A card with its counts as they are now, inside the write transaction."""
     from cardbase.catalog.cards import SELECT_CARDS, card_from_row
 
-    row = conn.execute(text(f"{SELECT_CARDS} WHERE c.id = :id"), {"id": card_id})
-    return card_from_row(tuple(row.one()))
+    return card_from_row(
+        tuple(conn.execute(f"{SELECT_CARDS} WHERE c.id = ?", (card_id,)).fetchone())
+    )
 
 
 def undo_last(db_path: Path) -> Batch | None:
     """Revert the newest batch not yet undone; None when there is nothing left to undo."""
-    from cardbase.db import connect as db
-    from cardbase.db import schema
-
-    db.open_db(db_path).close()
-    engine = schema.write_engine(db_path)
-    try:
-        with engine.begin() as conn:
-            row = conn.execute(
-                text(
-                    f"SELECT id, created_at, source FROM {tables.BATCH_TABLE} "
-                    "WHERE undone = 0 ORDER BY id DESC LIMIT 1"
+    with write_transaction(db_path) as conn:
+        row = conn.execute(
+            f"SELECT id, created_at, source FROM {tables.BATCH_TABLE} "
+            "WHERE undone = 0 ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+        if row is None:
+            return None
+        batch_id, created_at, source = row
+        deltas = conn.execute(
+            f"SELECT card_id, finish, delta FROM {tables.HISTORY_TABLE} "
+            "WHERE batch_id = ? ORDER BY id",
+            (batch_id,),
+        ).fetchall()
+        current = read_counts(conn, {card_id for card_id, _, _ in deltas})
+        changes = []
+        for card_id, finish, delta in deltas:
+            old = current.get((card_id, finish), 0)
+            if old - delta < 0:  # only if the database was edited behind our back
+                raise CardbaseError(
+                    f"cannot undo batch {batch_id}: it would leave a negative count"
                 )
-            ).first()
-            if row is None:
-                return None
-            batch_id, created_at, source = row
-            deltas = conn.execute(
-                text(
-                    f"SELECT card_id, finish, delta FROM {tables.HISTORY_TABLE} "
-                    "WHERE batch_id = :b ORDER BY id"
-                ),
-                {"b": batch_id},
-            ).all()
-            current = read_counts(conn, {card_id for card_id, _, _ in deltas})
-            changes = []
-            for card_id, finish, delta in deltas:
-                old = current.get((card_id, finish), 0)
-                if old - delta < 0:  # only if the database was edited behind our back
-                    raise CardbaseError(
-                        f"cannot undo batch {batch_id}: it would leave a negative count"
-                    )
-                current[(card_id, finish)] = old - delta
-                changes.append(Change(_card(conn, card_id), finish, old, old - delta))
-            store_counts(conn, changes)
-            conn.execute(
-                text(f"UPDATE {tables.BATCH_TABLE} SET undone = 1 WHERE id = :b"), {"b": batch_id}
-            )
-    finally:
-        engine.dispose()
+            current[(card_id, finish)] = old - delta
+            changes.append(Change(_card(conn, card_id), finish, old, old - delta))
+        store_counts(conn, changes)
+        conn.execute(f"UPDATE {tables.BATCH_TABLE} SET undone = 1 WHERE id = ?", (batch_id,))
     return Batch(batch_id, created_at, source, True, changes)

@@ -1,9 +1,14 @@
-"""Where the database lives and how read commands open it.
+"""Where the database lives, and the two ways into it: a read connection and a write transaction.
 
-This module is on the start-up path of every command, so it uses only the standard library:
-``sqlite3`` for reading, ``platformdirs`` for the default location. Creating, migrating and
-loading the bundled catalogue need SQLModel and happen in `cardbase.schema`, which is imported
-only when the file is new or older than this code.
+Every command goes through here, so it uses only the standard library: ``sqlite3`` for every
+statement, ``platformdirs`` for the default location. Creating and upgrading a database need
+SQLModel and happen in `cardbase.db.schema`, imported only when a file is new or older than
+this code.
+
+Every write is one `write_transaction`: it starts with ``BEGIN IMMEDIATE``, so the write lock
+is taken up front; two commands never both read, then both fail to write, and a busy
+database makes a writer wait (up to the busy timeout) rather than fail. It commits when the
+block ends and rolls back on any exception, so a command applies completely or not at all.
 """
 
 from __future__ import annotations
@@ -12,9 +17,11 @@ import functools
 import os
 import re
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from cardbase.db import tables
+from cardbase.db.header import is_current, read_header
 from cardbase.errors import DatabaseError
 
 ENV_VAR = "CARDBASE_DB"
@@ -41,7 +48,12 @@ def resolve_db_path(option: str | os.PathLike[str] | None = None) -> Path:
 
 
 def connect(path: Path) -> sqlite3.Connection:
-    """A plain sqlite3 connection with the settings every cardbase connection uses."""
+    """A plain sqlite3 connection with the settings every cardbase connection uses.
+
+    Autocommit (``isolation_level=None``): transactions are begun explicitly, by
+    `write_transaction`, never implicitly by the driver, which would take a read lock first
+    and upgrade it later (what makes "database is locked").
+    """
     try:
         conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     except sqlite3.Error as exc:
@@ -64,48 +76,47 @@ def _regexp(pattern: str, value: str | None) -> bool:
     return value is not None and _compiled(pattern).search(value) is not None
 
 
-def read_header(conn: sqlite3.Connection, path: Path) -> tuple[int, int, int]:
-    """(application id, schema version, number of schema objects) of an open database."""
-    try:
-        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        objects = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-    except sqlite3.DatabaseError as exc:
-        raise DatabaseError(f"{path}: not a cardbase database ({exc})") from exc
-    return app_id, version, objects
-
-
-def check_header(path: Path, app_id: int, version: int, objects: int) -> bool:
-    """True when the database is ready for this code; False when it must be created or migrated.
-
-    Raises for files we must not touch: somebody else's database, or one from a newer cardbase.
-    """
-    if app_id == 0 and objects == 0:
-        return False
-    if app_id != tables.APPLICATION_ID:
-        raise DatabaseError(
-            f"{path}: an SQLite database, but not a cardbase one, so nothing was changed",
-            "Choose another file with --db",
-        )
-    if version > tables.SCHEMA_VERSION:
-        raise DatabaseError(
-            f"{path}: made by a newer cardbase (schema {version}, this one knows "
-            f"{tables.SCHEMA_VERSION})",
-            "Upgrade cardbase",
-        )
-    return version == tables.SCHEMA_VERSION
-
-
 def open_db(path: Path) -> sqlite3.Connection:
-    """Open the database, creating or upgrading it first when needed."""
+    """Open the database for reading, creating or upgrading it first when needed."""
     if path.is_dir():
         raise DatabaseError(f"{path}: is a folder, not a database file")
     if path.exists():
         conn = connect(path)
-        if check_header(path, *read_header(conn, path)):
-            return conn
+        try:
+            if is_current(path, *read_header(conn, path)):
+                return conn
+        except BaseException:
+            conn.close()
+            raise
         conn.close()
     from cardbase.db import schema
 
     schema.prepare(path)
     return connect(path)
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One write transaction on an open connection: committed whole, or rolled back whole."""
+    conn.execute("PRAGMA journal_mode = WAL")  # lets readers read while a bulk job writes
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        if conn.in_transaction:  # SQLite ends some failed transactions itself (disk full)
+            conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+@contextmanager
+def write_transaction(path: Path) -> Iterator[sqlite3.Connection]:
+    """The one way to write: the database prepared, then one transaction on its own connection."""
+    open_db(path).close()
+    conn = connect(path)
+    try:
+        with transaction(conn):
+            yield conn
+    finally:
+        conn.close()

@@ -9,9 +9,8 @@ upgraded schema equals a new one and that nothing was lost.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
-
-from sqlalchemy import Connection
 
 _V2_SAVED_DECKS = (
     """CREATE TABLE deck (
@@ -40,11 +39,11 @@ _V2_SAVED_DECKS = (
 )
 
 
-def _to_v2(conn: Connection) -> None:
+def _to_v2(conn: sqlite3.Connection) -> None:
     """Version 2 (cardbase 0.2): saved decks."""
     for statement in _V2_SAVED_DECKS:
-        conn.exec_driver_sql(statement)
+        conn.execute(statement)
 
 
 # MIGRATIONS[n] upgrades a database at schema version n - 1 to version n.
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _to_v2}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _to_v2}

@@ -1,6 +1,7 @@
 """SQLModel tables: the schema and the write side.
 
-Column and table names come from `cardbase.fields`, which the read side uses too.
+Column and table names come from `cardbase.db.tables`, which the statements use too; a test
+checks that the two agree.
 Ownership keeps one row per owned card with foil and non-foil counts side by side; every
 change to it is a `HistoryRow` inside a `BatchRow` (one command or one import), which is
 what undo reverts.
@@ -110,3 +111,17 @@ class DeckEntryRow(SQLModel, table=True):
     card_id: int = Field(foreign_key=f"{tables.CARD_TABLE}.id")
     copies: int
     line: int
+
+
+# Every table, in the order they are created (a table after those it refers to).
+TABLES = tuple(
+    SQLModel.metadata.tables[name]
+    for name in (
+        tables.CARD_TABLE,
+        tables.OWNERSHIP_TABLE,
+        tables.BATCH_TABLE,
+        tables.HISTORY_TABLE,
+        tables.DECK_TABLE,
+        tables.DECK_ENTRY_TABLE,
+    )
+)

@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from cardbase.catalog.cards import Card, cards_by_id, cards_named, name_key
 from cardbase.db import tables
+from cardbase.db.connect import write_transaction
 from cardbase.decks.formats import Placed
 from cardbase.decks.lists import DeckLine, DeckList, format_deck
 from cardbase.errors import CardbaseError, NotFoundError
@@ -87,80 +88,41 @@ def save_deck(
     db_path: Path, name: str, fmt: str, placed: list[Placed], *, replace: bool = False
 ) -> SavedDeck:
     """Store (or with `replace`, overwrite) a deck in one transaction."""
-    from sqlalchemy import text
-
-    from cardbase.db import schema
-
     cleaned = " ".join(name.split())
     if not cleaned:
         raise CardbaseError("a deck needs a name")
     now = datetime.now(UTC).isoformat(timespec="seconds")
-    engine = schema.write_engine(db_path)
-    try:
-        with engine.begin() as conn:
-            existing = conn.execute(
-                text(f"SELECT id FROM {tables.DECK_TABLE} WHERE name_key = :k"),
-                {"k": name_key(cleaned)},
-            ).first()
-            if existing and not replace:
-                raise CardbaseError(f"a deck named '{cleaned}' exists; add --force to replace it")
-            if existing:
-                deck_id = existing[0]
-                conn.execute(
-                    text(f"DELETE FROM {tables.DECK_ENTRY_TABLE} WHERE deck_id = :d"),
-                    {"d": deck_id},
-                )
-                conn.execute(
-                    text(
-                        f"UPDATE {tables.DECK_TABLE} SET name = :n, format = :f, updated_at = :t "
-                        "WHERE id = :d"
-                    ),
-                    {"n": cleaned, "f": fmt, "t": now, "d": deck_id},
-                )
-            else:
-                deck_id = conn.execute(
-                    text(
-                        f"INSERT INTO {tables.DECK_TABLE} (name, name_key, format, created_at, "
-                        "updated_at) VALUES (:n, :k, :f, :t, :t)"
-                    ),
-                    {"n": cleaned, "k": name_key(cleaned), "f": fmt, "t": now},
-                ).lastrowid
-            if placed:
-                conn.execute(
-                    text(
-                        f"INSERT INTO {tables.DECK_ENTRY_TABLE} (deck_id, section, card_id, "
-                        "copies, line) VALUES (:d, :s, :c, :n, :l)"
-                    ),
-                    [
-                        {
-                            "d": deck_id,
-                            "s": p.line.section,
-                            "c": p.card.id,
-                            "n": p.line.copies,
-                            "l": p.line.line,
-                        }
-                        for p in placed
-                    ],
-                )
-    finally:
-        engine.dispose()
+    with write_transaction(db_path) as conn:
+        existing = conn.execute(
+            f"SELECT id FROM {tables.DECK_TABLE} WHERE name_key = ?", (name_key(cleaned),)
+        ).fetchone()
+        if existing and not replace:
+            raise CardbaseError(f"a deck named '{cleaned}' exists; add --force to replace it")
+        if existing:
+            deck_id = existing[0]
+            conn.execute(f"DELETE FROM {tables.DECK_ENTRY_TABLE} WHERE deck_id = ?", (deck_id,))
+            conn.execute(
+                f"UPDATE {tables.DECK_TABLE} SET name = ?, format = ?, updated_at = ? WHERE id = ?",
+                (cleaned, fmt, now, deck_id),
+            )
+        else:
+            deck_id = conn.execute(
+                f"INSERT INTO {tables.DECK_TABLE} (name, name_key, format, created_at, "
+                "updated_at) VALUES (?, ?, ?, ?, ?)",
+                (cleaned, name_key(cleaned), fmt, now, now),
+            ).lastrowid
+        conn.executemany(
+            f"INSERT INTO {tables.DECK_ENTRY_TABLE} (deck_id, section, card_id, copies, line) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [(deck_id, p.line.section, p.card.id, p.line.copies, p.line.line) for p in placed],
+        )
     return SavedDeck(int(deck_id or 0), cleaned, fmt, sum(p.line.copies for p in placed), now)
 
 
 def delete_deck(db_path: Path, deck: SavedDeck) -> None:
-    from sqlalchemy import text
-
-    from cardbase.db import schema
-
-    engine = schema.write_engine(db_path)
-    try:
-        with engine.begin() as conn:
-            conn.execute(
-                text(f"DELETE FROM {tables.DECK_ENTRY_TABLE} WHERE deck_id = :d"), {"d": deck.id}
-            )
-            conn.execute(text(f"DELETE FROM {tables.DECK_TABLE} WHERE id = :d"), {"d": deck.id})
-    finally:
-        engine.dispose()
+    with write_transaction(db_path) as conn:
+        conn.execute(f"DELETE FROM {tables.DECK_ENTRY_TABLE} WHERE deck_id = ?", (deck.id,))
+        conn.execute(f"DELETE FROM {tables.DECK_TABLE} WHERE id = ?", (deck.id,))
 
 
 def deck_text(conn: sqlite3.Connection, placed: list[Placed]) -> str:

@@ -1,0 +1,29 @@
+"""Bringing a database's catalogue up to date from a user's card list, in one transaction.
+
+Apart from `cardbase.catalog.load` because creating a database loads the bundled catalogue
+through `load`, and this module writes through `cardbase.db.connect`, which creates
+databases: kept apart, neither needs the other.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cardbase.bulk import paused_gc
+from cardbase.catalog.load import ImportCounts, checked_specs, read_catalogue, store_cards
+from cardbase.db.connect import write_transaction
+
+
+def import_catalogue(
+    db_path: Path, source: Path, skip_bad: bool = False
+) -> tuple[ImportCounts, list[str]]:
+    """Import a catalogue file into the database at `db_path` in one transaction.
+
+    Returns the counts and the problems of rows that were skipped (only with `skip_bad`).
+    """
+    with paused_gc():
+        parsed = read_catalogue(source)
+        specs = checked_specs(parsed, str(source), skip_bad)
+        with write_transaction(db_path) as conn:
+            counts = store_cards(conn, specs, skipped=len(parsed.problems))
+    return counts, parsed.problems
