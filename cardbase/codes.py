@@ -12,21 +12,13 @@ import re
 from typing import NamedTuple
 
 from cardbase.errors import CodeError
-
-RARITIES: dict[str, str] = {
-    "C": "Common",
-    "U": "Uncommon",
-    "R": "Rare",
-    "E": "Exclusive",
-    "P": "Promo",
-    "S": "Starter",
-}
+from cardbase.fields import RARITY_LETTERS, RARITY_NAMES
 
 # Limits keep numbers in a range SQLite and humans handle; no real set comes near them.
 MAX_SERIES = 999
 MAX_NUMBER = 99_999
 
-_CANONICAL = re.compile(r"([1-9][0-9]{0,2}) ([CURESP]) ([1-9][0-9]{0,4})")
+_CANONICAL = re.compile(rf"([1-9][0-9]{{0,2}}) ([{RARITY_LETTERS}]) ([1-9][0-9]{{0,4}})")
 _PIECES = re.compile(r"[0-9]+|[^\W\d_]+|[^\s\-/]")
 _SHAPE = "like '1 U 132' (series, rarity letter, card number)"
 
@@ -43,7 +35,7 @@ class CollectorCode(NamedTuple):
 
     @property
     def rarity_name(self) -> str:
-        return RARITIES[self.rarity]
+        return RARITY_NAMES[self.rarity]
 
     def to_dict(self) -> dict[str, str | int]:
         """The code's parts as JSON shows them beside every card and code."""
@@ -73,8 +65,8 @@ def parse_code(text: str) -> CollectorCode:
         raise CodeError(f"{shown}: not a collector code; expected one {_SHAPE}")
     series = _positive(shown, "series", series_text, MAX_SERIES)
     rarity = rarity_text.upper()
-    if rarity not in RARITIES:
-        raise CodeError(f"{shown}: rarity '{rarity_text}' is not one of {' '.join(RARITIES)}")
+    if rarity not in RARITY_NAMES:
+        raise CodeError(f"{shown}: rarity '{rarity_text}' is not one of {' '.join(RARITY_NAMES)}")
     number = _positive(shown, "card number", number_text, MAX_NUMBER)
     return CollectorCode(series, rarity, number)
 

@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from cardbase.catalog.cards import Card, cards_by_id, fetch_cards, name_key
-from cardbase.catalog.entries import FOIL, NONFOIL
 from cardbase.catalog.nameindex import NameIndex
 from cardbase.db import tables
 from cardbase.errors import CardbaseError
+from cardbase.fields import FOIL, NONFOIL
 from cardbase.sheets.files import Sheet, Table, read_sheets
 
 OFFERED, WANTED = "Offered", "Wanted"

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from cardbase.catalog.load import bundled_catalogue, read_catalogue
-from cardbase.codes import RARITIES
+from cardbase.fields import RARITY_NAMES as RARITIES
 from cardbase.games import FREE_REALMS
 
 

@@ -11,6 +11,7 @@ from cardbase.catalog import load as catalog
 from cardbase.catalog.load import parse_catalogue
 from cardbase.catalog.update import import_catalogue
 from cardbase.errors import CatalogueError
+from tests.conftest import Run
 
 HEADER = "code,name,type,hero,sphere,traits,cost,attack,defense,gems,text,lore\n"
 
@@ -113,10 +114,10 @@ def test_import_counts_added_updated_unchanged(db_path: Path, tmp_path: Path) ->
         + "3 C 1,Brand New,Trick,,Order,,1,,,Y,,\n",
         encoding="utf-8",
     )
-    counts, problems = import_catalogue(db_path, source)
+    counts, problems, _ignored = import_catalogue(db_path, source)
     assert (counts.added, counts.updated, counts.unchanged) == (1, 1, 1)
     assert problems == []
-    counts, _ = import_catalogue(db_path, source)
+    counts = import_catalogue(db_path, source).counts
     assert (counts.added, counts.updated, counts.unchanged) == (0, 0, 3)
 
 
@@ -129,7 +130,7 @@ def test_import_with_a_bad_row_writes_nothing(db_path: Path, tmp_path: Path, che
     with pytest.raises(CatalogueError, match="1 bad row"):
         import_catalogue(db_path, source)
     assert checksum(db_path) == before
-    counts, problems = import_catalogue(db_path, source, skip_bad=True)
+    counts, problems, _ignored = import_catalogue(db_path, source, skip_bad=True)
     assert (counts.added, counts.skipped) == (1, 1)
     assert "row 3" in problems[0]
 
@@ -141,3 +142,16 @@ def test_unreadable_files(tmp_path: Path) -> None:
     latin.write_bytes(HEADER.encode() + "1 C 1,Caf\xe9,Trick,,Order,,1,,,Y,,\n".encode("latin-1"))
     with pytest.raises(CatalogueError, match="not UTF-8"):
         catalog.read_catalogue(latin)
+
+
+def test_columns_that_are_no_catalogue_column_are_named(db_path: Path, tmp_path: Path) -> None:
+    """Nothing is dropped silently: a column the catalogue does not keep is said."""
+    source = tmp_path / "extra.csv"
+    source.write_text(
+        "code,name,type,sphere,cost,Price,Notes\n3 C 1,Brand New,Trick,Order,1,0.10,mine\n"
+    )
+    report = import_catalogue(db_path, source)
+    assert report.ignored_columns == ["Price", "Notes"]
+    result = Run(db_path)("catalog", "import", str(source))
+    assert result.exit_code == 0, result.output
+    assert "ignored column(s) Price, Notes" in result.stderr

@@ -9,12 +9,12 @@ from hypothesis import strategies as st
 from cardbase.codes import (
     MAX_NUMBER,
     MAX_SERIES,
-    RARITIES,
     CollectorCode,
     looks_like_code,
     parse_code,
 )
 from cardbase.errors import CodeError
+from cardbase.fields import RARITY_NAMES as RARITIES
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cardbase.catalog.entries import FOIL, NONFOIL, format_entry, parse_entry
+from cardbase.catalog.entries import format_entry, parse_entry
 from cardbase.errors import CardbaseError
+from cardbase.fields import FOIL, NONFOIL
 
 
 @pytest.mark.parametrize(

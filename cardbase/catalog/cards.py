@@ -16,6 +16,7 @@ from typing import Any, NamedTuple, Protocol
 
 from cardbase.codes import CollectorCode
 from cardbase.db import tables
+from cardbase.fields import JSON_KEYS, TRAIT_SEPARATOR
 
 CARD_COLUMNS_SQL = "c.*, coalesce(o.nonfoil, 0) AS nonfoil, coalesce(o.foil, 0) AS foil"
 CARD_FROM_SQL = f"{tables.CARD_TABLE} AS c"
@@ -53,33 +54,14 @@ class Card:
         return f"{self.name} ({self.code})"
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            **self.code.to_dict(),
-            "name": self.name,
-            "type": self.type,
-            "hero": self.hero,
-            "sphere": self.sphere,
-            "traits": list(self.traits),
-            "cost": self.cost,
-            "attack": self.attack,
-            "defense": self.defense,
-            "gems": self.gems,
-            "text": self.text,
-            "lore": self.lore,
-            "game": self.game,
-            "nonfoil": self.nonfoil,
-            "foil": self.foil,
-        }
+        """The JSON card object: `cardbase.fields.JSON_KEYS`, in order."""
+        code = self.code
+        derived = {"code": str(code), "series": code.series, "rarity": code.rarity,
+                   "number": code.number, "traits": list(self.traits)}  # fmt: skip
+        return {key: derived[key] if key in derived else getattr(self, key) for key in JSON_KEYS}
 
 
 _NOT_ASCII_ALNUM = re.compile(r"[^0-9a-z]+")
-
-
-# The keys of `Card.to_dict`, in order: the JSON card object and CSV header (tested equal).
-CARD_KEYS = (
-    "code", "series", "rarity", "number", "name", "type", "hero", "sphere", "traits",
-    "cost", "attack", "defense", "gems", "text", "lore", "game", "nonfoil", "foil",
-)  # fmt: skip
 
 
 def name_key(name: str) -> str:
@@ -89,10 +71,6 @@ def name_key(name: str) -> str:
         return _NOT_ASCII_ALNUM.sub("", folded)
     decomposed = unicodedata.normalize("NFKD", folded)
     return "".join(ch for ch in decomposed if ch.isalnum())
-
-
-def split_traits(text: str) -> tuple[str, ...]:
-    return tuple(t.strip() for t in text.replace(";", ",").split(",") if t.strip())
 
 
 _OWNED_AT = len(tables.CARD_COLUMNS)
@@ -116,7 +94,7 @@ def card_from_row(row: Sequence[Any]) -> Card:
         type_,
         bool(hero),
         sphere,
-        tuple(traits.split(tables.TRAIT_SEPARATOR)) if traits else (),
+        tuple(traits.split(TRAIT_SEPARATOR)) if traits else (),
         cost,
         attack,
         defense,
@@ -160,10 +138,6 @@ def name_index(conn: sqlite3.Connection) -> list[tuple[str, str]]:
         "ORDER BY game, series, number"
     )
     return [(r[0], f"{r[1]} {r[2]} {r[3]}") for r in rows]
-
-
-def count_cards(conn: sqlite3.Connection) -> int:
-    return int(conn.execute(f"SELECT count(*) FROM {tables.CARD_TABLE}").fetchone()[0])
 
 
 def codes_of(cards: Iterable[Card]) -> str:

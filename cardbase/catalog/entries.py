@@ -14,8 +14,8 @@ from typing import NamedTuple
 
 from cardbase.codes import looks_like_code
 from cardbase.errors import CardbaseError
+from cardbase.fields import FOIL, NONFOIL
 
-FOIL, NONFOIL = "foil", "nonfoil"
 # Words that say which finish a line means, folded to lower case.
 FINISH_WORDS: dict[str, str] = {
     "foil": FOIL, "foils": FOIL, "holo": FOIL, "(foil)": FOIL, "*f*": FOIL,

@@ -20,17 +20,16 @@ from pathlib import Path
 from cardbase.catalog.cards import name_key
 from cardbase.codes import CollectorCode, parse_code
 from cardbase.db import tables
-from cardbase.db.tables import TRAIT_SEPARATOR
 from cardbase.errors import CardbaseError, CatalogueError
+from cardbase.fields import (
+    CATALOGUE_COLUMNS,
+    GEM_COLOURS,
+    MAX_GEMS,
+    REQUIRED_COLUMNS,
+    TRAIT_SEPARATOR,
+)
 from cardbase.games import DEFAULT_GAME, GAMES, Game
 
-COLUMNS: tuple[str, ...] = (
-    "code", "name", "type", "hero", "sphere", "traits",
-    "cost", "attack", "defense", "gems", "text", "lore", "game",
-)  # fmt: skip
-REQUIRED_COLUMNS: tuple[str, ...] = ("code", "name", "type")
-GEM_COLOURS = "RGBY"
-MAX_GEMS = 4
 TRUE_WORDS = frozenset({"yes", "y", "true", "t", "1", "x", "hero"})
 FALSE_WORDS = frozenset({"", "no", "n", "false", "f", "0"})
 NO_SPHERE_WORDS = frozenset({"", "none", "hero", "-"})
@@ -116,10 +115,11 @@ def parse_catalogue(lines: Iterable[str], source: str) -> CatalogueFile:
         header = next(reader, None)
         if header is None or not any(cell.strip() for cell in header):
             raise CatalogueError(
-                f"{source}: empty file; expected a header row ({', '.join(COLUMNS)})"
+                f"{source}: empty file; expected a header row ({', '.join(CATALOGUE_COLUMNS)})"
             )
         columns = _map_header(header, source)
-        result = CatalogueFile(ignored_columns=[h for h in header if _column(h) not in COLUMNS])
+        ignored = [cell.strip() for cell in header if cell.strip() and _column(cell) not in columns]
+        result = CatalogueFile(ignored_columns=ignored)
         seen: dict[tuple[str, int, int], int] = {}
         for row_number, row in enumerate(reader, start=2):
             if not any(cell.strip() for cell in row):
@@ -152,7 +152,7 @@ def _map_header(header: list[str], source: str) -> dict[str, int]:
     columns: dict[str, int] = {}
     for position, cell in enumerate(header):
         name = _column(cell)
-        if name in COLUMNS:
+        if name in CATALOGUE_COLUMNS:
             if name in columns:
                 raise CatalogueError(
                     f"{source}: column '{cell.strip()}' appears twice in the header"
@@ -163,7 +163,7 @@ def _map_header(header: list[str], source: str) -> dict[str, int]:
         raise CatalogueError(
             f"{source}: the header has no {', '.join(missing)} column "
             f"(found: {', '.join(h.strip() for h in header if h.strip()) or 'nothing'}); "
-            f"expected columns {', '.join(COLUMNS)}"
+            f"expected columns {', '.join(CATALOGUE_COLUMNS)}"
         )
     return columns
 

@@ -8,22 +8,24 @@ databases: kept apart, neither needs the other.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 from cardbase.bulk import paused_gc
 from cardbase.catalog.load import ImportCounts, checked_specs, read_catalogue, store_cards
 from cardbase.db.connect import write_transaction
 
 
-def import_catalogue(
-    db_path: Path, source: Path, skip_bad: bool = False
-) -> tuple[ImportCounts, list[str]]:
-    """Import a catalogue file into the database at `db_path` in one transaction.
+class CatalogueImport(NamedTuple):
+    counts: ImportCounts
+    skipped: list[str]  # a line for each bad row left out (only with skip_bad)
+    ignored_columns: list[str]  # headers that are no catalogue column, said rather than dropped
 
-    Returns the counts and the problems of rows that were skipped (only with `skip_bad`).
-    """
+
+def import_catalogue(db_path: Path, source: Path, skip_bad: bool = False) -> CatalogueImport:
+    """Import a catalogue file into the database at `db_path` in one transaction."""
     with paused_gc():
         parsed = read_catalogue(source)
         specs = checked_specs(parsed, str(source), skip_bad)
         with write_transaction(db_path) as conn:
             counts = store_cards(conn, specs, skipped=len(parsed.problems))
-    return counts, parsed.problems
+    return CatalogueImport(counts, parsed.problems, parsed.ignored_columns)

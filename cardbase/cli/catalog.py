@@ -30,12 +30,25 @@ def import_(
     """
     from cardbase.catalog.update import import_catalogue
 
-    counts, skipped = import_catalogue(STATE.db_path, file, skip_bad=skip_bad)
+    report = import_catalogue(STATE.db_path, file, skip_bad=skip_bad)
+    counts = report.counts
     if output is Output.json:
-        render.print_json({**counts.__dict__, "problems": skipped})
+        render.print_json(
+            {
+                **counts.__dict__,
+                "problems": report.skipped,
+                "ignored_columns": report.ignored_columns,
+            }
+        )
         return
-    for problem in skipped:
+    for problem in report.skipped:
         typer.echo(f"skipped: {problem}", err=True)
+    if report.ignored_columns:
+        typer.echo(
+            f"{file}: ignored column(s) {', '.join(report.ignored_columns)}: not catalogue "
+            "columns (see the README)",
+            err=True,
+        )
     typer.echo(
         f"{file}: {counts.added} added, {counts.updated} updated, "
         f"{counts.unchanged} unchanged, {counts.skipped} skipped"

@@ -43,11 +43,12 @@ def _lines(items: list[str]) -> list[str]:
 
 
 def _change(verb: str, items: list[str], foil: bool, dry_run: bool, output: Output) -> None:
-    from cardbase.catalog.entries import FOIL, NONFOIL, parse_entry
+    from cardbase.catalog.entries import parse_entry
     from cardbase.catalog.names import resolve_entries
     from cardbase.collection.changes import Mode, Request
     from cardbase.collection.store import change_collection
     from cardbase.errors import CardbaseError
+    from cardbase.fields import FOIL, NONFOIL
 
     mode = Mode(verb)
     lines = _lines(items)
@@ -139,8 +140,8 @@ def history(
 
     Example: cardbase history --limit 5
     """
-    from cardbase.collection.changes import FINISH_LABELS
     from cardbase.collection.stats import history as read_history
+    from cardbase.fields import FINISHES
 
     with STATE.connect() as conn:
         batches = read_history(conn, limit)
@@ -153,7 +154,7 @@ def history(
             b.created_at,
             b.source + (" (undone)" if b.undone else ""),
             f"{c.delta:+d}",
-            FINISH_LABELS[c.finish],
+            FINISHES[c.finish],
             c.card.label(),
         )
         for b in batches

@@ -293,7 +293,7 @@ def build(
     from cardbase.decks.check import check_deck, deck_stats
     from cardbase.decks.saved import deck_text, save_deck
     from cardbase.errors import CardbaseError
-    from cardbase.query.nodes import FIELD_BY_NAME
+    from cardbase.fields import FIELD_BY_NAME
 
     spheres = [c for c in FIELD_BY_NAME["sphere"].choices if c != "none"]
     chosen = next((c for c in spheres if c.lower().startswith(sphere.strip().lower())), None)

@@ -11,21 +11,12 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from cardbase.catalog.cards import CARD_KEYS, Card
+from cardbase.catalog.cards import Card
 from cardbase.cli.app import Output
+from cardbase.fields import JSON_KEYS, TABLE_FIELDS
+from cardbase.games import DEFAULT_GAME
 
-CARD_HEADERS = (
-    "Code",
-    "Name",
-    "Type",
-    "Sphere",
-    "Cost",
-    "Atk/Def",
-    "Gems",
-    "Rarity",
-    "Owned",
-    "Foil",
-)
+CARD_HEADERS = tuple(field.table or field.name for field in TABLE_FIELDS)
 
 
 TERMINAL_PAGE = 50  # rows of a table on a terminal; see cardbase.cli.paging
@@ -42,20 +33,29 @@ def use_rich() -> bool:
     return on_terminal() and "NO_COLOR" not in os.environ
 
 
+def _table_cells(card: Card) -> dict[str, str]:
+    """How a table shows each field that reads other than its plain value."""
+    return {
+        "code": str(card.code),
+        "rarity": card.code.rarity_name,
+        "sphere": "Hero" if card.hero else (card.sphere or ""),
+        "attack": f"{card.attack}/{card.defense}" if card.attack is not None else "",
+        "nonfoil": str(card.nonfoil) if card.nonfoil else "",
+        "foil": str(card.foil) if card.foil else "",
+    }
+
+
 def card_cells(card: Card) -> tuple[str, ...]:
-    fighting = card.attack is not None
-    return (
-        str(card.code),
-        card.name,
-        card.type,
-        "Hero" if card.hero else (card.sphere or ""),
-        "" if card.cost is None else str(card.cost),
-        f"{card.attack}/{card.defense}" if fighting else "",
-        card.gems,
-        card.code.rarity_name,
-        str(card.nonfoil) if card.nonfoil else "",
-        str(card.foil) if card.foil else "",
-    )
+    """A card's row in a table: `cardbase.fields.TABLE_FIELDS`, empty where there is nothing."""
+    shown = _table_cells(card)
+    cells = []
+    for field in TABLE_FIELDS:
+        if field.name in shown:
+            cells.append(shown[field.name])
+        else:
+            value = getattr(card, field.key or field.name)
+            cells.append("" if value is None else str(value))
+    return tuple(cells)
 
 
 def print_table(
@@ -104,7 +104,7 @@ def print_cards(cards: Sequence[Card], output: Output) -> None:
     if output is Output.json:
         print_json([card.to_dict() for card in cards])
     elif output is Output.csv:
-        headers = list(cards[0].to_dict()) if cards else list(CARD_KEYS)
+        headers = list(JSON_KEYS)
         print_csv(headers, (card_csv_row(card) for card in cards))
     else:
         print_table(CARD_HEADERS, (card_cells(card) for card in cards))
@@ -136,7 +136,7 @@ def card_detail_lines(card: Card) -> list[tuple[str, str]]:
     if card.lore:
         lines.append(("Lore", card.lore))
     lines.append(("Owned", f"{card.nonfoil} non-foil, {card.foil} foil"))
-    if card.game != "free-realms":
+    if card.game != DEFAULT_GAME:
         lines.append(("Game", card.game))
     return lines
 

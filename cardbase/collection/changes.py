@@ -8,9 +8,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from cardbase.catalog.cards import CardLike
-from cardbase.catalog.entries import FOIL, NONFOIL
-
-FINISH_LABELS = {NONFOIL: "non-foil", FOIL: "foil"}
+from cardbase.fields import FINISHES
 
 
 class Mode(StrEnum):
@@ -37,7 +35,7 @@ class Change(NamedTuple):
         return self.new - self.old
 
     def describe(self) -> str:
-        return f"{self.card.label()} {FINISH_LABELS[self.finish]}: {self.old} -> {self.new}"
+        return f"{self.card.label()} {FINISHES[self.finish]}: {self.old} -> {self.new}"
 
     def to_dict(self) -> dict[str, object]:
         return {

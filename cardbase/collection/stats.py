@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 from cardbase.catalog.cards import cards_by_id
 from cardbase.collection.changes import Batch, Change
 from cardbase.db import tables
-from cardbase.query.nodes import RARITY_NAMES
+from cardbase.fields import RARITY_LETTERS, RARITY_NAMES
 
 
 class Totals(NamedTuple):
@@ -60,11 +60,11 @@ def completion_by_set(conn: sqlite3.Connection, game: str) -> list[Completion]:
     rows = conn.execute(
         f"SELECT c.series, c.rarity, {_COMPLETION} FROM {tables.CARD_TABLE} AS c {_OWN} "
         "WHERE c.game = ? GROUP BY c.series, c.rarity "
-        "ORDER BY c.series, instr('CURESP', c.rarity)",
+        f"ORDER BY c.series, instr('{RARITY_LETTERS}', c.rarity)",
         (game,),
     )
     return [
-        Completion(f"series {series} {RARITY_NAMES[rarity]}", *counts)
+        Completion(f"series {series} {RARITY_NAMES[rarity].lower()}", *counts)
         for series, rarity, *counts in rows
     ]
 

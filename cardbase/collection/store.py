@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import NamedTuple
 
 from cardbase.catalog.cards import Card, CardLike
-from cardbase.catalog.entries import FOIL, NONFOIL
 from cardbase.catalog.names import NOTHING_CHANGED
-from cardbase.collection.changes import FINISH_LABELS, Batch, Change, Mode, Request
+from cardbase.collection.changes import Batch, Change, Mode, Request
 from cardbase.db import tables
 from cardbase.db.connect import write_transaction
 from cardbase.errors import CardbaseError
+from cardbase.fields import FINISHES, FOIL, NONFOIL
 
 MAX_PROBLEMS_SHOWN = 10
 
@@ -91,7 +91,7 @@ def change_collection(
 def _shortfall_message(short: list[Shortfall], cards: dict[int, CardLike]) -> str:
     lines = []
     for item in short:
-        label = FINISH_LABELS[item.finish]
+        label = FINISHES[item.finish]
         lines.append(
             f"cannot remove {item.asked} {label} {cards[item.card_id].label()}: "
             f"you own {item.owned} {label}"

@@ -13,7 +13,11 @@ from sqlalchemy import CheckConstraint, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from cardbase.db import tables
+from cardbase.fields import FINISHES, MAX_GEMS, RARITY_LETTERS
 from cardbase.games import DEFAULT_GAME
+
+_RARITIES = ",".join(f"'{letter}'" for letter in RARITY_LETTERS)
+_FINISHES = ",".join(f"'{finish}'" for finish in FINISHES)
 
 
 class CardRow(SQLModel, table=True):
@@ -27,8 +31,8 @@ class CardRow(SQLModel, table=True):
         # picked the wrong index for one or the other (25 ms and 120 ms on 100k cards, where
         # a plain scan takes 1-15 ms). See benchmarks/run.py --only query.
         CheckConstraint("series > 0 AND number > 0", name="ck_card_code_positive"),
-        CheckConstraint("rarity IN ('C','U','R','E','P','S')", name="ck_card_rarity"),
-        CheckConstraint("length(gems) <= 4", name="ck_card_gems"),
+        CheckConstraint(f"rarity IN ({_RARITIES})", name="ck_card_rarity"),
+        CheckConstraint(f"length(gems) <= {MAX_GEMS}", name="ck_card_gems"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -73,7 +77,7 @@ class BatchRow(SQLModel, table=True):
 class HistoryRow(SQLModel, table=True):
     __tablename__ = tables.HISTORY_TABLE
     __table_args__ = (
-        CheckConstraint("finish IN ('nonfoil','foil')", name="ck_history_finish"),
+        CheckConstraint(f"finish IN ({_FINISHES})", name="ck_history_finish"),
         Index("ix_history_batch", "batch_id"),
     )
 

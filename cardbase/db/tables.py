@@ -1,8 +1,8 @@
-"""Table and column names shared by the write side (SQLModel) and the read side (sqlite3).
+"""Table and column names: what every SQL statement names, and the schema's version stamp.
 
-Read-only commands must start fast, so they query with the standard ``sqlite3`` module and
-never import SQLModel. Both sides take their names from here; a test checks that the
-SQLModel tables have exactly these columns, so the two cannot drift apart.
+Statements run on plain ``sqlite3`` connections so that commands start fast; the SQLModel
+models (`cardbase.db.models`) declare the same tables for creating the schema, and a test
+checks that they have exactly these columns, so the two cannot drift apart.
 """
 
 from __future__ import annotations
@@ -45,12 +45,8 @@ HISTORY_COLUMNS: tuple[str, ...] = ("id", "batch_id", "card_id", "finish", "delt
 DECK_COLUMNS: tuple[str, ...] = ("id", "name", "name_key", "format", "created_at", "updated_at")
 DECK_ENTRY_COLUMNS: tuple[str, ...] = ("id", "deck_id", "section", "card_id", "copies", "line")
 
-FINISHES: tuple[str, ...] = ("nonfoil", "foil")
-
 # Application id stamped into every cardbase database ('CRDB'), so we never mistake
 # somebody else's SQLite file for ours, nor write into it.
 APPLICATION_ID = 0x43524442
-# Bumped with every schema change; `cardbase.schema.MIGRATIONS` knows how to get here.
+# Bumped with every schema change; `cardbase.db.migrations.MIGRATIONS` knows how to get here.
 SCHEMA_VERSION = 2
-
-TRAIT_SEPARATOR = ", "

@@ -1,97 +1,21 @@
-"""The query language's fields and nodes. Each node knows how to become SQL.
+"""The query language's nodes. Each node knows how to become SQL.
 
 Nodes compose: `And`, `Or` and `Not` wrap others, and every node's `clause()` returns
 ``(sql, params)`` with user values only ever in params. `describe()` gives the node back as
 normalised query text (aliases resolved), which `--explain` shows and tests compare.
-Column expressions refer to the card table as ``c`` and ownership as ``o`` (see
-`cardbase.cards.SELECT_CARDS`).
+The fields a node reads are `cardbase.fields.CardField`s; their column expressions refer to
+the card table as ``c`` and ownership as ``o`` (see `cardbase.catalog.cards.SELECT_CARDS`).
 """
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import Any, NamedTuple, Protocol
 
+from cardbase import fields
 from cardbase.db import tables
-from cardbase.games import GAMES
+from cardbase.fields import CardField
 
 Clause = tuple[str, list[Any]]
-
-
-class Kind(Enum):
-    NUMBER = "number"  # compares, ranges, against other number fields
-    RARITY = "rarity"  # ordered C < U < R < E; P and S only equal themselves
-    CHOICE = "choice"  # one of a fixed list (sphere, type, game)
-    WORDS = "words"  # full-text words or phrase in one column, or a /regex/
-    GEM = "gem"  # gem colours: gem:rr is at least two red
-    FLAG = "flag"  # is:hero, is:owned ...
-    CODE = "code"  # a collector code
-    SORT = "sort"  # order:cost, order:-attack (not a filter)
-
-
-class Field(NamedTuple):
-    name: str
-    kind: Kind
-    aliases: tuple[str, ...] = ()
-    sql: str = ""  # column expression
-    choices: tuple[str, ...] = ()
-
-
-OWNED_SQL = "(coalesce(o.nonfoil, 0) + coalesce(o.foil, 0))"
-RARITY_ORDER = ("C", "U", "R", "E")
-RARITY_NAMES = {"C": "common", "U": "uncommon", "R": "rare", "E": "exclusive",
-                "P": "promo", "S": "starter"}  # fmt: skip
-GEM_NAMES = {"red": "R", "green": "G", "blue": "B", "yellow": "Y"}
-FLAGS = ("hero", "owned", "foil", "nonfoil", "playset")
-PLAYSET = 3
-
-NO_SPHERE = "none"
-
-
-def _all(attribute: str) -> tuple[str, ...]:
-    """Every game's values of a choice field, as stored (Chaos, Creature), without repeats."""
-    return tuple(dict.fromkeys(v for game in GAMES.values() for v in getattr(game, attribute)))
-
-
-FIELDS: tuple[Field, ...] = (
-    Field("name", Kind.WORDS, ("n",), "c.name"),
-    Field("text", Kind.WORDS, ("o", "oracle"), "c.text"),
-    Field("trait", Kind.WORDS, ("tr", "traits"), "c.traits"),
-    Field("sphere", Kind.CHOICE, ("s",), "c.sphere", (*_all("spheres"), NO_SPHERE)),
-    Field("type", Kind.CHOICE, ("t",), "c.type", _all("types")),
-    Field("game", Kind.CHOICE, (), "c.game", tuple(GAMES)),
-    Field("rarity", Kind.RARITY, ("r",), "c.rarity"),
-    Field("series", Kind.NUMBER, ("set",), "c.series"),
-    Field("number", Kind.NUMBER, ("num",), "c.number"),
-    Field("cost", Kind.NUMBER, (), "c.cost"),
-    Field("attack", Kind.NUMBER, ("atk",), "c.attack"),
-    Field("defense", Kind.NUMBER, ("def",), "c.defense"),
-    Field("gems", Kind.NUMBER, (), "length(c.gems)"),
-    Field("gem", Kind.GEM, (), "c.gems"),
-    Field("owned", Kind.NUMBER, (), OWNED_SQL),
-    Field("foil", Kind.NUMBER, (), "coalesce(o.foil, 0)"),
-    Field("nonfoil", Kind.NUMBER, (), "coalesce(o.nonfoil, 0)"),
-    Field("is", Kind.FLAG, (), "", FLAGS),
-    Field("code", Kind.CODE),
-    Field("order", Kind.SORT, ("sort",)),
-)
-FIELD_BY_NAME: dict[str, Field] = {
-    key: field for field in FIELDS for key in (field.name, *field.aliases)
-}
-# Fields a search can sort by, with the expression to sort on.
-SORT_KEYS: dict[str, tuple[str, ...]] = {
-    "name": ("c.name",),
-    "code": ("c.game", "c.series", "c.number"),
-    "rarity": ("instr('CURESP', c.rarity)",),
-    **{f.name: (f.sql,) for f in FIELDS if f.kind in (Kind.NUMBER, Kind.CHOICE)},
-}
-
-
-def quote(value: str) -> str:
-    """A value as query text, quoted when it would not survive as one token."""
-    if value and all(ch.isalnum() or ch in "-'*.!?" for ch in value):
-        return value
-    return '"' + value.replace('"', "") + '"'
 
 
 class Node(Protocol):
@@ -154,7 +78,7 @@ def _join(children: tuple[Node, ...], glue: str) -> Clause:
 class Compare(NamedTuple):
     """A number field against a number: cost>=2, gems=3."""
 
-    field: Field
+    field: CardField
     op: str
     value: int
 
@@ -168,9 +92,9 @@ class Compare(NamedTuple):
 class CompareFields(NamedTuple):
     """One number field against another: atk>def."""
 
-    left: Field
+    left: CardField
     op: str
-    right: Field
+    right: CardField
 
     def clause(self) -> Clause:
         return f"{self.left.sql} {self.op} {self.right.sql}", []
@@ -182,7 +106,7 @@ class CompareFields(NamedTuple):
 class Range(NamedTuple):
     """A number field in an inclusive range, open at either end: cost:2..4, atk:5.."""
 
-    field: Field
+    field: CardField
     low: int | None
     high: int | None
 
@@ -208,8 +132,9 @@ class RarityCompare(NamedTuple):
     def clause(self) -> Clause:
         if self.op in ("=", "!="):
             return f"c.rarity {self.op} ?", [self.letter]
-        rank = RARITY_ORDER.index(self.letter) + 1
-        return f"instr('CURE', c.rarity) > 0 AND instr('CURE', c.rarity) {self.op} ?", [rank]
+        rank = fields.RANKED_RARITIES.index(self.letter) + 1
+        ranked = f"instr('{fields.RANKED_RARITIES}', c.rarity)"
+        return f"{ranked} > 0 AND {ranked} {self.op} ?", [rank]
 
     def describe(self) -> str:
         op = ":" if self.op == "=" else self.op
@@ -219,7 +144,7 @@ class RarityCompare(NamedTuple):
 class Choice(NamedTuple):
     """sphere:chaos, type:creature; sphere:none matches Heroes (no sphere)."""
 
-    field: Field
+    field: CardField
     value: str | None
     negated_op: bool = False
 
@@ -231,7 +156,7 @@ class Choice(NamedTuple):
 
     def describe(self) -> str:
         op = "!=" if self.negated_op else ":"
-        return f"{self.field.name}{op}{(self.value or NO_SPHERE).lower()}"
+        return f"{self.field.name}{op}{(self.value or fields.NO_SPHERE).lower()}"
 
 
 class TextMatch(NamedTuple):
@@ -256,7 +181,7 @@ class TextMatch(NamedTuple):
 
 
 class Regex(NamedTuple):
-    field: Field
+    field: CardField
     pattern: str
 
     def clause(self) -> Clause:
@@ -316,13 +241,13 @@ class Flag(NamedTuple):
         if self.flag == "hero":
             return "c.hero = 1", []
         if self.flag == "owned":
-            return f"{OWNED_SQL} > 0", []
+            return f"{fields.OWNED_SQL} > 0", []
         if self.flag == "playset":
             return (
                 f"c.name_key IN (SELECT p.name_key FROM {tables.CARD_TABLE} AS p "
                 f"JOIN {tables.OWNERSHIP_TABLE} AS po ON po.card_id = p.id "
                 "GROUP BY p.name_key HAVING sum(po.nonfoil + po.foil) >= ?)",
-                [PLAYSET],
+                [fields.PLAYSET],
             )
         return f"coalesce(o.{self.flag}, 0) > 0", []
 
@@ -338,7 +263,7 @@ class Sort(NamedTuple):
         # Missing values (a trick's attack) sort last either way; SQLite already puts NULLs
         # last in DESC.
         suffix = " DESC" if self.descending else " NULLS LAST"
-        return ", ".join(part + suffix for part in SORT_KEYS[self.key])
+        return ", ".join(part + suffix for part in fields.SORT_KEYS[self.key])
 
     def describe(self) -> str:
         return f"order:{'-' if self.descending else ''}{self.key}"

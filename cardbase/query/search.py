@@ -20,19 +20,13 @@ from cardbase.catalog.cards import (
     card_from_row,
 )
 from cardbase.db import tables
-from cardbase.errors import CardbaseError, QueryError
+from cardbase.fields import FIELD_BY_NAME
 from cardbase.query import nodes as q
 from cardbase.query.parse import parse_query
+from cardbase.query.terms import flag_node, option_node
 
 if TYPE_CHECKING:
     from cardbase.collection.stats import Totals
-
-# Plain options: each value option is named after the query field it stands for
-# (--sphere chaos is sphere:chaos); each flag is an is: term (--hero is is:hero).
-VALUE_OPTIONS = ("name", "text", "trait", "sphere", "type", "rarity", "series", "cost",
-                 "attack", "defense", "gems", "gem", "code", "game")  # fmt: skip
-FLAG_OPTIONS = ("hero", "owned", "foil", "nonfoil", "playset")
-_OPERATORS = (">=", "<=", "!=", ">", "<", "=")
 
 
 class SearchPlan(NamedTuple):
@@ -50,33 +44,17 @@ class SearchPlan(NamedTuple):
         )
 
 
-def option_query(options: Mapping[str, str | bool | None]) -> list[q.Node]:
-    """Plain options as query nodes, built by the query parser so both forms mean the same."""
+def option_nodes(options: Mapping[str, str | bool | None]) -> list[q.Node]:
+    """Plain options as query nodes: a value option per query field, a flag per ``is:`` term."""
     nodes: list[q.Node] = []
     for option, value in options.items():
         if value is None or value is False:
             continue
-        if option in FLAG_OPTIONS:
-            text = f"is:{option}"
-        elif option in VALUE_OPTIONS:
-            value = str(value)
-            op = next((o for o in _OPERATORS if value.startswith(o)), None)
-            text = f"{option}{value}" if op else f"{option}:{_option_value(value)}"
+        if value is True:
+            nodes.append(flag_node(option))
         else:
-            raise ValueError(f"no search option --{option}")  # a programming error
-        try:
-            parsed = parse_query(text)
-        except QueryError as exc:
-            raise CardbaseError(f"--{option} {value}: {exc.message}", exc.hint) from None
-        if parsed.root is not None:
-            nodes.append(parsed.root)
+            nodes.append(option_node(FIELD_BY_NAME[option], str(value)))
     return nodes
-
-
-def _option_value(value: str) -> str:
-    if value.startswith("/") or value.startswith('"'):
-        return value
-    return f'"{value}"' if any(ch.isspace() for ch in value) else value
 
 
 def build_query(
@@ -88,7 +66,7 @@ def build_query(
     """The query text, ANDed with the plain options; `sort` overrides any order: in the text."""
     parsed = parse_query(text)
     nodes = [parsed.root] if parsed.root else []
-    nodes += option_query(options or {})
+    nodes += option_nodes(options or {})
     root = nodes[0] if len(nodes) == 1 else q.And(tuple(nodes)) if nodes else None
     order = parsed.sort
     if sort:

@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from cardbase.bulk import paused_gc
-from cardbase.catalog.entries import FOIL, NONFOIL
 from cardbase.catalog.nameindex import NameIndex, Printing
 from cardbase.codes import parse_code
 from cardbase.collection.changes import Change, Mode, Request
 from cardbase.errors import CardbaseError, CodeError
+from cardbase.fields import FOIL, NONFOIL
 from cardbase.sheets.columns import FINISH_VALUES, Columns, find_header, fold
 from cardbase.sheets.files import SheetError, stream_sheets, unsafe_text
 

@@ -1,0 +1,148 @@
+"""Every card field once, and the game's vocabulary beside it.
+
+A card field appears in many places: the query language (`cost>=2`), the plain search
+options (`--cost 2..4`), the sort keys, the JSON card object, the catalogue CSV, spreadsheet
+exports and the tables a terminal shows. Each of those reads its list from `FIELDS`, so a
+new field, or a renamed header, is one entry here rather than fifteen edits that drift.
+
+Read commands import this on every start: it holds plain data and imports nothing slow.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import NamedTuple
+
+from cardbase.games import DEFAULT_GAME, GAMES
+
+# The game's vocabulary.
+RARITY_NAMES: dict[str, str] = {
+    "C": "Common",
+    "U": "Uncommon",
+    "R": "Rare",
+    "E": "Exclusive",
+    "P": "Promo",
+    "S": "Starter",
+}
+RARITY_LETTERS = "".join(RARITY_NAMES)  # catalogue order: CURESP
+RANKED_RARITIES = "CURE"  # C < U < R < E; promos and starters stand outside the order
+GEM_COLOURS: dict[str, str] = {"R": "red", "G": "green", "B": "blue", "Y": "yellow"}
+MAX_GEMS = 4
+NONFOIL, FOIL = "nonfoil", "foil"
+FINISHES: dict[str, str] = {NONFOIL: "non-foil", FOIL: "foil"}  # stored value -> label
+PLAYSET = 3  # copies of a name a Free Realms deck may hold, and what a collector keeps
+DEFAULT_FORMAT = "free-realms"
+NO_SPHERE = "none"  # sphere:none, the Heroes
+FLAGS: dict[str, str] = {  # is:hero ... and the plain flag options --hero ...
+    "hero": "Heroes only.",
+    "owned": "Cards you own (foil or not).",
+    "foil": "Cards you own in foil.",
+    "nonfoil": "Cards you own in non-foil.",
+    "playset": f"Names you own {PLAYSET} or more of.",
+}
+TRAIT_SEPARATOR = ", "
+
+
+class Kind(Enum):
+    """How the query language reads a field's values."""
+
+    NUMBER = "number"  # compares, ranges, against other number fields
+    RARITY = "rarity"  # ordered C < U < R < E; P and S only equal themselves
+    CHOICE = "choice"  # one of a fixed list (sphere, type, game)
+    WORDS = "words"  # full-text words or phrase in one column, or a /regex/
+    GEM = "gem"  # gem colours: gem:rr is at least two red
+    FLAG = "flag"  # is:hero, is:owned ...
+    CODE = "code"  # a collector code
+    SORT = "sort"  # order:cost, order:-attack (not a filter)
+
+
+class CardField(NamedTuple):
+    """One field: what the query language, options, JSON, files and tables call it.
+
+    `name` is the query term and plain option (`trait:`, `--trait`); `key` the card's
+    attribute, JSON key and catalogue CSV column where it has one (`traits`).
+    """
+
+    name: str
+    kind: Kind | None = None  # None: not a query term
+    aliases: tuple[str, ...] = ()
+    sql: str = ""  # column expression over the card table `c` and ownership `o`
+    key: str | None = None  # JSON key / catalogue column; None: not part of a card
+    catalogue: bool = False  # a column of the catalogue CSV (cards.csv)
+    required: bool = False  # ... that every catalogue row must fill
+    export: str | None = None  # header in spreadsheet exports
+    text_only: bool = False  # exported only with the catalogue's text (--catalogue)
+    table: str | None = None  # header in card tables on the terminal
+    option: str | None = None  # help of the plain option; None: no plain option
+    example: str = ""
+    choices: tuple[str, ...] = ()
+    sort: tuple[str, ...] = ()  # sort expressions, when it sorts other than by `sql`
+
+
+def _all(attribute: str) -> tuple[str, ...]:
+    """Every game's values of a choice field, as stored (Chaos, Creature), without repeats."""
+    return tuple(dict.fromkeys(v for game in GAMES.values() for v in getattr(game, attribute)))
+
+
+OWNED_SQL = "(coalesce(o.nonfoil, 0) + coalesce(o.foil, 0))"
+
+# In the order a card's JSON object, exports and tables show them.
+FIELDS: tuple[CardField, ...] = (
+    CardField("code", Kind.CODE, (), "", "code", True, True, "Code", table="Code",
+              option="Collector code", example="'1 U 132'",
+              sort=("c.game", "c.series", "c.number")),
+    CardField("series", Kind.NUMBER, ("set",), "c.series", "series", export="Series",
+              option="Series number or range", example="1"),
+    CardField("rarity", Kind.RARITY, ("r",), "c.rarity", "rarity", export="Rarity",
+              table="Rarity", option="Rarity letter or name; >=r works", example="U",
+              sort=(f"instr('{RARITY_LETTERS}', c.rarity)",)),
+    CardField("number", Kind.NUMBER, ("num",), "c.number", "number", export="Number"),
+    CardField("name", Kind.WORDS, ("n",), "c.name", "name", True, True, "Name", table="Name",
+              option="Name contains these words (prefixes)", example="chug", sort=("c.name",)),
+    CardField("type", Kind.CHOICE, ("t",), "c.type", "type", True, True, "Type", table="Type",
+              option="Creature, resource or trick", example="creature", choices=_all("types")),
+    CardField("hero", None, (), "c.hero", "hero", True, export="Hero"),
+    CardField("sphere", Kind.CHOICE, ("s",), "c.sphere", "sphere", True, export="Sphere",
+              table="Sphere", option="Sphere (none for Heroes)", example="chaos",
+              choices=(*_all("spheres"), NO_SPHERE)),
+    CardField("trait", Kind.WORDS, ("tr", "traits"), "c.traits", "traits", True,
+              export="Traits", option="Has this trait", example="chugawug"),
+    CardField("cost", Kind.NUMBER, (), "c.cost", "cost", True, export="Cost", table="Cost",
+              option="Cost, a range or a comparison", example="2..4"),
+    CardField("attack", Kind.NUMBER, ("atk",), "c.attack", "attack", True, export="Attack",
+              table="Atk/Def", option="Attack, a range or a comparison", example="'>=5'"),
+    CardField("defense", Kind.NUMBER, ("def",), "c.defense", "defense", True,
+              export="Defense", option="Defense, a range or a comparison", example="3"),
+    CardField("gems", Kind.NUMBER, (), "length(c.gems)", "gems", True, export="Gems",
+              table="Gems", option="Number of gems", example="3.."),
+    CardField("gem", Kind.GEM, (), "c.gems", option="Gem colours it has at least",
+              example="rr"),
+    CardField("text", Kind.WORDS, ("o", "oracle"), "c.text", "text", True, export="Text",
+              text_only=True, option="Game text has these words", example="stun"),
+    CardField("lore", None, (), "c.lore", "lore", True, export="Lore", text_only=True),
+    CardField("game", Kind.CHOICE, (), "c.game", "game", True, option="Which game's cards",
+              example=DEFAULT_GAME, choices=tuple(GAMES)),
+    CardField("owned", Kind.NUMBER, (), OWNED_SQL),
+    CardField("nonfoil", Kind.NUMBER, (), "coalesce(o.nonfoil, 0)", "nonfoil",
+              export="Nonfoil", table="Owned"),
+    CardField("foil", Kind.NUMBER, (), "coalesce(o.foil, 0)", "foil", export="Foil",
+              table="Foil"),
+    CardField("is", Kind.FLAG, choices=tuple(FLAGS)),
+    CardField("order", Kind.SORT, ("sort",)),
+)  # fmt: skip
+
+FIELD_BY_NAME: dict[str, CardField] = {
+    key: field for field in FIELDS if field.kind for key in (field.name, *field.aliases)
+}
+# Fields a search can sort by, with the expressions to sort on.
+SORT_KEYS: dict[str, tuple[str, ...]] = {
+    field.name: field.sort or (field.sql,)
+    for field in FIELDS
+    if field.sort or field.kind in (Kind.NUMBER, Kind.CHOICE)
+}
+JSON_KEYS: tuple[str, ...] = tuple(field.key for field in FIELDS if field.key)
+CATALOGUE_COLUMNS: tuple[str, ...] = tuple(f.key for f in FIELDS if f.key and f.catalogue)
+REQUIRED_COLUMNS: tuple[str, ...] = tuple(f.key for f in FIELDS if f.key and f.required)
+OPTION_FIELDS: tuple[CardField, ...] = tuple(field for field in FIELDS if field.option)
+EXPORT_FIELDS: tuple[CardField, ...] = tuple(field for field in FIELDS if field.export)
+TABLE_FIELDS: tuple[CardField, ...] = tuple(field for field in FIELDS if field.table)

@@ -1,0 +1,262 @@
+"""Field terms into query nodes: one builder per kind of field.
+
+The parser calls a builder for each ``field op value`` term; plain options (``--cost 2..4``)
+call the same builders through `option_node`, so both forms always mean the same and an
+option's value is only ever one term's value: ``--trait '"a" or t:trick'`` searches traits
+for those words, it cannot add a clause. Errors point at the value's `Span` in whichever
+text it came from.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import NamedTuple, Protocol
+
+from cardbase import fields
+from cardbase.codes import parse_code
+from cardbase.errors import CardbaseError, CodeError, QueryError
+from cardbase.fields import FIELD_BY_NAME, CardField, Kind
+from cardbase.query import nodes as q
+from cardbase.similar import closest
+
+_NUMBER = re.compile(r"-?[0-9]+")
+ORDER_OPS = (">", "<", ">=", "<=")
+OPERATORS = (">=", "<=", "!=", ">", "<", "=")
+CHOICE_SYNONYMS = {"item": "resource", "items": "resource", "hero": "none", "heroes": "none"}
+
+
+class Span(NamedTuple):
+    """Where a value stands in the text it came from, for an error's caret."""
+
+    start: int
+    end: int
+
+
+class Errors(Protocol):
+    """What makes an error about a span of the text being read (the parser, or an option)."""
+
+    def error(
+        self, message: str, at: Span | None = None, hint: str | None = None
+    ) -> QueryError: ...
+
+
+def _unquote(value: str) -> tuple[str, bool]:
+    if len(value) >= 1 and value.startswith('"'):
+        return value[1:-1] if value.endswith('"') and len(value) > 1 else value[1:], True
+    return value, False
+
+
+def _fts_string(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"'
+
+
+def text_match(
+    field: CardField | None, value: str, phrase: bool, at: Span, errors: Errors, raw: str
+) -> q.Node:
+    """Words for the full-text index: bare words search name, traits and text together.
+
+    `raw` is the value as typed, which is what `describe()` gives back: it parsed to this
+    node once, so it parses to it again.
+    """
+    if '"' in value:
+        # A quote inside a word (0", name:a"b) closes nothing; the unicode61 tokenizer splits
+        # there anyway, so the parts are a phrase, shown as one to read back the same.
+        value = " ".join(value.replace('"', " ").split())
+        phrase, raw = True, f'"{value}"'
+    prefix = value.endswith("*") and not phrase
+    words = value.rstrip("*") if prefix else value
+    if not any(ch.isalnum() for ch in words):
+        raise errors.error(f"'{value}' has no letters or digits to search for", at)
+    if field is not None and field.name == "name" and not phrase:
+        prefix = True  # name:chug finds Chugawug, as the game client's search box did
+    fts = _fts_string(words) + ("*" if prefix else "")
+    if field is not None:
+        fts = f"{field.key} : {fts}"
+    return q.TextMatch(fts, f"{field.name}:{raw}" if field else raw)
+
+
+def regex(field: CardField, pattern: str, at: Span, errors: Errors) -> q.Node:
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        raise errors.error(f"bad regular expression: {exc}", at) from None
+    return q.Regex(field, pattern)
+
+
+def code_term(value: str, at: Span, errors: Errors) -> q.Node:
+    try:
+        code = parse_code(value)
+    except CodeError as exc:
+        raise errors.error(str(exc), at) from None
+    return q.CodeIs(code.series, code.rarity, code.number)
+
+
+def _number(text: str, at: Span, errors: Errors, offset: int = 0) -> int:
+    if not _NUMBER.fullmatch(text):
+        sub = Span(at.start + offset, at.start + offset + max(1, len(text)))
+        raise errors.error(f"expected a number, not '{text}'", sub)
+    return int(text)
+
+
+def build_number(field: CardField, op: str, value: str, at: Span, errors: Errors) -> q.Node:
+    other = FIELD_BY_NAME.get(value.lower())
+    if other is not None and other.kind is Kind.NUMBER:
+        return q.CompareFields(field, "=" if op == ":" else op, other)
+    if ".." in value and op in (":", "="):
+        low_text, _, high_text = value.partition("..")
+        if not low_text and not high_text:
+            raise errors.error("a range needs at least one end, e.g. cost:2..4 or atk:5..", at)
+        low = _number(low_text, at, errors) if low_text else None
+        high = _number(high_text, at, errors, len(low_text) + 2) if high_text else None
+        return q.Range(field, low, high)
+    return q.Compare(field, "=" if op == ":" else op, _number(value, at, errors))
+
+
+def _rarity_letter(value: str, at: Span, errors: Errors) -> str:
+    word = value.lower()
+    for letter, name in fields.RARITY_NAMES.items():
+        if word in (letter.lower(), name.lower()):
+            return letter
+    close = closest(word, [name.lower() for name in fields.RARITY_NAMES.values()])
+    raise errors.error(
+        f"unknown rarity '{value}'",
+        at,
+        f"Did you mean {close}?" if close else "Use c, u, r, e, p, s or a rarity's name",
+    )
+
+
+def build_rarity(field: CardField, op: str, value: str, at: Span, errors: Errors) -> q.Node:
+    if ".." in value and op in (":", "="):
+        low_text, _, high_text = value.partition("..")
+        parts = []
+        if low_text:
+            parts.append(build_rarity(field, ">=", low_text, at, errors))
+        if high_text:
+            parts.append(build_rarity(field, "<=", high_text, at, errors))
+        if not parts:
+            raise errors.error("a range needs at least one end, e.g. r:u..r", at)
+        return parts[0] if len(parts) == 1 else q.And(tuple(parts))
+    letter = _rarity_letter(value, at, errors)
+    op = "=" if op == ":" else op
+    if op in ORDER_OPS and letter not in fields.RANKED_RARITIES:
+        raise errors.error(
+            f"{fields.RARITY_NAMES[letter].lower()} cards have no place in the rarity order "
+            f"{' < '.join(fields.RANKED_RARITIES)}",
+            at,
+            f"Use rarity:{letter.lower()}",
+        )
+    return q.RarityCompare(op, letter)
+
+
+def build_choice(field: CardField, op: str, value: str, at: Span, errors: Errors) -> q.Node:
+    if op not in (":", "=", "!="):
+        raise errors.error(f"{field.name} takes ':' or '!=', not '{op}'", at)
+    word = CHOICE_SYNONYMS.get(value.lower(), value.lower())
+    if field.name != "sphere" and word == fields.NO_SPHERE:
+        word = value.lower()
+    folded = {choice.lower(): choice for choice in field.choices}
+    matches = [choice for key, choice in folded.items() if key.startswith(word)]
+    chosen = folded.get(word) or (matches[0] if len(matches) == 1 else None)
+    if chosen is None:
+        close = closest(word, list(folded))
+        hint = f"Did you mean {close}?" if close else f"Choose from {', '.join(folded)}"
+        raise errors.error(f"unknown {field.name} '{value}'", at, hint)
+    return q.Choice(field, None if chosen == fields.NO_SPHERE else chosen, negated_op=op == "!=")
+
+
+def build_words(field: CardField, op: str, value: str, at: Span, errors: Errors) -> q.Node:
+    if op not in (":", "="):
+        raise errors.error(f"{field.name} takes ':', not '{op}'", at)
+    if value.startswith("/") and value.endswith("/") and len(value) >= 2:
+        return regex(field, value[1:-1], at, errors)
+    text, quoted = _unquote(value)
+    raw = f'"{text}"' if quoted else value
+    return text_match(field, text, phrase=quoted, at=at, errors=errors, raw=raw)
+
+
+def build_gem(field: CardField, op: str, value: str, at: Span, errors: Errors) -> q.Node:
+    if op not in (":", "="):
+        raise errors.error(f"gem takes ':', not '{op}'; for a count of gems use gems{op}N", at)
+    names = {name: letter for letter, name in fields.GEM_COLOURS.items()}
+    letters = names.get(value.lower()) or value.upper()
+    if not letters or any(ch not in fields.GEM_COLOURS for ch in letters):
+        raise errors.error(f"unknown gem colours '{value}'", at, "Use letters R G B Y, e.g. gem:rr")
+    return q.GemColours(letters)
+
+
+def build_flag(field: CardField, op: str, value: str, at: Span, errors: Errors) -> q.Node:
+    word = value.lower()
+    if op != ":" or word not in fields.FLAGS:
+        close = closest(word, list(fields.FLAGS))
+        hint = f"Did you mean is:{close}?" if close else f"Use one of {', '.join(fields.FLAGS)}"
+        raise errors.error(f"unknown is:{value}", at, hint)
+    return q.Flag(word)
+
+
+def build_code(field: CardField, op: str, value: str, at: Span, errors: Errors) -> q.Node:
+    return code_term(_unquote(value)[0], at, errors)
+
+
+def build_sort(field: CardField, op: str, value: str, at: Span, errors: Errors) -> q.Sort:
+    descending = value.startswith("-")
+    key = value.lstrip("-").lower()
+    known = FIELD_BY_NAME.get(key)
+    name = known.name if known else key
+    if name not in fields.SORT_KEYS:
+        close = closest(key, list(fields.SORT_KEYS))
+        hint = f"Did you mean {close}?" if close else f"Sort by {', '.join(fields.SORT_KEYS)}"
+        raise errors.error(f"cannot sort by '{key}'", at, hint)
+    return q.Sort(name, descending)
+
+
+BUILDERS: dict[Kind, Callable[[CardField, str, str, Span, Errors], q.Node | q.Sort]] = {
+    Kind.NUMBER: build_number,
+    Kind.RARITY: build_rarity,
+    Kind.CHOICE: build_choice,
+    Kind.WORDS: build_words,
+    Kind.GEM: build_gem,
+    Kind.FLAG: build_flag,
+    Kind.CODE: build_code,
+    Kind.SORT: build_sort,
+}
+
+
+class _OptionValue:
+    """Errors about a plain option's value, pointing into the value itself."""
+
+    def __init__(self, option: str, value: str) -> None:
+        self.option = option
+        self.value = value
+
+    def error(self, message: str, at: Span | None = None, hint: str | None = None) -> QueryError:
+        start, end = at if at is not None else (len(self.value), len(self.value) + 1)
+        return QueryError(message, self.value, start, end, hint)
+
+
+def option_node(field: CardField, value: str) -> q.Node:
+    """A plain option's value (``--cost 2..4``, ``--attack '>=5'``) as the node its term makes.
+
+    The value is one term's value, never query text; words with spaces are a phrase.
+    """
+    op = next((o for o in OPERATORS if value.startswith(o)), ":")
+    rest = value[len(op) :] if op != ":" else value
+    if field.kind is Kind.WORDS and not rest.startswith(('"', "/")) and " " in rest.strip():
+        rest = f'"{rest.strip()}"'
+    errors = _OptionValue(field.name, value)
+    try:
+        if not rest.strip():
+            raise errors.error(f"--{field.name} needs a value, e.g. --{field.name} {field.example}")
+        assert field.kind is not None  # only query fields have plain options
+        node = BUILDERS[field.kind](field, op, rest, Span(len(op), len(value)), errors)
+    except QueryError as exc:
+        raise CardbaseError(f"--{field.name} {value}: {exc.message}", exc.hint) from None
+    assert not isinstance(node, q.Sort)  # order: has no plain option; --sort is its own
+    return node
+
+
+def flag_node(flag: str) -> q.Node:
+    """A plain flag option (``--hero``) as its ``is:`` term."""
+    if flag not in fields.FLAGS:
+        raise ValueError(f"no flag option --{flag}")  # a programming error
+    return q.Flag(flag)
