@@ -15,6 +15,9 @@ import random
 import sys
 from dataclasses import dataclass
 
+from cardbase.fields import CATALOGUE_COLUMNS
+from cardbase.games import DEFAULT_GAME
+
 SPHERES = ("Nature", "Chaos", "Machine", "Order")  # numbering order within a series
 
 # Per sphere and series: creatures, resources, tricks (names), in card-number order.
@@ -605,39 +608,24 @@ def main() -> None:
     names = [row.name for row in rows]
     assert len(names) == len(set(names)), "sample card names must be unique"
     writer = csv.writer(sys.stdout, lineterminator="\n")
-    writer.writerow(
-        [
-            "code",
-            "name",
-            "type",
-            "hero",
-            "sphere",
-            "traits",
-            "cost",
-            "attack",
-            "defense",
-            "gems",
-            "text",
-            "lore",
-        ]
-    )
+    writer.writerow(CATALOGUE_COLUMNS)
     for row in rows:
-        writer.writerow(
-            [
-                f"{row.series} {row.rarity} {row.number}",
-                row.name,
-                row.type,
-                "yes" if row.hero else "",
-                row.sphere,
-                row.traits,
-                row.cost,
-                row.attack,
-                row.defense,
-                row.gems,
-                row.text,
-                row.lore,
-            ]
-        )
+        values = {
+            "code": f"{row.series} {row.rarity} {row.number}",
+            "name": row.name,
+            "type": row.type,
+            "hero": "yes" if row.hero else "",
+            "sphere": row.sphere,
+            "traits": row.traits,
+            "cost": row.cost,
+            "attack": row.attack,
+            "defense": row.defense,
+            "gems": row.gems,
+            "text": row.text,
+            "lore": row.lore,
+            "game": DEFAULT_GAME,
+        }
+        writer.writerow([values[column] for column in CATALOGUE_COLUMNS])
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from cardbase.cli import options as opt
 from cardbase.cli import render
 from cardbase.cli.app import STATE, Output, OutputOption, app, command
 from cardbase.cli.paging import print_hidden, search_page
+from cardbase.fields import FOIL, NONFOIL
 
 Items = Annotated[
     list[str],
@@ -223,14 +224,13 @@ def stats(
         )
 
 
-@command(app)
 def missing(
-    series: Annotated[int | None, typer.Option("--series", min=1, help="Only this series.")] = None,
-    rarity: opt.Rarity = None,
     foil: Annotated[bool, typer.Option("--foil", help="Missing in foil.")] = False,
     nonfoil: Annotated[bool, typer.Option("--nonfoil", help="Missing in non-foil.")] = False,
     show_all: opt.ShowAll = False,
     output: OutputOption = Output.table,
+    *,
+    filters: dict[str, str | bool | None],
 ) -> None:
     """List the cards you still need to complete a set (either finish unless one is given).
 
@@ -238,13 +238,13 @@ def missing(
     """
     from cardbase.query import search as lib
 
-    flag = "foil" if foil else "nonfoil" if nonfoil else "owned"
-    query = lib.build_query(
-        f"-is:{flag}", {"series": str(series) if series else None, "rarity": rarity}
-    )
+    query = lib.missing_query(filters, FOIL if foil else NONFOIL if nonfoil else None)
     with STATE.connect() as conn:
         cards, hidden = search_page(conn, query, None, show_all, output)
     render.print_cards(cards, output)
     print_hidden(hidden)
     if output is Output.table:
         typer.echo(f"{len(cards) + hidden} missing", err=True)
+
+
+command(app, "missing")(opt.with_filters(missing, skip=("owned", FOIL, NONFOIL)))

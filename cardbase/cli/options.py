@@ -1,24 +1,74 @@
 """Options shared by commands that search: the plain-option form of the query language.
 
-Each option stands for one query field (`--sphere chaos` is `sphere:chaos`); the library
-turns them into query nodes with the same parser, so both forms always agree.
+Each option stands for one query field (`--sphere chaos` is `sphere:chaos`) and is made from
+that field's entry in `cardbase.fields`; the library turns the values into query nodes with
+the term builders the parser uses, so both forms always agree.
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+import inspect
+from collections.abc import Callable
+from typing import Annotated, Any
 
 import typer
+
+from cardbase.fields import FLAGS, OPTION_FIELDS, SORT_KEYS, CardField
 
 PANEL = "Filters (same as the query language)"
 
 
-def _text(flag: str, meaning: str, example: str) -> object:
-    return typer.Option(flag, help=f"{meaning}, e.g. {flag} {example}", rich_help_panel=PANEL)
+def _value_option(field: CardField) -> object:
+    return Annotated[
+        str | None,
+        typer.Option(
+            f"--{field.name}",
+            help=f"{field.option}, e.g. --{field.name} {field.example}",
+            rich_help_panel=PANEL,
+        ),
+    ]
 
 
-def _flag(flag: str, meaning: str) -> object:
-    return typer.Option(flag, help=meaning, rich_help_panel=PANEL)
+def _flag_option(flag: str, meaning: str) -> object:
+    return Annotated[bool, typer.Option(f"--{flag}", help=meaning, rich_help_panel=PANEL)]
+
+
+def filter_parameters(skip: tuple[str, ...] = ()) -> list[inspect.Parameter]:
+    """A plain option for every query field that has one, and a flag for every is: term.
+
+    Generated from `cardbase.fields`, so a new field gets its option in every command that
+    filters, and the library reads the options by the same names.
+    """
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    params = [
+        inspect.Parameter(field.name, keyword, default=None, annotation=_value_option(field))
+        for field in OPTION_FIELDS
+        if field.name not in skip
+    ]
+    params += [
+        inspect.Parameter(flag, keyword, default=False, annotation=_flag_option(flag, meaning))
+        for flag, meaning in FLAGS.items()
+        if flag not in skip
+    ]
+    return params
+
+
+def with_filters(command: Callable[..., None], skip: tuple[str, ...] = ()) -> Callable[..., None]:
+    """`command` with the filter options added; it gets their values as one `filters` dict."""
+    own = inspect.signature(command, eval_str=True)
+    names = [param.name for param in filter_parameters(skip)]
+
+    def run(**values: Any) -> None:
+        filters = {name: values.pop(name) for name in names}
+        command(**values, filters=filters)
+
+    own_params = [param for name, param in own.parameters.items() if name != "filters"]
+    run.__signature__ = own.replace(  # type: ignore[attr-defined]
+        parameters=[*own_params, *filter_parameters(skip)]
+    )
+    run.__doc__ = command.__doc__
+    run.__name__ = command.__name__
+    return run
 
 
 QueryWords = Annotated[
@@ -29,26 +79,9 @@ QueryWords = Annotated[
         "A word starting with - excludes; options take their value as the next word (-o json).",
     ),
 ]
-Name = Annotated[str | None, _text("--name", "Name contains these words (prefixes)", "chug")]
-Text = Annotated[str | None, _text("--text", "Game text has these words", "stun")]
-Trait = Annotated[str | None, _text("--trait", "Has this trait", "chugawug")]
-Sphere = Annotated[str | None, _text("--sphere", "Sphere (none for Heroes)", "chaos")]
-Type = Annotated[str | None, _text("--type", "Creature, resource or trick", "creature")]
-Rarity = Annotated[str | None, _text("--rarity", "Rarity letter or name; >=r works", "U")]
-Series = Annotated[str | None, _text("--series", "Series number or range", "1")]
-Cost = Annotated[str | None, _text("--cost", "Cost, a range or a comparison", "2..4")]
-Attack = Annotated[str | None, _text("--attack", "Attack, a range or a comparison", "'>=5'")]
-Defense = Annotated[str | None, _text("--defense", "Defense, a range or a comparison", "3")]
-Gems = Annotated[str | None, _text("--gems", "Number of gems", "3..")]
-Gem = Annotated[str | None, _text("--gem", "Gem colours it has at least", "rr")]
-Hero = Annotated[bool, _flag("--hero", "Heroes only.")]
-Owned = Annotated[bool, _flag("--owned", "Cards you own (foil or not).")]
-Foil = Annotated[bool, _flag("--foil", "Cards you own in foil.")]
-Nonfoil = Annotated[bool, _flag("--nonfoil", "Cards you own in non-foil.")]
-Playset = Annotated[bool, _flag("--playset", "Names you own 3 or more of.")]
 Sort = Annotated[
     str | None,
-    typer.Option("--sort", help="Sort by name, code, cost, attack, defense, gems, rarity ..."),
+    typer.Option("--sort", help=f"Sort by {', '.join(SORT_KEYS)}."),
 ]
 Desc = Annotated[bool, typer.Option("--desc", help="Sort in descending order.")]
 Limit = Annotated[int | None, typer.Option("--limit", "-n", min=1, help="Show at most N cards.")]

@@ -28,23 +28,6 @@ def _close_names(conn: sqlite3.Connection, words: str) -> str:
 def _register(name: str, owned_only: bool, doc: str) -> None:
     def run(
         words: opt.QueryWords = None,
-        name: opt.Name = None,
-        text: opt.Text = None,
-        trait: opt.Trait = None,
-        sphere: opt.Sphere = None,
-        type_: opt.Type = None,
-        rarity: opt.Rarity = None,
-        series: opt.Series = None,
-        cost: opt.Cost = None,
-        attack: opt.Attack = None,
-        defense: opt.Defense = None,
-        gems: opt.Gems = None,
-        gem: opt.Gem = None,
-        hero: opt.Hero = False,
-        owned: opt.Owned = False,
-        foil: opt.Foil = False,
-        nonfoil: opt.Nonfoil = False,
-        playset: opt.Playset = False,
         sort: opt.Sort = None,
         desc: opt.Desc = False,
         limit: opt.Limit = None,
@@ -52,28 +35,13 @@ def _register(name: str, owned_only: bool, doc: str) -> None:
         count: opt.Count = False,
         explain: opt.Explain = False,
         output: OutputOption = Output.table,
+        *,
+        filters: dict[str, str | bool | None],
     ) -> None:
         from cardbase.query import search as lib
 
-        filters = {
-            "name": name,
-            "text": text,
-            "trait": trait,
-            "sphere": sphere,
-            "type": type_,
-            "rarity": rarity,
-            "series": series,
-            "cost": cost,
-            "attack": attack,
-            "defense": defense,
-            "gems": gems,
-            "gem": gem,
-            "hero": hero,
-            "owned": owned or owned_only,
-            "foil": foil,
-            "nonfoil": nonfoil,
-            "playset": playset,
-        }
+        if owned_only:
+            filters["owned"] = True
         query = lib.build_query(lib.search_words(words or []), filters, sort, desc)
         if explain:
             typer.echo(lib.plan(query, limit, count).explain())
@@ -101,7 +69,7 @@ def _register(name: str, owned_only: bool, doc: str) -> None:
             )
 
     run.__doc__ = doc
-    command(app, name, cls=QueryCommand)(run)
+    command(app, name, cls=QueryCommand)(opt.with_filters(run))
 
 
 _register(

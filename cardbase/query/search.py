@@ -75,6 +75,12 @@ def build_query(
     return q.Query(root, order)
 
 
+def missing_query(options: Mapping[str, str | bool | None], finish: str | None = None) -> q.Query:
+    """Cards not owned (in `finish`, when given) among those the plain options pick."""
+    nodes: list[q.Node] = [q.Not(flag_node(finish or "owned")), *option_nodes(options)]
+    return q.Query(nodes[0] if len(nodes) == 1 else q.And(tuple(nodes)))
+
+
 def _ranked_terms(root: q.Node | None) -> tuple[list[q.TextMatch], list[q.Node]]:
     """Split the top level into full-text terms (one ranked MATCH) and everything else."""
     if root is None:
