@@ -17,7 +17,7 @@ from cardbase.catalog.cards import Card, cards_by_id, fetch_cards, name_key
 from cardbase.catalog.nameindex import NameIndex
 from cardbase.db import tables
 from cardbase.errors import CardbaseError
-from cardbase.fields import FOIL, NONFOIL
+from cardbase.fields import FOIL, NONFOIL, PLAYSET
 from cardbase.sheets.files import Sheet, Table, read_sheets
 
 OFFERED, WANTED = "Offered", "Wanted"
@@ -55,7 +55,9 @@ def deck_usage(conn: sqlite3.Connection) -> Counter[str]:
     return Counter({key: int(total) for key, total in rows})
 
 
-def haves(conn: sqlite3.Connection, playset: int = 3, keep_decks: bool = False) -> list[TradeItem]:
+def haves(
+    conn: sqlite3.Connection, playset: int = PLAYSET, keep_decks: bool = False
+) -> list[TradeItem]:
     """Copies beyond what you keep: a playset of each name, or what your saved decks use.
 
     The copies kept are non-foil first (to play with), then foil, oldest series first; the

@@ -13,6 +13,7 @@ from cardbase.cli import render
 from cardbase.cli.app import STATE, Output, OutputOption, app, command
 from cardbase.cli.paging import print_hidden, search_page
 from cardbase.fields import FOIL, NONFOIL
+from cardbase.games import DEFAULT_GAME
 
 Items = Annotated[
     list[str],
@@ -49,7 +50,6 @@ def _change(verb: str, items: list[str], foil: bool, dry_run: bool, output: Outp
     from cardbase.collection.changes import Mode, Request
     from cardbase.collection.store import change_collection
     from cardbase.errors import CardbaseError
-    from cardbase.fields import FOIL, NONFOIL
 
     mode = Mode(verb)
     lines = _lines(items)
@@ -176,7 +176,7 @@ def _bar(part: int, whole: int, width: int = 20) -> str:
 
 @command(app)
 def stats(
-    game: Annotated[str, typer.Option("--game", help="Which game's catalogue.")] = "free-realms",
+    game: Annotated[str, typer.Option("--game", help="Which game's catalogue.")] = DEFAULT_GAME,
     output: OutputOption = Output.table,
 ) -> None:
     """Collection totals and completion per series, rarity and sphere.

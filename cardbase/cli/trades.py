@@ -10,6 +10,7 @@ import typer
 from cardbase.cli import options as opt
 from cardbase.cli import render
 from cardbase.cli.app import STATE, Output, OutputOption, app, command
+from cardbase.fields import PLAYSET
 
 if TYPE_CHECKING:
     from cardbase.trades import TradeItem
@@ -49,7 +50,7 @@ def _print_items(title: str, items: list[TradeItem]) -> None:
 
 @command(trade_app, "list")
 def list_(
-    playset: Playset = 3,
+    playset: Playset = PLAYSET,
     keep_decks: KeepDecks = False,
     complete_series: CompleteSeries = None,
     output: OutputOption = Output.table,
@@ -76,7 +77,7 @@ def list_(
 @command(trade_app, "export")
 def export(
     file: Annotated[Path, typer.Argument(help="Where to write: .xlsx (two sheets) or .csv.")],
-    playset: Playset = 3,
+    playset: Playset = PLAYSET,
     keep_decks: KeepDecks = False,
     complete_series: CompleteSeries = None,
     force: opt.Overwrite = False,
@@ -99,7 +100,7 @@ def match(
     their_file: Annotated[
         Path, typer.Argument(help="Their Offered/Wanted lists (.xlsx, .csv ...).")
     ],
-    playset: Playset = 3,
+    playset: Playset = PLAYSET,
     keep_decks: KeepDecks = False,
     complete_series: CompleteSeries = None,
     output: OutputOption = Output.table,

@@ -16,8 +16,9 @@ from typing import NamedTuple
 from cardbase.catalog.cards import Card, fetch_cards, name_key
 from cardbase.decks.formats import FORMATS, Placed
 from cardbase.decks.lists import MAIN, DeckLine
+from cardbase.fields import DEFAULT_FORMAT
 
-FORMAT = FORMATS["free-realms"]
+FORMAT = FORMATS[DEFAULT_FORMAT]
 DECK_SIZE = 40
 # A starter deck's shape: how many of each type (Heroes count among the creatures).
 TEMPLATE: dict[str, int] = {"Creature": 22, "Resource": 8, "Trick": 10}

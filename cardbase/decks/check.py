@@ -18,6 +18,7 @@ from cardbase.db import tables
 from cardbase.decks.formats import FORMATS, Format, Placed, Problem, check
 from cardbase.decks.lists import DeckList
 from cardbase.errors import AmbiguousError, CardbaseError
+from cardbase.fields import DEFAULT_FORMAT, GEM_COLOURS
 
 
 class DeckReport(NamedTuple):
@@ -109,7 +110,7 @@ def _card_for(conn: sqlite3.Connection, text: str, whole: str, game: str | None)
 def check_deck(
     conn: sqlite3.Connection,
     deck: DeckList,
-    format_key: str = "free-realms",
+    format_key: str = DEFAULT_FORMAT,
     players: int | None = None,
     owned: bool = False,
 ) -> DeckReport:
@@ -205,7 +206,7 @@ def deck_stats(placed: list[Placed]) -> DeckStats:
     return DeckStats(
         cards,
         gems / cards if cards else 0.0,
-        {colour: colours[colour] for colour in "RGBY" if colours[colour]},
+        {colour: colours[colour] for colour in GEM_COLOURS if colours[colour]},
         dict(spheres.most_common()),
         dict(types.most_common()),
         heroes,

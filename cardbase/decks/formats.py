@@ -14,6 +14,8 @@ from typing import Any, NamedTuple
 
 from cardbase.catalog.cards import Card
 from cardbase.decks.lists import MAIN, DeckLine
+from cardbase.fields import DEFAULT_FORMAT, PLAYSET
+from cardbase.games import FREE_REALMS, WILDHEARTS
 
 
 class SectionRule(NamedTuple):
@@ -46,18 +48,18 @@ class Format(NamedTuple):
 
 WILDHEARTS_SIDE_TYPES = ("Familiar", "Field", "Judge")
 FORMATS: dict[str, Format] = {
-    "free-realms": Format(
-        key="free-realms",
+    DEFAULT_FORMAT: Format(
+        key=DEFAULT_FORMAT,
         title="Free Realms Constructed",
-        game="free-realms",
+        game=FREE_REALMS.key,
         sections=(SectionRule(MAIN, min_cards=40),),
-        copy_limit=3,
+        copy_limit=PLAYSET,
         copy_sections=(MAIN,),
     ),
     "wildhearts-ffa": Format(
         key="wildhearts-ffa",
         title="Wildhearts Free-For-All",
-        game="wildhearts",
+        game=WILDHEARTS.key,
         sections=(
             SectionRule(MAIN, min_cards=30, max_cards=30, excluded_types=WILDHEARTS_SIDE_TYPES),
             SectionRule("familiars", min_cards=2, max_cards=2, distinct=True, types=("Familiar",)),
@@ -81,7 +83,6 @@ FORMATS: dict[str, Format] = {
         },
     ),
 }
-DEFAULT_FORMAT = "free-realms"
 
 
 class Problem(NamedTuple):
