@@ -8,6 +8,8 @@ library decides what to say and the CLI only decides how to show it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 class CardbaseError(Exception):
     """Bad input from the user: a code, a name, a file, a query."""
@@ -67,3 +69,14 @@ class QueryError(CardbaseError):
         shown = "".join(" " if ch.isspace() else ch for ch in self.query)
         caret = " " * self.start + "^" * (self.end - self.start)
         return f"{super().__str__()}\n  {shown}\n  {caret}"
+
+
+def first_few(lines: Sequence[str], limit: int, what: str = "more") -> list[str]:
+    """The first `limit` lines, then one saying how many more there are.
+
+    A message that lists problems must stay readable when a 100k-row file has thousands.
+    """
+    shown = list(lines[:limit])
+    if len(lines) > limit:
+        shown.append(f"... and {len(lines) - limit:,} {what}")
+    return shown

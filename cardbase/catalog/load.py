@@ -20,7 +20,7 @@ from pathlib import Path
 from cardbase.catalog.cards import name_key
 from cardbase.codes import CollectorCode, parse_code
 from cardbase.db import tables
-from cardbase.errors import CardbaseError, CatalogueError
+from cardbase.errors import CardbaseError, CatalogueError, first_few
 from cardbase.fields import (
     CATALOGUE_COLUMNS,
     GEM_COLOURS,
@@ -318,10 +318,7 @@ def store_cards(conn: sqlite3.Connection, specs: list[CardSpec], skipped: int = 
 def checked_specs(parsed: CatalogueFile, source: str, skip_bad: bool) -> list[CardSpec]:
     """The specs to store, or a `CatalogueError` listing bad rows when they are not skipped."""
     if parsed.problems and not skip_bad:
-        shown = parsed.problems[:MAX_PROBLEMS_SHOWN]
-        more = len(parsed.problems) - len(shown)
-        if more:
-            shown.append(f"... and {more} more bad rows")
+        shown = first_few(parsed.problems, MAX_PROBLEMS_SHOWN, "more bad rows")
         raise CatalogueError(
             f"{source}: {len(parsed.problems)} bad row(s), so nothing was imported "
             "(fix them, or add --skip-bad to import the good rows)",

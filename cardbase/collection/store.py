@@ -20,7 +20,7 @@ from cardbase.catalog.names import NOTHING_CHANGED
 from cardbase.collection.changes import Batch, Change, Mode, Request
 from cardbase.db import tables
 from cardbase.db.connect import write_transaction
-from cardbase.errors import CardbaseError
+from cardbase.errors import CardbaseError, first_few
 from cardbase.fields import FINISHES, FOIL, NONFOIL
 
 MAX_PROBLEMS_SHOWN = 10
@@ -96,9 +96,7 @@ def _shortfall_message(short: list[Shortfall], cards: dict[int, CardLike]) -> st
             f"cannot remove {item.asked} {label} {cards[item.card_id].label()}: "
             f"you own {item.owned} {label}"
         )
-    shown = lines[:MAX_PROBLEMS_SHOWN]
-    if len(lines) > len(shown):
-        shown.append(f"and {len(lines) - len(shown)} more")
+    shown = first_few(lines, MAX_PROBLEMS_SHOWN)
     return "; ".join(shown) + "." + NOTHING_CHANGED
 
 
