@@ -32,7 +32,8 @@ def test_every_rarity_sphere_and_type(specs) -> None:
 def test_heroes(specs) -> None:
     heroes = [spec for spec in specs if spec.hero]
     assert len(heroes) >= 12
-    assert all(spec.sphere is None and spec.type == "Creature" for spec in heroes)
+    assert [spec.name for spec in heroes if spec.sphere is not None] == []
+    assert [spec.name for spec in heroes if spec.type != "Creature"] == []
 
 
 def test_each_sphere_can_make_a_legal_deck(specs) -> None:
@@ -43,12 +44,13 @@ def test_each_sphere_can_make_a_legal_deck(specs) -> None:
 
 
 def test_gems_names_and_text(specs) -> None:
-    assert all(1 <= len(spec.gems) <= 4 for spec in specs)
+    assert [(spec.name, spec.gems) for spec in specs if not 1 <= len(spec.gems) <= 4] == []
     assert len({spec.name for spec in specs}) == len(specs)
-    assert all(spec.text and spec.lore for spec in specs)
-    assert all(spec.traits for spec in specs)
+    assert [spec.name for spec in specs if not spec.text] == []
+    assert [spec.name for spec in specs if not spec.lore] == []
+    assert [spec.name for spec in specs if not spec.traits] == []
     creatures = [spec for spec in specs if spec.type == "Creature"]
-    assert all(None not in (spec.cost, spec.attack, spec.defense) for spec in creatures)
+    assert [s.name for s in creatures if None in (s.cost, s.attack, s.defense)] == []
 
 
 def test_real_card_text_style(specs) -> None:

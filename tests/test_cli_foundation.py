@@ -33,7 +33,9 @@ def test_search_lists_the_catalogue_and_matches_names(run: Run) -> None:
 
 def test_search_table_and_csv(run: Run) -> None:
     table = run("search", "clockwork").stdout
-    assert "Clockwork Dragonfly" in table and "1 E 82" in table and "Exclusive" in table
+    assert "Clockwork Dragonfly" in table
+    assert "1 E 82" in table
+    assert "Exclusive" in table
     csv_text = run("search", "clockwork", "-o", "csv").stdout.splitlines()
     assert csv_text[0].startswith("code,series,rarity,number,name,type")
     assert len(csv_text) == 3
@@ -101,7 +103,9 @@ def test_bad_code_is_one_line_and_exit_2(run: Run) -> None:
 
 def test_show_by_name_is_case_and_space_insensitive(run: Run) -> None:
     text = run("show", "  ninja   BLADE adept ").stdout
-    assert "Ninja Blade Adept" in text and "1 U 132" in text and "Patience is a blade." in text
+    assert "Ninja Blade Adept" in text
+    assert "1 U 132" in text
+    assert "Patience is a blade." in text
 
 
 def test_unknown_name_suggests(run: Run) -> None:
@@ -143,7 +147,9 @@ def test_catalog_import_bad_rows_exit_2_and_change_nothing(
     )
     assert checksum(run.db_path) == before
     skipped = run("catalog", "import", str(source), "--skip-bad")
-    assert skipped.exit_code == 0 and "1 added" in skipped.stdout and "skipped:" in skipped.stderr
+    assert skipped.exit_code == 0
+    assert "1 added" in skipped.stdout
+    assert "skipped:" in skipped.stderr
 
 
 def test_catalog_import_missing_file(run: Run, tmp_path: Path) -> None:
@@ -184,9 +190,11 @@ def test_every_command_has_help_with_an_example() -> None:
     commands = list(_commands(app))
     assert len(commands) >= 4
     for path, command in commands:
-        assert command.help and "Example: cardbase" in command.help, path
+        assert command.help, path
+        assert "Example: cardbase" in command.help, path
         result = CliRunner().invoke(app, [*path, "--help"])
-        assert result.exit_code == 0 and "Example" in result.stdout, path
+        assert result.exit_code == 0, path
+        assert "Example" in result.stdout, path
 
 
 def test_card_keys_match_the_card_object(run: Run) -> None:
@@ -222,7 +230,8 @@ def test_the_installed_entry_point_runs_only_what_it_needs(db_path: Path) -> Non
     from cardbase.cli import app, lean_app
 
     assert [c.callback.__name__ for c in lean_app(["search"]).registered_commands] == ["run"]
-    assert lean_app(["nosuch"]) is app and lean_app(["--help"]) is app
+    assert lean_app(["nosuch"]) is app
+    assert lean_app(["--help"]) is app
     assert len(lean_app(["deck", "check"]).registered_groups) == 1
     found = subprocess.run(
         [
@@ -244,11 +253,13 @@ def test_the_installed_entry_point_runs_only_what_it_needs(db_path: Path) -> Non
     helped = subprocess.run(
         [sys.executable, "-m", "cardbase", "--help"], capture_output=True, text=True, check=True
     )
-    assert all(name in helped.stdout for name in ("search", "deck", "trade", "import", "doctor"))
+    commands = ("search", "deck", "trade", "import", "doctor")
+    assert [name for name in commands if name not in helped.stdout] == []
     unknown = subprocess.run(
         [sys.executable, "-m", "cardbase", "nosuch"], capture_output=True, text=True
     )
-    assert unknown.returncode == 2 and "No such command" in unknown.stderr
+    assert unknown.returncode == 2
+    assert "No such command" in unknown.stderr
 
 
 def test_long_tables_on_a_terminal_are_printed_plain(monkeypatch, capsys) -> None:
@@ -261,7 +272,8 @@ def test_long_tables_on_a_terminal_are_printed_plain(monkeypatch, capsys) -> Non
     assert "┃" in boxed or "│" in boxed
     render.print_table(("Code", "Name"), [(f"1 C {n}", "A") for n in range(1, 5)])
     plain = capsys.readouterr().out
-    assert "│" not in plain and plain.splitlines() == [
+    assert "│" not in plain
+    assert plain.splitlines() == [
         "Code   Name",
         "1 C 1  A",
         "1 C 2  A",

@@ -40,7 +40,8 @@ def test_an_option_left_without_its_value_says_so(run: Run) -> None:
 def test_a_mistyped_option_is_refused_not_read_as_a_query(run: Run) -> None:
     result = run("search", "robgoblin", "--sphre", "chaos")
     assert result.exit_code == 2
-    assert "--sphre" in result.output and "--sphere" in result.output
+    assert "--sphre" in result.output
+    assert "--sphere" in result.output
 
 
 @pytest.mark.parametrize(
@@ -56,7 +57,8 @@ def test_a_mistyped_option_is_refused_not_read_as_a_query(run: Run) -> None:
 )
 def test_options_and_query_agree(run: Run, options: list[str], query: str) -> None:
     by_options = codes(run("search", *options, "-o", "json"))
-    assert by_options and by_options == codes(run("search", query, "-o", "json"))
+    assert by_options
+    assert by_options == codes(run("search", query, "-o", "json"))
 
 
 def test_options_and_query_combine(run: Run) -> None:
@@ -75,7 +77,8 @@ def test_sort_option_overrides_and_limit(run: Run) -> None:
 def test_count_and_csv(run: Run) -> None:
     assert run("search", "t:trick", "--count").stdout.strip() == "4"
     lines = run("search", "t:trick", "-o", "csv").stdout.splitlines()
-    assert len(lines) == 5 and lines[0].startswith("code,")
+    assert len(lines) == 5
+    assert lines[0].startswith("code,")
 
 
 def test_explain(run: Run) -> None:
@@ -113,7 +116,8 @@ def test_no_match_suggests_close_names(run: Run) -> None:
 def test_words_users_type_never_break_fts(run: Run) -> None:
     for words in (["near"], ["not", "chugawug"], ['"unclosed phrase'], ["AND"], ["NEAR(a", "b)"]):
         result = run("search", *words)
-        assert result.exit_code in (0, 2) and "Traceback" not in result.output, words
+        assert result.exit_code in (0, 2), words
+        assert "Traceback" not in result.output, words
 
 
 def test_a_terminal_gets_one_page_and_pipes_get_everything(run: Run, monkeypatch) -> None:

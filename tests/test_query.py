@@ -160,9 +160,9 @@ def test_there_are_at_least_forty_queries() -> None:
 
 def test_empty_query_is_the_whole_catalogue_in_code_order(library: sqlite3.Connection) -> None:
     found = [str(card.code) for card in search(library, parse_query(""))]
-    assert (
-        len(found) == 22 and found[:3] == ["1 C 1", "1 C 14", "1 U 15"] and found[-1] == "2 U 102"
-    )
+    assert len(found) == 22
+    assert found[:3] == ["1 C 1", "1 C 14", "1 U 15"]
+    assert found[-1] == "2 U 102"
 
 
 @pytest.mark.parametrize(
@@ -297,7 +297,9 @@ def test_bad_queries_point_at_the_problem(
     assert message in str(error)
     assert error.start == caret_at
     lines = str(error).splitlines()
-    assert len(lines) == 3 and lines[1] == f"  {text}" and lines[2].strip().startswith("^")
+    assert len(lines) == 3
+    assert lines[1] == f"  {text}"
+    assert lines[2].strip().startswith("^")
 
 
 TOKENS = st.sampled_from(
@@ -368,14 +370,16 @@ def test_a_quote_inside_a_word_reads_back_the_same(text: str, shown: str) -> Non
 
 def test_user_text_never_reaches_the_sql(library: sqlite3.Connection) -> None:
     found = plan(parse_query("name:\"x'; DROP TABLE card; --\" o:'or' 1=1"))
-    assert "DROP" not in found.sql and "'or'" not in found.sql
+    assert "DROP" not in found.sql
+    assert "'or'" not in found.sql
     assert count(library, parse_query("")) == 22
 
 
 def test_explain_shows_the_normalised_query_and_sql() -> None:
     text = plan(parse_query("s:chaos atk>=3 dragon")).explain()
     assert "query:  sphere:chaos attack>=3 dragon" in text
-    assert "MATCH ?" in text and "params: ['\"dragon\"', 'Chaos', 3]" in text
+    assert "MATCH ?" in text
+    assert "params: ['\"dragon\"', 'Chaos', 3]" in text
 
 
 def test_fixture_database_is_used_read_only(tmp_path: Path) -> None:

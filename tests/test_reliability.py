@@ -33,7 +33,8 @@ FILE_LEVEL = {  # whole-file problems: exactly one line
 
 def assert_refused(result, checksum_before: str, db_path: Path, one_line: bool = True) -> None:
     assert result.exit_code == 2, result.output
-    assert "Traceback" not in result.output and result.stderr.startswith("cardbase: ")
+    assert "Traceback" not in result.output
+    assert result.stderr.startswith("cardbase: ")
     if one_line:
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert database_checksum(db_path) == checksum_before
@@ -74,7 +75,8 @@ def test_not_a_database(tmp_path: Path) -> None:
     path = tmp_path / "x.db"
     path.write_bytes((CORPUS / "not-a-database.db").read_bytes())
     result = Run(path)("search")
-    assert result.exit_code == 2 and "not a cardbase database" in result.stderr
+    assert result.exit_code == 2
+    assert "not a cardbase database" in result.stderr
     assert path.read_bytes() == (CORPUS / "not-a-database.db").read_bytes()
 
 
@@ -109,11 +111,11 @@ def test_bad_codes(run: Run, code: str) -> None:
 def test_bad_queries(run: Run, query: str) -> None:
     before = database_checksum(run.db_path)
     result = run("search", query)
-    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
     lines = result.stderr.splitlines()
-    assert lines[0].startswith("cardbase: ") and (
-        len(lines) == 1 or lines[-1].strip().startswith("^")
-    )
+    assert lines[0].startswith("cardbase: ")
+    assert len(lines) == 1 or lines[-1].strip().startswith("^")
     assert database_checksum(run.db_path) == before
 
 
@@ -252,7 +254,8 @@ def test_backup_restore_and_doctor(run: Run, tmp_path: Path) -> None:
     assert run("backup", str(copy)).exit_code == 2  # never overwrites without --force
     run("add", "1 U 15 x5")
     restored = run("restore", str(copy))
-    assert restored.exit_code == 0 and "kept as" in restored.stdout
+    assert restored.exit_code == 0
+    assert "kept as" in restored.stdout
     assert "2 cards (2 non-foil" in run("collection").stdout
     kept = next(tmp_path.glob("mini.before-restore-*.db"))
     assert "7 cards" in Run(kept)("collection").stdout
@@ -260,7 +263,8 @@ def test_backup_restore_and_doctor(run: Run, tmp_path: Path) -> None:
     with sqlite3.connect(run.db_path) as conn:
         conn.execute("INSERT INTO card_fts(card_fts) VALUES ('delete-all')")
     broken = run("doctor")
-    assert broken.exit_code == 1 and "full-text index: out of sync" in broken.stdout
+    assert broken.exit_code == 1
+    assert "full-text index: out of sync" in broken.stdout
     assert run("doctor", "--fix").exit_code == 0
     assert run("doctor").exit_code == 0
     assert run("search", "chugawug", "--count").stdout.strip() == "4"
