@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import json
+import sqlite3
+from collections.abc import Iterator
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
-from tests.conftest import Run
+from cardbase.db import connect as db
+from cardbase.db import schema
+from cardbase.errors import QueryError
+from cardbase.query.search import build_query, search
+from tests.conftest import MINI_CATALOGUE, QUERY_TOKENS, Run
 
 
 def codes(result) -> list[str]:
@@ -113,11 +121,54 @@ def test_no_match_suggests_close_names(run: Run) -> None:
     assert json.loads(run("search", "chugawug cok", "-o", "json").stdout) == []
 
 
-def test_words_users_type_never_break_fts(run: Run) -> None:
-    for words in (["near"], ["not", "chugawug"], ['"unclosed phrase'], ["AND"], ["NEAR(a", "b)"]):
-        result = run("search", *words)
-        assert result.exit_code in (0, 2), words
-        assert "Traceback" not in result.output, words
+@pytest.fixture(scope="module")
+def reader(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Run, sqlite3.Connection]]:
+    """One database that only read commands use: the CLI and, beside it, the library."""
+    path = tmp_path_factory.mktemp("reader") / "reader.db"
+    schema.prepare(path, MINI_CATALOGUE)
+    Run(path)("add", "1 C 14 x2", "2 C 101 foil", "1 E 82 foil", "1 C 41 x3", "1 U 132")
+    conn = db.open_db(path)
+    conn.execute("PRAGMA query_only = ON")
+    yield Run(path), conn
+    conn.close()
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.sampled_from(QUERY_TOKENS) | st.text(max_size=8), max_size=8),
+    st.sampled_from([" ", "", "  "]),
+)
+@example(["near"], " ")
+@example(["not", "chugawug"], " ")
+@example(['"unclosed phrase'], " ")
+@example(["AND"], " ")
+@example(["NEAR(a", "b)"], " ")
+@example(["NEAR("], " ")
+@example(["OR"], " ")
+@example(["*"], " ")
+@example(['"'], " ")
+@example(["'; DROP TABLE card; --"], " ")
+@example(["x'; DROP TABLE card; --"], " ")
+def test_any_query_text_gives_the_library_result_or_its_error(
+    reader: tuple[Run, sqlite3.Connection], parts: list[str], glue: str
+) -> None:
+    """The library decides: what it refuses exits 2 with its message, the rest exits 0 with
+    exactly the cards the library finds."""
+    run, conn = reader
+    text = glue.join(parts)
+    result = run("search", "-o", "json", "--", text)
+    assert "Traceback" not in result.output
+    try:
+        query = build_query(text)
+    except QueryError as error:
+        assert result.exit_code == 2, result.output
+        assert result.stdout == ""
+        # one message; a query error also shows the query with a caret under the problem
+        assert result.stderr == f"cardbase: {error}\n"
+    else:
+        assert result.exit_code == 0, result.output
+        assert result.stderr == ""
+        assert json.loads(result.stdout) == [card.to_dict() for card in search(conn, query)]
 
 
 def test_a_terminal_gets_one_page_and_pipes_get_everything(run: Run, monkeypatch) -> None:
