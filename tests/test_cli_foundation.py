@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from cardbase.cli import app
-from tests.conftest import Run
+from tests.conftest import ROOT, Run, subprocess_env
 
 HEADER = "code,name,type,hero,sphere,traits,cost,attack,defense,gems,text,lore\n"
 
@@ -224,9 +226,6 @@ def test_invoked_name(args: list[str], name: str | None) -> None:
 
 
 def test_the_installed_entry_point_runs_only_what_it_needs(db_path: Path) -> None:
-    import subprocess
-    import sys
-
     from cardbase.cli import app, lean_app
 
     assert [c.callback.__name__ for c in lean_app(["search"]).registered_commands] == ["run"]
@@ -248,15 +247,26 @@ def test_the_installed_entry_point_runs_only_what_it_needs(db_path: Path) -> Non
         capture_output=True,
         text=True,
         check=True,
+        cwd=ROOT,
+        env=subprocess_env(),
     )
     assert len(json.loads(found.stdout)) == 4
     helped = subprocess.run(
-        [sys.executable, "-m", "cardbase", "--help"], capture_output=True, text=True, check=True
+        [sys.executable, "-m", "cardbase", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env=subprocess_env(),
     )
     commands = ("search", "deck", "trade", "import", "doctor")
     assert [name for name in commands if name not in helped.stdout] == []
     unknown = subprocess.run(
-        [sys.executable, "-m", "cardbase", "nosuch"], capture_output=True, text=True
+        [sys.executable, "-m", "cardbase", "nosuch"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=subprocess_env(),
     )
     assert unknown.returncode == 2
     assert "No such command" in unknown.stderr
@@ -280,3 +290,52 @@ def test_long_tables_on_a_terminal_are_printed_plain(monkeypatch, capsys) -> Non
         "1 C 3  A",
         "1 C 4  A",
     ]
+
+
+# Runs one command in a fresh interpreter, then reports its exit code and which of the
+# write-side libraries it imported, to the file named by the first argument.
+IMPORT_PROBE = """
+import json, sys
+report, sys.argv = sys.argv[1], ["cardbase", *sys.argv[2:]]
+from cardbase.cli import main
+try:
+    main()
+    code = 0
+except SystemExit as exit:
+    code = exit.code or 0
+heavy = sorted({name.split(".")[0] for name in sys.modules} & {"sqlalchemy", "sqlmodel", "openpyxl"})
+with open(report, "w") as out:
+    json.dump({"exit": code, "heavy": heavy}, out)
+"""
+
+
+def imports_of(db_path: Path, tmp_path: Path, *args: str) -> dict:
+    report = tmp_path / "report.json"
+    command = [sys.executable, "-c", IMPORT_PROBE, str(report), "--db", str(db_path), *args]
+    subprocess.run(command, cwd=ROOT, env=subprocess_env(), capture_output=True, check=True)
+    return json.loads(report.read_text())
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["search", "chugawug"],
+        ["search", "s:chaos t:creature", "-o", "json"],
+        ["show", "1 U 132"],
+        ["show", "chugawug elder", "-o", "json"],
+        ["code", "1u132"],
+        ["collection"],
+        ["stats"],
+    ],
+    ids=" ".join,
+)
+def test_read_commands_import_no_write_libraries(
+    db_path: Path, tmp_path: Path, args: list[str]
+) -> None:
+    Run(db_path)("add", "1 U 132")  # the database exists and has something to show
+    assert imports_of(db_path, tmp_path, *args) == {"exit": 0, "heavy": []}
+
+
+def test_the_import_probe_sees_a_write_library(db_path: Path, tmp_path: Path) -> None:
+    found = imports_of(db_path, tmp_path, "export", str(tmp_path / "out.xlsx"))
+    assert found == {"exit": 0, "heavy": ["openpyxl"]}

@@ -19,7 +19,7 @@ from cardbase.collection.store import change_collection, undo_last
 from cardbase.db import connect as db
 from cardbase.db import schema
 from cardbase.errors import CardbaseError
-from tests.conftest import MINI_CATALOGUE, Run, copy_database
+from tests.conftest import MINI_CATALOGUE, ROOT, Run, copy_database, subprocess_env
 
 
 def owned(run: Run) -> dict[tuple[str, str], int]:
@@ -243,6 +243,8 @@ def test_two_commands_at_once_both_count(db_path: Path) -> None:
             [sys.executable, "-c", script, str(db_path)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
+            cwd=ROOT,
+            env=subprocess_env(),
         )
         for _ in range(2)
     ]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import random
 import signal
 import sqlite3
@@ -14,7 +13,14 @@ from pathlib import Path
 import pytest
 
 from cardbase.db import schema
-from tests.conftest import MINI_CATALOGUE, Run, copy_database, database_checksum
+from tests.conftest import (
+    MINI_CATALOGUE,
+    ROOT,
+    Run,
+    copy_database,
+    database_checksum,
+    subprocess_env,
+)
 
 CORPUS = Path(__file__).parent / "corpus"
 SPREADSHEETS = sorted(p.name for p in CORPUS.iterdir() if p.suffix in (".xlsx", ".csv"))
@@ -169,7 +175,13 @@ def test_killed_imports_leave_before_or_after(tmp_path: Path) -> None:
     command = [sys.executable, "-m", "cardbase", "--db", "{db}", "import", str(sheet)]
     finished = copy_database(base, tmp_path / "finished.db")
     start = time.perf_counter()
-    subprocess.run([part.format(db=finished) for part in command], check=True, capture_output=True)
+    subprocess.run(
+        [part.format(db=finished) for part in command],
+        check=True,
+        capture_output=True,
+        cwd=ROOT,
+        env=subprocess_env(),
+    )
     duration = time.perf_counter() - start
     before, after = _collection(base), _collection(finished)
     assert before != after
@@ -180,6 +192,8 @@ def test_killed_imports_leave_before_or_after(tmp_path: Path) -> None:
             [part.format(db=target) for part in command],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            cwd=ROOT,
+            env=subprocess_env(),
         )
         time.sleep(rng.uniform(0.05, duration * 1.1))
         process.send_signal(signal.SIGKILL)
@@ -220,7 +234,8 @@ def test_four_processes_adding_at_once_all_count(tmp_path: Path) -> None:
             [sys.executable, "-c", WORKER.format(adds=ADDS_PER_WORKER), str(path), code],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
-            env={**os.environ},
+            cwd=ROOT,
+            env=subprocess_env(),
         )
         for code in codes
     ]
