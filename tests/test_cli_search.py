@@ -133,6 +133,58 @@ def reader(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Run, sqli
     conn.close()
 
 
+# Queries whose JSON output must be exactly the library's cards, in the library's order.
+JSON_QUERIES = [
+    "",
+    "chugawug",
+    "chug*",
+    "s:chaos t:creature order:-attack",
+    "-is:owned s:order",
+    "is:foil",
+    "owned>=2",
+    "cost:2..3 order:name",
+    "r>=r order:rarity",
+    "name:/^c.*k$/",
+    '"draw a card"',
+    "1U132 or 2c101",
+    "dragon OR crush",
+    "atk>def",
+    "o'malley",
+    '"\'; DROP TABLE card; --"',
+    "nothing-matches-this",
+]
+
+
+@pytest.mark.parametrize("text", JSON_QUERIES)
+def test_search_json_is_the_library_result(
+    reader: tuple[Run, sqlite3.Connection], text: str
+) -> None:
+    run, conn = reader
+    result = run("search", text, "-o", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == [c.to_dict() for c in search(conn, build_query(text))]
+
+
+@pytest.mark.parametrize("text", JSON_QUERIES)
+def test_collection_json_is_the_library_result_for_owned_cards(
+    reader: tuple[Run, sqlite3.Connection], text: str
+) -> None:
+    run, conn = reader
+    result = run("collection", text, "-o", "json")
+    assert result.exit_code == 0, result.output
+    owned = search(conn, build_query(text, {"owned": True}))
+    assert json.loads(result.stdout) == [card.to_dict() for card in owned]
+
+
+def test_the_json_tables_compare_something(reader: tuple[Run, sqlite3.Connection]) -> None:
+    """Most queries in the table find cards, owned ones too, so equality is not [] == []."""
+    _, conn = reader
+    found = [search(conn, build_query(text)) for text in JSON_QUERIES]
+    owned = [search(conn, build_query(text, {"owned": True})) for text in JSON_QUERIES]
+    assert sum(1 for cards in found if cards) >= len(JSON_QUERIES) - 3
+    assert sum(1 for cards in owned if cards) >= len(JSON_QUERIES) // 2
+
+
 @settings(max_examples=100, deadline=None)
 @given(
     st.lists(st.sampled_from(QUERY_TOKENS) | st.text(max_size=8), max_size=8),
