@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from cardbase.catalog.load import bundled_catalogue, read_catalogue
 from cardbase.codes import RARITIES
 from cardbase.games import FREE_REALMS
+from tests.conftest import ROOT
 
 
 @pytest.fixture(scope="module")
@@ -65,3 +69,14 @@ def test_examples_used_in_the_docs(specs) -> None:
     assert (1, "U", 132) in by_code
     numbers = Counter((s.series, s.number) for s in specs)
     assert max(numbers.values()) == 1
+
+
+def test_the_generator_writes_the_committed_catalogue(tmp_path: Path) -> None:
+    regenerated = tmp_path / "cards.csv"
+    with regenerated.open("wb") as out:
+        subprocess.run(
+            [sys.executable, "tools/make_sample_catalogue.py"], cwd=ROOT, stdout=out, check=True
+        )
+    new, committed = regenerated.read_bytes(), (ROOT / "cards.csv").read_bytes()
+    assert new.decode().splitlines() == committed.decode().splitlines()  # which rows differ
+    assert new == committed  # line endings and encoding too
