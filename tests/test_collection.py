@@ -226,6 +226,7 @@ def _counts(conn) -> dict[tuple[str, str], int]:
     return counts
 
 
+@pytest.mark.slow
 def test_two_commands_at_once_both_count(db_path: Path) -> None:
     script = (
         "import sys\n"

@@ -136,6 +136,7 @@ def test_a_one_megabyte_cell(run: Run, tmp_path: Path) -> None:
     assert len(result.stderr) < 1000
 
 
+@pytest.mark.slow
 def test_a_million_rows(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "huge.csv"
     path.write_text("Name,Qty\n" + "Chugawug Elder,1\n" * 1_000_000)
@@ -157,6 +158,7 @@ def _collection(conn_path: Path) -> list[tuple]:
         ).fetchall()
 
 
+@pytest.mark.slow
 def test_killed_imports_leave_before_or_after(tmp_path: Path) -> None:
     base = tmp_path / "base.db"
     schema.prepare(base)
@@ -225,6 +227,7 @@ for _ in range({adds}):
 """
 
 
+@pytest.mark.slow
 def test_four_processes_adding_at_once_all_count(tmp_path: Path) -> None:
     path = tmp_path / "busy.db"
     schema.prepare(path, MINI_CATALOGUE)
