@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -13,8 +14,57 @@ from typer.testing import CliRunner
 from cardbase.cli import app
 from cardbase.db import schema
 
+ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).parent / "data"
 MINI_CATALOGUE = DATA / "mini_cards.csv"
+
+# Words and query syntax that users type and that mean something to FTS5 or SQL: the
+# property tests glue them (and random text) into query soups.
+QUERY_TOKENS = [
+    "dragon",
+    "chug*",
+    "or",
+    "OR",
+    "and",
+    "not",
+    "near",
+    "(",
+    ")",
+    "-",
+    '"',
+    "'",
+    "!",
+    "/",
+    "s:chaos",
+    "t:",
+    "cost>=2",
+    "atk>def",
+    "r>=r",
+    "gem:rr",
+    "is:hero",
+    "order:-cost",
+    "1U132",
+    ":",
+    "..",
+    "cost:2..4",
+    '"draw a',
+    "name:/x/",
+    "-(",
+    "NEAR(a b)",
+    "NEAR(",
+    "*",
+    "^",
+    "{name}",
+    "o:stun",
+    "; DROP TABLE card; --",
+]
+
+
+def subprocess_env() -> dict[str, str]:
+    """The environment for `python -m cardbase` children: they import this worktree's package,
+    whatever the current directory and whichever cardbase is installed."""
+    paths = [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
 
 
 @pytest.fixture(autouse=True)

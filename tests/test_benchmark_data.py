@@ -12,7 +12,8 @@ GENERATOR = Path(__file__).parent.parent / "benchmarks" / "generate.py"
 
 def load_generator():
     spec = importlib.util.spec_from_file_location("generate", GENERATOR)
-    assert spec and spec.loader
+    assert spec
+    assert spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -35,7 +36,8 @@ def test_generated_catalogue_is_a_valid_catalogue(tmp_path: Path) -> None:
     generate = load_generator()
     generate.generate("1k", tmp_path)
     parsed = read_catalogue(tmp_path / "catalogue-1k.csv")
-    assert parsed.problems == [] and len(parsed.specs) == 1000
+    assert parsed.problems == []
+    assert len(parsed.specs) == 1000
     assert len({spec.name for spec in parsed.specs}) == 1000
 
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from cardbase.catalog.load import bundled_catalogue, read_catalogue
 from cardbase.fields import RARITY_NAMES as RARITIES
 from cardbase.games import FREE_REALMS
+from tests.conftest import ROOT
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +36,8 @@ def test_every_rarity_sphere_and_type(specs) -> None:
 def test_heroes(specs) -> None:
     heroes = [spec for spec in specs if spec.hero]
     assert len(heroes) >= 12
-    assert all(spec.sphere is None and spec.type == "Creature" for spec in heroes)
+    assert [spec.name for spec in heroes if spec.sphere is not None] == []
+    assert [spec.name for spec in heroes if spec.type != "Creature"] == []
 
 
 def test_each_sphere_can_make_a_legal_deck(specs) -> None:
@@ -43,12 +48,13 @@ def test_each_sphere_can_make_a_legal_deck(specs) -> None:
 
 
 def test_gems_names_and_text(specs) -> None:
-    assert all(1 <= len(spec.gems) <= 4 for spec in specs)
+    assert [(spec.name, spec.gems) for spec in specs if not 1 <= len(spec.gems) <= 4] == []
     assert len({spec.name for spec in specs}) == len(specs)
-    assert all(spec.text and spec.lore for spec in specs)
-    assert all(spec.traits for spec in specs)
+    assert [spec.name for spec in specs if not spec.text] == []
+    assert [spec.name for spec in specs if not spec.lore] == []
+    assert [spec.name for spec in specs if not spec.traits] == []
     creatures = [spec for spec in specs if spec.type == "Creature"]
-    assert all(None not in (spec.cost, spec.attack, spec.defense) for spec in creatures)
+    assert [s.name for s in creatures if None in (s.cost, s.attack, s.defense)] == []
 
 
 def test_real_card_text_style(specs) -> None:
@@ -63,3 +69,14 @@ def test_examples_used_in_the_docs(specs) -> None:
     assert (1, "U", 132) in by_code
     numbers = Counter((s.series, s.number) for s in specs)
     assert max(numbers.values()) == 1
+
+
+def test_the_generator_writes_the_committed_catalogue(tmp_path: Path) -> None:
+    regenerated = tmp_path / "cards.csv"
+    with regenerated.open("wb") as out:
+        subprocess.run(
+            [sys.executable, "tools/make_sample_catalogue.py"], cwd=ROOT, stdout=out, check=True
+        )
+    new, committed = regenerated.read_bytes(), (ROOT / "cards.csv").read_bytes()
+    assert new.decode().splitlines() == committed.decode().splitlines()  # which rows differ
+    assert new == committed  # line endings and encoding too

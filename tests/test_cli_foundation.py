@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from cardbase.cli import app
-from tests.conftest import Run
+from tests.conftest import ROOT, Run, subprocess_env
 
 HEADER = "code,name,type,hero,sphere,traits,cost,attack,defense,gems,text,lore\n"
 
@@ -33,7 +35,9 @@ def test_search_lists_the_catalogue_and_matches_names(run: Run) -> None:
 
 def test_search_table_and_csv(run: Run) -> None:
     table = run("search", "clockwork").stdout
-    assert "Clockwork Dragonfly" in table and "1 E 82" in table and "Exclusive" in table
+    assert "Clockwork Dragonfly" in table
+    assert "1 E 82" in table
+    assert "Exclusive" in table
     csv_text = run("search", "clockwork", "-o", "csv").stdout.splitlines()
     assert csv_text[0].startswith("code,series,rarity,number,name,type")
     assert len(csv_text) == 3
@@ -101,7 +105,9 @@ def test_bad_code_is_one_line_and_exit_2(run: Run) -> None:
 
 def test_show_by_name_is_case_and_space_insensitive(run: Run) -> None:
     text = run("show", "  ninja   BLADE adept ").stdout
-    assert "Ninja Blade Adept" in text and "1 U 132" in text and "Patience is a blade." in text
+    assert "Ninja Blade Adept" in text
+    assert "1 U 132" in text
+    assert "Patience is a blade." in text
 
 
 def test_unknown_name_suggests(run: Run) -> None:
@@ -143,7 +149,9 @@ def test_catalog_import_bad_rows_exit_2_and_change_nothing(
     )
     assert checksum(run.db_path) == before
     skipped = run("catalog", "import", str(source), "--skip-bad")
-    assert skipped.exit_code == 0 and "1 added" in skipped.stdout and "skipped:" in skipped.stderr
+    assert skipped.exit_code == 0
+    assert "1 added" in skipped.stdout
+    assert "skipped:" in skipped.stderr
 
 
 def test_catalog_import_missing_file(run: Run, tmp_path: Path) -> None:
@@ -184,9 +192,11 @@ def test_every_command_has_help_with_an_example() -> None:
     commands = list(_commands(app))
     assert len(commands) >= 4
     for path, command in commands:
-        assert command.help and "Example: cardbase" in command.help, path
+        assert command.help, path
+        assert "Example: cardbase" in command.help, path
         result = CliRunner().invoke(app, [*path, "--help"])
-        assert result.exit_code == 0 and "Example" in result.stdout, path
+        assert result.exit_code == 0, path
+        assert "Example" in result.stdout, path
 
 
 def test_card_keys_match_the_card_object(run: Run) -> None:
@@ -216,13 +226,11 @@ def test_invoked_name(args: list[str], name: str | None) -> None:
 
 
 def test_the_installed_entry_point_runs_only_what_it_needs(db_path: Path) -> None:
-    import subprocess
-    import sys
-
     from cardbase.cli import app, lean_app
 
     assert [c.callback.__name__ for c in lean_app(["search"]).registered_commands] == ["run"]
-    assert lean_app(["nosuch"]) is app and lean_app(["--help"]) is app
+    assert lean_app(["nosuch"]) is app
+    assert lean_app(["--help"]) is app
     assert len(lean_app(["deck", "check"]).registered_groups) == 1
     found = subprocess.run(
         [
@@ -239,16 +247,29 @@ def test_the_installed_entry_point_runs_only_what_it_needs(db_path: Path) -> Non
         capture_output=True,
         text=True,
         check=True,
+        cwd=ROOT,
+        env=subprocess_env(),
     )
     assert len(json.loads(found.stdout)) == 4
     helped = subprocess.run(
-        [sys.executable, "-m", "cardbase", "--help"], capture_output=True, text=True, check=True
+        [sys.executable, "-m", "cardbase", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env=subprocess_env(),
     )
-    assert all(name in helped.stdout for name in ("search", "deck", "trade", "import", "doctor"))
+    commands = ("search", "deck", "trade", "import", "doctor")
+    assert [name for name in commands if name not in helped.stdout] == []
     unknown = subprocess.run(
-        [sys.executable, "-m", "cardbase", "nosuch"], capture_output=True, text=True
+        [sys.executable, "-m", "cardbase", "nosuch"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=subprocess_env(),
     )
-    assert unknown.returncode == 2 and "No such command" in unknown.stderr
+    assert unknown.returncode == 2
+    assert "No such command" in unknown.stderr
 
 
 def test_long_tables_on_a_terminal_are_printed_plain(monkeypatch, capsys) -> None:
@@ -261,10 +282,60 @@ def test_long_tables_on_a_terminal_are_printed_plain(monkeypatch, capsys) -> Non
     assert "┃" in boxed or "│" in boxed
     render.print_table(("Code", "Name"), [(f"1 C {n}", "A") for n in range(1, 5)])
     plain = capsys.readouterr().out
-    assert "│" not in plain and plain.splitlines() == [
+    assert "│" not in plain
+    assert plain.splitlines() == [
         "Code   Name",
         "1 C 1  A",
         "1 C 2  A",
         "1 C 3  A",
         "1 C 4  A",
     ]
+
+
+# Runs one command in a fresh interpreter, then reports its exit code and which of the
+# write-side libraries it imported, to the file named by the first argument.
+IMPORT_PROBE = """
+import json, sys
+report, sys.argv = sys.argv[1], ["cardbase", *sys.argv[2:]]
+from cardbase.cli import main
+try:
+    main()
+    code = 0
+except SystemExit as exit:
+    code = exit.code or 0
+heavy = sorted({name.split(".")[0] for name in sys.modules} & {"sqlalchemy", "sqlmodel", "openpyxl"})
+with open(report, "w") as out:
+    json.dump({"exit": code, "heavy": heavy}, out)
+"""
+
+
+def imports_of(db_path: Path, tmp_path: Path, *args: str) -> dict:
+    report = tmp_path / "report.json"
+    command = [sys.executable, "-c", IMPORT_PROBE, str(report), "--db", str(db_path), *args]
+    subprocess.run(command, cwd=ROOT, env=subprocess_env(), capture_output=True, check=True)
+    return json.loads(report.read_text())
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["search", "chugawug"],
+        ["search", "s:chaos t:creature", "-o", "json"],
+        ["show", "1 U 132"],
+        ["show", "chugawug elder", "-o", "json"],
+        ["code", "1u132"],
+        ["collection"],
+        ["stats"],
+    ],
+    ids=" ".join,
+)
+def test_read_commands_import_no_write_libraries(
+    db_path: Path, tmp_path: Path, args: list[str]
+) -> None:
+    Run(db_path)("add", "1 U 132")  # the database exists and has something to show
+    assert imports_of(db_path, tmp_path, *args) == {"exit": 0, "heavy": []}
+
+
+def test_the_import_probe_sees_a_write_library(db_path: Path, tmp_path: Path) -> None:
+    found = imports_of(db_path, tmp_path, "export", str(tmp_path / "out.xlsx"))
+    assert found == {"exit": 0, "heavy": ["openpyxl"]}

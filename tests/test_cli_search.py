@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import json
+import sqlite3
+from collections.abc import Iterator
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from tests.conftest import Run
+from cardbase.db import connect as db
+from cardbase.db import schema
+from cardbase.errors import QueryError
+from cardbase.query.search import build_query, search
+from tests.conftest import MINI_CATALOGUE, QUERY_TOKENS, Run
 
 
 def codes(result) -> list[str]:
@@ -40,7 +48,8 @@ def test_an_option_left_without_its_value_says_so(run: Run) -> None:
 def test_a_mistyped_option_is_refused_not_read_as_a_query(run: Run) -> None:
     result = run("search", "robgoblin", "--sphre", "chaos")
     assert result.exit_code == 2
-    assert "--sphre" in result.output and "--sphere" in result.output
+    assert "--sphre" in result.output
+    assert "--sphere" in result.output
 
 
 @pytest.mark.parametrize(
@@ -56,7 +65,8 @@ def test_a_mistyped_option_is_refused_not_read_as_a_query(run: Run) -> None:
 )
 def test_options_and_query_agree(run: Run, options: list[str], query: str) -> None:
     by_options = codes(run("search", *options, "-o", "json"))
-    assert by_options and by_options == codes(run("search", query, "-o", "json"))
+    assert by_options
+    assert by_options == codes(run("search", query, "-o", "json"))
 
 
 def test_options_and_query_combine(run: Run) -> None:
@@ -75,7 +85,8 @@ def test_sort_option_overrides_and_limit(run: Run) -> None:
 def test_count_and_csv(run: Run) -> None:
     assert run("search", "t:trick", "--count").stdout.strip() == "4"
     lines = run("search", "t:trick", "-o", "csv").stdout.splitlines()
-    assert len(lines) == 5 and lines[0].startswith("code,")
+    assert len(lines) == 5
+    assert lines[0].startswith("code,")
 
 
 def test_explain(run: Run) -> None:
@@ -110,10 +121,130 @@ def test_no_match_suggests_close_names(run: Run) -> None:
     assert json.loads(run("search", "chugawug cok", "-o", "json").stdout) == []
 
 
-def test_words_users_type_never_break_fts(run: Run) -> None:
-    for words in (["near"], ["not", "chugawug"], ['"unclosed phrase'], ["AND"], ["NEAR(a", "b)"]):
-        result = run("search", *words)
-        assert result.exit_code in (0, 2) and "Traceback" not in result.output, words
+@pytest.fixture(scope="module")
+def reader(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Run, sqlite3.Connection]]:
+    """One database that only read commands use: the CLI and, beside it, the library."""
+    path = tmp_path_factory.mktemp("reader") / "reader.db"
+    schema.prepare(path, MINI_CATALOGUE)
+    Run(path)("add", "1 C 14 x2", "2 C 101 foil", "1 E 82 foil", "1 C 41 x3", "1 U 132")
+    conn = db.open_db(path)
+    conn.execute("PRAGMA query_only = ON")
+    yield Run(path), conn
+    conn.close()
+
+
+# Queries whose JSON output must be exactly the library's cards, in the library's order.
+JSON_QUERIES = [
+    "",
+    "chugawug",
+    "chug*",
+    "s:chaos t:creature order:-attack",
+    "-is:owned s:order",
+    "is:foil",
+    "owned>=2",
+    "cost:2..3 order:name",
+    "r>=r order:rarity",
+    "name:/^c.*k$/",
+    '"draw a card"',
+    "1U132 or 2c101",
+    "dragon OR crush",
+    "atk>def",
+    "o'malley",
+    '"\'; DROP TABLE card; --"',
+    "nothing-matches-this",
+]
+
+
+@pytest.mark.parametrize("text", JSON_QUERIES)
+def test_search_json_is_the_library_result(
+    reader: tuple[Run, sqlite3.Connection], text: str
+) -> None:
+    run, conn = reader
+    result = run("search", text, "-o", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == [c.to_dict() for c in search(conn, build_query(text))]
+
+
+@pytest.mark.parametrize("text", JSON_QUERIES)
+def test_collection_json_is_the_library_result_for_owned_cards(
+    reader: tuple[Run, sqlite3.Connection], text: str
+) -> None:
+    run, conn = reader
+    result = run("collection", text, "-o", "json")
+    assert result.exit_code == 0, result.output
+    owned = search(conn, build_query(text, {"owned": True}))
+    assert json.loads(result.stdout) == [card.to_dict() for card in owned]
+
+
+def test_the_json_tables_compare_something(reader: tuple[Run, sqlite3.Connection]) -> None:
+    """Most queries in the table find cards, owned ones too, so equality is not [] == []."""
+    _, conn = reader
+    found = [search(conn, build_query(text)) for text in JSON_QUERIES]
+    owned = [search(conn, build_query(text, {"owned": True})) for text in JSON_QUERIES]
+    assert sum(1 for cards in found if cards) >= len(JSON_QUERIES) - 3
+    assert sum(1 for cards in owned if cards) >= len(JSON_QUERIES) // 2
+
+
+def assert_the_cli_does_what_the_library_predicts(
+    reader: tuple[Run, sqlite3.Connection], text: str
+) -> None:
+    """The library decides: what it refuses exits 2 with its message, the rest exits 0 with
+    exactly the cards the library finds."""
+    run, conn = reader
+    result = run("search", "-o", "json", "--", text)
+    assert "Traceback" not in result.output
+    try:
+        query = build_query(text)
+    except QueryError as error:
+        assert result.exit_code == 2, result.output
+        assert result.stdout == ""
+        # one message; a query error also shows the query with a caret under the problem
+        assert result.stderr == f"cardbase: {error}\n"
+    else:
+        assert result.exit_code == 0, result.output
+        assert result.stderr == ""
+        assert json.loads(result.stdout) == [card.to_dict() for card in search(conn, query)]
+
+
+@pytest.mark.parametrize(
+    ("text", "refused"),
+    [
+        ("near", False),
+        ("not chugawug", False),
+        ('"unclosed phrase', False),
+        ("AND", False),
+        ("NEAR(a b)", False),
+        ("dragon or crush", False),
+        ("NEAR(", True),
+        ("OR", True),
+        ("*", True),
+        ('"', True),
+        ("'; DROP TABLE card; --", True),
+        ("sphere:chaoss", True),
+    ],
+)
+def test_words_users_type_exit_as_the_library_predicts(
+    reader: tuple[Run, sqlite3.Connection], text: str, refused: bool
+) -> None:
+    try:
+        build_query(text)
+    except QueryError:
+        assert refused
+    else:
+        assert not refused
+    assert_the_cli_does_what_the_library_predicts(reader, text)
+
+
+@pytest.mark.slow
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.sampled_from(QUERY_TOKENS) | st.text(max_size=8), max_size=8),
+    st.sampled_from([" ", "", "  "]),
+)
+def test_any_query_soup_exits_as_the_library_predicts(
+    reader: tuple[Run, sqlite3.Connection], parts: list[str], glue: str
+) -> None:
+    assert_the_cli_does_what_the_library_predicts(reader, glue.join(parts))
 
 
 def test_a_terminal_gets_one_page_and_pipes_get_everything(run: Run, monkeypatch) -> None:

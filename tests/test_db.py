@@ -116,4 +116,5 @@ def test_a_database_that_cannot_be_created_is_one_line(tmp_path: Path) -> None:
     for path in (blocker / "sub" / "x.db", Path("/proc/cardbase-test.db")):
         result = CliRunner().invoke(app, ["--db", str(path), "search"])
         assert result.exit_code == 2, result.output
-        assert len(result.stderr.strip().splitlines()) == 1 and str(path) in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+        assert str(path) in result.stderr

@@ -113,7 +113,8 @@ def test_messages_name_cards_lines_and_fixes(both_games: Path) -> None:
 
 def test_empty_deck(both_games: Path) -> None:
     result = report(both_games, "# nothing yet\n")
-    assert codes(result) == ["too-few-cards"] and result.cards == 0
+    assert codes(result) == ["too-few-cards"]
+    assert result.cards == 0
 
 
 def wildhearts(fields: int = 1, judge: int = 0, side: int = 0, main_extra: str = "") -> str:
@@ -204,7 +205,8 @@ def test_wildhearts_free_for_all(
 
 def test_formats_are_data() -> None:
     ffa = FORMATS["wildhearts-ffa"]
-    assert ffa.rules_for(3)["fields"].min_cards == 2 and ffa.rules_for(4)["fields"].min_cards == 1
+    assert ffa.rules_for(3)["fields"].min_cards == 2
+    assert ffa.rules_for(4)["fields"].min_cards == 1
     assert FORMATS["free-realms"].copy_limit == 3
 
 
@@ -228,10 +230,12 @@ def test_stats(both_games: Path) -> None:
         ),
     )
     stats = deck_stats(placed)
-    assert not problems and stats.cards == 7
+    assert not problems
+    assert stats.cards == 7
     assert stats.average_gems == pytest.approx((3 * 2 + 2 * 3 + 4 + 3) / 7)
     assert stats.gem_colours == {"R": 1, "G": 3 + 4 + 1 + 3, "B": 1, "Y": 3 + 2 + 1}
-    assert stats.types == {"Creature": 6, "Trick": 1} and stats.heroes == 1
+    assert stats.types == {"Creature": 6, "Trick": 1}
+    assert stats.heroes == 1
     assert stats.cost_curve == {1: 3, 2: 0, 3: 0, 4: 2, 5: 1}
 
 
@@ -244,9 +248,11 @@ def test_cli_check_exit_codes_and_json_equals_library(both_games: Path, tmp_path
     good.write_text(BASE + "\n1 Ninja Blade Adept\n")
     bad.write_text(BASE + "\n")
     ok = run("deck", "check", str(good))
-    assert ok.exit_code == 0 and ok.stdout.startswith("\u2714 valid: good.txt, 40 cards")
+    assert ok.exit_code == 0
+    assert ok.stdout.startswith("\u2714 valid: good.txt, 40 cards")
     failed = run("deck", "check", str(bad))
-    assert failed.exit_code == 1 and failed.stdout.startswith("\u2718 invalid")
+    assert failed.exit_code == 1
+    assert failed.stdout.startswith("\u2718 invalid")
     assert "too-few-cards: 39 cards in the deck, the minimum is 40 (add 1)" in failed.stdout
     as_json = json.loads(run("deck", "check", str(bad), "-o", "json").stdout)
     conn = db.open_db(both_games)
@@ -257,7 +263,8 @@ def test_cli_check_exit_codes_and_json_equals_library(both_games: Path, tmp_path
 def test_cli_unreadable_deck_is_exit_2(both_games: Path, tmp_path: Path) -> None:
     run = Run(both_games)
     missing = run("deck", "check", str(tmp_path / "nope.txt"))
-    assert missing.exit_code == 2 and "cannot read the deck" in missing.stderr
+    assert missing.exit_code == 2
+    assert "cannot read the deck" in missing.stderr
     empty = tmp_path / "empty.txt"
     empty.write_text("  \n")
     assert run("deck", "check", str(empty)).exit_code == 2
@@ -277,7 +284,9 @@ def test_cli_stats(both_games: Path, tmp_path: Path) -> None:
     deck = tmp_path / "d.txt"
     deck.write_text("3 Pixie Dewdancer\n1 Tavi Emberwake\n")
     data = json.loads(Run(both_games)("deck", "stats", str(deck), "-o", "json").stdout)
-    assert data["cards"] == 4 and data["average_gems"] == 2.5 and data["cost_curve"]["1"] == 3
+    assert data["cards"] == 4
+    assert data["average_gems"] == 2.5
+    assert data["cost_curve"]["1"] == 3
 
 
 # -- round trip ---------------------------------------------------------------------------
@@ -315,25 +324,27 @@ def test_saved_decks_life_cycle(both_games: Path, tmp_path: Path) -> None:
     deck.write_text(BASE + "\n1 Chugawug Cook\n")
     assert run("deck", "save", str(deck), "--name", "Bog  Stew").exit_code == 0
     again = run("deck", "save", str(deck), "--name", "bog stew")
-    assert again.exit_code == 2 and "exists; add --force" in again.stderr
+    assert again.exit_code == 2
+    assert "exists; add --force" in again.stderr
     assert run("deck", "save", str(deck), "--name", "bog stew", "--force").exit_code == 0
     listed = json.loads(run("deck", "list", "-o", "json").stdout)
     assert [(d["name"], d["cards"], d["format"]) for d in listed] == [
         ("bog stew", 40, "free-realms")
     ]
     checked = run("deck", "check", "BOG STEW")
-    assert checked.exit_code == 0 and "40 cards" in checked.stdout
+    assert checked.exit_code == 0
+    assert "40 cards" in checked.stdout
     shown = run("deck", "show", "bog stew").stdout
-    assert (
-        shown.startswith("Main:\n3 Pixie Dewdancer\n") and "1 1 C 14" in shown
-    )  # printed twice: by code
+    assert shown.startswith("Main:\n3 Pixie Dewdancer\n")
+    assert "1 1 C 14" in shown  # printed twice: by code
     text_file = tmp_path / "back.txt"
     assert run("deck", "export", "bog stew", str(text_file)).exit_code == 0
     assert run("deck", "check", str(text_file)).exit_code == 0
     workbook = tmp_path / "deck.xlsx"
     assert run("deck", "export", "bog stew", str(workbook)).exit_code == 0
     book = load_workbook(workbook)
-    assert book["Deck"]["D2"].value == "Pixie Dewdancer" and book["Stats"]._charts
+    assert book["Deck"]["D2"].value == "Pixie Dewdancer"
+    assert book["Stats"]._charts
     sheet = tmp_path / "reg.xlsx"
     assert (
         run(
@@ -343,15 +354,13 @@ def test_saved_decks_life_cycle(both_games: Path, tmp_path: Path) -> None:
     )
     reg = load_workbook(sheet)["Registration"]
     values = [row for row in reg.iter_rows(values_only=True)]
-    assert ("Player", "Ada") in [row[:2] for row in values] and ("Total cards", 40) in [
-        row[:2] for row in values
-    ]
-    assert (
-        reg.page_setup.orientation == "portrait"
-        and str(reg.page_setup.paperSize) == reg.PAPERSIZE_LETTER
-    )
+    assert ("Player", "Ada") in [row[:2] for row in values]
+    assert ("Total cards", 40) in [row[:2] for row in values]
+    assert reg.page_setup.orientation == "portrait"
+    assert str(reg.page_setup.paperSize) == reg.PAPERSIZE_LETTER
     missing = run("deck", "check", "bog stw")
-    assert missing.exit_code == 2 and "Did you mean bog stew?" in missing.stderr
+    assert missing.exit_code == 2
+    assert "Did you mean bog stew?" in missing.stderr
     assert run("deck", "delete", "bog stew").exit_code == 0
     assert json.loads(run("deck", "list", "-o", "json").stdout) == []
 
@@ -361,7 +370,8 @@ def test_save_refuses_unknown_cards(both_games: Path, tmp_path: Path) -> None:
     deck = tmp_path / "d.txt"
     deck.write_text("3 Chugawg Elder\n")
     result = Run(path)("deck", "save", str(deck), "--name", "x")
-    assert result.exit_code == 2 and "Nothing was saved" in result.stderr
+    assert result.exit_code == 2
+    assert "Nothing was saved" in result.stderr
 
 
 def test_wildhearts_deck_saved_keeps_its_format(both_games: Path, tmp_path: Path) -> None:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import csv
+import io
+import re
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,10 +16,10 @@ from hypothesis import strategies as st
 from cardbase.db import connect as db
 from cardbase.db import schema
 from cardbase.errors import CardbaseError, QueryError
-from cardbase.fields import FIELD_BY_NAME, FIELDS
+from cardbase.fields import FIELDS, FLAGS, CardField, Kind
 from cardbase.query.parse import parse_query
 from cardbase.query.search import build_query, count, plan, search
-from tests.conftest import MINI_CATALOGUE
+from tests.conftest import MINI_CATALOGUE, QUERY_TOKENS, copy_database, database_checksum
 
 OWNED = {
     ("1 C 14"): (2, 0),
@@ -53,12 +57,16 @@ def own(conn: sqlite3.Connection, owned: dict[str, tuple[int, int]]) -> None:
 
 
 @pytest.fixture(scope="module")
-def library(tmp_path_factory: pytest.TempPathFactory) -> sqlite3.Connection:
+def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[sqlite3.Connection]:
+    """One database for the whole module, so it is read-only: no test can leave a change
+    behind that the next one would see."""
     path = tmp_path_factory.mktemp("query") / "query.db"
     schema.prepare(path, MINI_CATALOGUE)
     conn = db.open_db(path)
     own(conn, OWNED)
-    return conn
+    conn.execute("PRAGMA query_only = ON")
+    yield conn
+    conn.close()
 
 
 def codes(conn: sqlite3.Connection, text: str) -> set[str]:
@@ -154,15 +162,24 @@ def test_query_finds_exactly(library: sqlite3.Connection, text: str, expected: s
     assert count(library, parse_query(text)) == len(expected)
 
 
-def test_there_are_at_least_forty_queries() -> None:
-    assert len(QUERIES) >= 40
+def fields_in(text: str) -> set[str]:
+    """The fields a query uses, by their canonical names (describe() resolves aliases)."""
+    return set(re.findall(r"(?:^|[\s(-])([a-z]+)(?:[:=<>!])", parse_query(text).describe()))
+
+
+def test_the_query_table_uses_every_field_and_flag() -> None:
+    used = set().union(*(fields_in(text) for text, _ in QUERIES))
+    filters = {field.name for field in FIELDS if field.kind not in (None, Kind.SORT)}
+    assert sorted(filters - used) == []  # order: has its own table, test_order
+    flags = {flag for text, _ in QUERIES for flag in re.findall(r"is:(\w+)", text)}
+    assert sorted(set(FLAGS) - flags) == []
 
 
 def test_empty_query_is_the_whole_catalogue_in_code_order(library: sqlite3.Connection) -> None:
     found = [str(card.code) for card in search(library, parse_query(""))]
-    assert (
-        len(found) == 22 and found[:3] == ["1 C 1", "1 C 14", "1 U 15"] and found[-1] == "2 U 102"
-    )
+    assert len(found) == 22
+    assert found[:3] == ["1 C 1", "1 C 14", "1 U 15"]
+    assert found[-1] == "2 U 102"
 
 
 @pytest.mark.parametrize(
@@ -213,8 +230,44 @@ def test_every_alias_means_its_field(library: sqlite3.Connection, alias: str, na
     assert plan(aliased).sql == plan(canonical).sql
 
 
-def test_every_field_is_reachable() -> None:
-    assert {field.name for field in FIELDS if field.kind} <= set(FIELD_BY_NAME)
+# One term per field, each of which must change what a search of the whole catalogue finds.
+TERM_FOR_FIELD = {
+    "name": "name:chug",
+    "text": "text:stun",
+    "trait": "trait:ninja",
+    "sphere": "sphere:chaos",
+    "type": "type:trick",
+    "game": "game:wildhearts",
+    "rarity": "rarity:u",
+    "series": "series:2",
+    "number": "number:14",
+    "cost": "cost>=5",
+    "attack": "attack:..2",
+    "defense": "defense=3",
+    "gems": "gems>=3",
+    "gem": "gem:rr",
+    "owned": "owned>=2",
+    "foil": "foil>=1",
+    "nonfoil": "nonfoil>=2",
+    "is": "is:hero",
+    "code": "code:1U132",
+    "order": "order:-cost",
+}
+
+
+QUERY_FIELDS = [field for field in FIELDS if field.kind is not None]
+
+
+@pytest.mark.parametrize("field", QUERY_FIELDS, ids=[field.name for field in QUERY_FIELDS])
+def test_every_field_changes_what_a_search_finds(
+    library: sqlite3.Connection, field: CardField
+) -> None:
+    assert field.name in TERM_FOR_FIELD, f"add a term for the new field {field.name!r}"
+    term = TERM_FOR_FIELD[field.name]
+    assert fields_in(term) == {field.name}
+    everything = [str(card.code) for card in search(library, parse_query(""))]
+    found = [str(card.code) for card in search(library, parse_query(term))]
+    assert found != everything
 
 
 @pytest.mark.parametrize(
@@ -297,46 +350,12 @@ def test_bad_queries_point_at_the_problem(
     assert message in str(error)
     assert error.start == caret_at
     lines = str(error).splitlines()
-    assert len(lines) == 3 and lines[1] == f"  {text}" and lines[2].strip().startswith("^")
+    assert len(lines) == 3
+    assert lines[1] == f"  {text}"
+    assert lines[2].strip().startswith("^")
 
 
-TOKENS = st.sampled_from(
-    [
-        "dragon",
-        "chug*",
-        "or",
-        "OR",
-        "and",
-        "not",
-        "near",
-        "(",
-        ")",
-        "-",
-        '"',
-        "!",
-        "/",
-        "s:chaos",
-        "t:",
-        "cost>=2",
-        "atk>def",
-        "r>=r",
-        "gem:rr",
-        "is:hero",
-        "order:-cost",
-        "1U132",
-        ":",
-        "..",
-        "cost:2..4",
-        '"draw a',
-        "name:/x/",
-        "-(",
-        "NEAR(a b)",
-        "*",
-        "^",
-        "{name}",
-        "o:stun",
-    ]
-)
+TOKENS = st.sampled_from(QUERY_TOKENS)
 
 
 @settings(max_examples=300, deadline=None)
@@ -366,20 +385,89 @@ def test_a_quote_inside_a_word_reads_back_the_same(text: str, shown: str) -> Non
     assert parse_query(shown).describe() == shown
 
 
-def test_user_text_never_reaches_the_sql(library: sqlite3.Connection) -> None:
-    found = plan(parse_query("name:\"x'; DROP TABLE card; --\" o:'or' 1=1"))
-    assert "DROP" not in found.sql and "'or'" not in found.sql
-    assert count(library, parse_query("")) == 22
+# Cards whose names and texts are made of SQL and FTS5 syntax, so hostile user text can
+# also be text that matches: the search must find them as data.
+HOSTILE_CARDS = [
+    ["3 C 1", "Robert'); DROP TABLE card; --", "Trick", "", "Order", "Maneuver", "1", "", "",
+     "Y", 'Little "Bobby" Tables\' mother.', "Exploits of a mom."],
+    ["3 C 2", "O'Malley OR Nobody", "Trick", "", "Order", "Maneuver", "1", "", "", "Y",
+     "NEAR(the edge) * everywhere", ""],
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def hostile_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("hostile")
+    extra = io.StringIO()
+    csv.writer(extra, lineterminator="\n").writerows(HOSTILE_CARDS)
+    catalogue = folder / "hostile.csv"
+    catalogue.write_text(MINI_CATALOGUE.read_text() + extra.getvalue())
+    schema.prepare(folder / "hostile.db", catalogue)
+    return folder / "hostile.db"
+
+
+def schema_objects(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+    return conn.execute("SELECT type, name FROM sqlite_master ORDER BY type, name").fetchall()
+
+
+# Query text, the cards it means, and the part of it that must reach SQLite only as a
+# parameter.
+HOSTILE_QUERIES = [
+    ('"\'; DROP TABLE card; --"', {"3 C 1"}, "DROP TABLE card"),
+    ('name:"Robert\'); DROP TABLE card; --"', {"3 C 1"}, "Robert'); DROP"),
+    ('name:"x\'; DROP TABLE card; --"', set(), "x'; DROP"),
+    ("name:/'\\); DROP/", {"3 C 1"}, "'\\); DROP"),
+    ("name:\"' OR '1'='1\"", set(), "'1'='1"),
+    ("1=1", set(), "1=1"),
+    ("o'malley", {"3 C 2"}, "o'malley"),
+    ("'Bobby'", {"3 C 1"}, "'Bobby'"),
+    ('"Bobby" OR tables', {"3 C 1"}, "Bobby"),
+    ('"OR"', {"3 C 2"}, '"OR"'),
+    ("name:OR", {"3 C 2"}, '"OR"'),
+    ('"NEAR("', {"3 C 2"}, "NEAR("),
+    ('text:"NEAR(the edge)"', {"3 C 2"}, "NEAR(the edge)"),
+    ("NEAR(edge everywhere)", {"3 C 2"}, "NEAR"),
+    ('"NEAR(edge, everywhere)"', set(), "NEAR(edge, everywhere)"),
+    ('text:"* everywhere"', {"3 C 2"}, "* everywhere"),
+    ("text:/\\*/", {"3 C 2"}, "\\*"),
+    ('text:/" OR "/', set(), '" OR "'),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "user_text"), HOSTILE_QUERIES, ids=[t for t, _, _ in HOSTILE_QUERIES]
+)
+def test_user_text_is_data_never_sql(
+    hostile_template: Path, tmp_path: Path, text: str, expected: set[str], user_text: str
+) -> None:
+    path = copy_database(hostile_template, tmp_path / "hostile.db")
+    before = database_checksum(path)
+    conn = db.open_db(path)
+    objects = schema_objects(conn)
+    query = parse_query(text)
+    found = plan(query)
+    assert user_text not in found.sql
+    assert "'" not in found.sql  # these plans have no string literal: every value is a ?
+    assert [param for param in found.params if user_text in str(param)] != []
+    assert {str(card.code) for card in search(conn, query)} == expected
+    assert count(conn, query) == len(expected)
+    assert schema_objects(conn) == objects
+    assert conn.execute("SELECT count(*) FROM card").fetchone()[0] == 24
+    conn.close()
+    assert database_checksum(path) == before
 
 
 def test_explain_shows_the_normalised_query_and_sql() -> None:
     text = plan(parse_query("s:chaos atk>=3 dragon")).explain()
     assert "query:  sphere:chaos attack>=3 dragon" in text
-    assert "MATCH ?" in text and "params: ['\"dragon\"', 'Chaos', 3]" in text
+    assert "MATCH ?" in text
+    assert "params: ['\"dragon\"', 'Chaos', 3]" in text
 
 
-def test_fixture_database_is_used_read_only(tmp_path: Path) -> None:
-    assert MINI_CATALOGUE.exists()
+def test_the_shared_query_database_is_read_only(library: sqlite3.Connection) -> None:
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        library.execute("DELETE FROM ownership")
+    assert codes(library, "is:owned") == set(OWNED)
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import random
 import signal
 import sqlite3
@@ -14,7 +13,14 @@ from pathlib import Path
 import pytest
 
 from cardbase.db import schema
-from tests.conftest import MINI_CATALOGUE, Run, copy_database, database_checksum
+from tests.conftest import (
+    MINI_CATALOGUE,
+    ROOT,
+    Run,
+    copy_database,
+    database_checksum,
+    subprocess_env,
+)
 
 CORPUS = Path(__file__).parent / "corpus"
 SPREADSHEETS = sorted(p.name for p in CORPUS.iterdir() if p.suffix in (".xlsx", ".csv"))
@@ -33,7 +39,8 @@ FILE_LEVEL = {  # whole-file problems: exactly one line
 
 def assert_refused(result, checksum_before: str, db_path: Path, one_line: bool = True) -> None:
     assert result.exit_code == 2, result.output
-    assert "Traceback" not in result.output and result.stderr.startswith("cardbase: ")
+    assert "Traceback" not in result.output
+    assert result.stderr.startswith("cardbase: ")
     if one_line:
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert database_checksum(db_path) == checksum_before
@@ -74,7 +81,8 @@ def test_not_a_database(tmp_path: Path) -> None:
     path = tmp_path / "x.db"
     path.write_bytes((CORPUS / "not-a-database.db").read_bytes())
     result = Run(path)("search")
-    assert result.exit_code == 2 and "not a cardbase database" in result.stderr
+    assert result.exit_code == 2
+    assert "not a cardbase database" in result.stderr
     assert path.read_bytes() == (CORPUS / "not-a-database.db").read_bytes()
 
 
@@ -109,11 +117,11 @@ def test_bad_codes(run: Run, code: str) -> None:
 def test_bad_queries(run: Run, query: str) -> None:
     before = database_checksum(run.db_path)
     result = run("search", query)
-    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
     lines = result.stderr.splitlines()
-    assert lines[0].startswith("cardbase: ") and (
-        len(lines) == 1 or lines[-1].strip().startswith("^")
-    )
+    assert lines[0].startswith("cardbase: ")
+    assert len(lines) == 1 or lines[-1].strip().startswith("^")
     assert database_checksum(run.db_path) == before
 
 
@@ -128,6 +136,7 @@ def test_a_one_megabyte_cell(run: Run, tmp_path: Path) -> None:
     assert len(result.stderr) < 1000
 
 
+@pytest.mark.slow
 def test_a_million_rows(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "huge.csv"
     path.write_text("Name,Qty\n" + "Chugawug Elder,1\n" * 1_000_000)
@@ -149,6 +158,7 @@ def _collection(conn_path: Path) -> list[tuple]:
         ).fetchall()
 
 
+@pytest.mark.slow
 def test_killed_imports_leave_before_or_after(tmp_path: Path) -> None:
     base = tmp_path / "base.db"
     schema.prepare(base)
@@ -167,7 +177,13 @@ def test_killed_imports_leave_before_or_after(tmp_path: Path) -> None:
     command = [sys.executable, "-m", "cardbase", "--db", "{db}", "import", str(sheet)]
     finished = copy_database(base, tmp_path / "finished.db")
     start = time.perf_counter()
-    subprocess.run([part.format(db=finished) for part in command], check=True, capture_output=True)
+    subprocess.run(
+        [part.format(db=finished) for part in command],
+        check=True,
+        capture_output=True,
+        cwd=ROOT,
+        env=subprocess_env(),
+    )
     duration = time.perf_counter() - start
     before, after = _collection(base), _collection(finished)
     assert before != after
@@ -178,6 +194,8 @@ def test_killed_imports_leave_before_or_after(tmp_path: Path) -> None:
             [part.format(db=target) for part in command],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            cwd=ROOT,
+            env=subprocess_env(),
         )
         time.sleep(rng.uniform(0.05, duration * 1.1))
         process.send_signal(signal.SIGKILL)
@@ -209,6 +227,7 @@ for _ in range({adds}):
 """
 
 
+@pytest.mark.slow
 def test_four_processes_adding_at_once_all_count(tmp_path: Path) -> None:
     path = tmp_path / "busy.db"
     schema.prepare(path, MINI_CATALOGUE)
@@ -218,7 +237,8 @@ def test_four_processes_adding_at_once_all_count(tmp_path: Path) -> None:
             [sys.executable, "-c", WORKER.format(adds=ADDS_PER_WORKER), str(path), code],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
-            env={**os.environ},
+            cwd=ROOT,
+            env=subprocess_env(),
         )
         for code in codes
     ]
@@ -252,7 +272,8 @@ def test_backup_restore_and_doctor(run: Run, tmp_path: Path) -> None:
     assert run("backup", str(copy)).exit_code == 2  # never overwrites without --force
     run("add", "1 U 15 x5")
     restored = run("restore", str(copy))
-    assert restored.exit_code == 0 and "kept as" in restored.stdout
+    assert restored.exit_code == 0
+    assert "kept as" in restored.stdout
     assert "2 cards (2 non-foil" in run("collection").stdout
     kept = next(tmp_path.glob("mini.before-restore-*.db"))
     assert "7 cards" in Run(kept)("collection").stdout
@@ -260,7 +281,8 @@ def test_backup_restore_and_doctor(run: Run, tmp_path: Path) -> None:
     with sqlite3.connect(run.db_path) as conn:
         conn.execute("INSERT INTO card_fts(card_fts) VALUES ('delete-all')")
     broken = run("doctor")
-    assert broken.exit_code == 1 and "full-text index: out of sync" in broken.stdout
+    assert broken.exit_code == 1
+    assert "full-text index: out of sync" in broken.stdout
     assert run("doctor", "--fix").exit_code == 0
     assert run("doctor").exit_code == 0
     assert run("search", "chugawug", "--count").stdout.strip() == "4"

@@ -122,7 +122,8 @@ def test_unresolved_rows_are_reported_and_nothing_is_written(
     assert "row 6: Qty '1.5' must be a whole number" in err
     assert checksum(run.db_path) == before
     skipped = run("import", str(path), "--skip-bad")
-    assert skipped.exit_code == 0 and "4 rows skipped" in skipped.stdout
+    assert skipped.exit_code == 0
+    assert "4 rows skipped" in skipped.stdout
     assert owned(run) == {("1 U 15", "nonfoil"): 1}
 
 
@@ -181,7 +182,8 @@ def test_unreadable_files_get_one_line(
     result = run("import", str(path))
     assert result.exit_code == 2, result.output
     assert message in result.stderr
-    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.output
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.output
     assert checksum(run.db_path) == before
 
 
@@ -200,27 +202,33 @@ def test_export_xlsx_layout(run: Run, tmp_path: Path) -> None:
     run("add", "1 U 15 x2", "1 E 162 foil")
     path = tmp_path / "out.xlsx"
     result = run("export", str(path))
-    assert result.exit_code == 0 and "2 cards written" in result.stdout
+    assert result.exit_code == 0
+    assert "2 cards written" in result.stdout
     book = load_workbook(path)
     sheet = book["Collection"]
     header = [cell.value for cell in sheet[1]]
-    assert header[:5] == ["Code", "Series", "Rarity", "Number", "Name"] and header[-2:] == [
-        "Nonfoil",
-        "Foil",
-    ]
-    assert sheet[1][0].font.bold and sheet.freeze_panes == "A2" and sheet.auto_filter.ref == "A1:O3"
+    assert header[:5] == ["Code", "Series", "Rarity", "Number", "Name"]
+    assert header[-2:] == ["Nonfoil", "Foil"]
+    assert sheet[1][0].font.bold
+    assert sheet.freeze_panes == "A2"
+    assert sheet.auto_filter.ref == "A1:O3"
     row = [cell.value for cell in sheet[2]]
-    assert row[0] == "1 U 15" and row[1] == 1 and isinstance(row[9], int) and row[13] == 2
+    assert row[0] == "1 U 15"
+    assert row[1] == 1
+    assert isinstance(row[9], int)
+    assert row[13] == 2
     assert sheet.column_dimensions["E"].width >= 20
     totals = {r[0]: r[1] for r in book["Totals"].iter_rows(min_row=2, values_only=True)}
-    assert totals["Copies owned"] == 3 and totals["Foil copies"] == 1
+    assert totals["Copies owned"] == 3
+    assert totals["Foil copies"] == 1
 
 
 def test_export_refuses_to_overwrite(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "out.csv"
     path.write_text("keep me")
     result = run("export", str(path))
-    assert result.exit_code == 2 and "add --force to overwrite" in result.stderr
+    assert result.exit_code == 2
+    assert "add --force to overwrite" in result.stderr
     assert path.read_text() == "keep me"
     assert run("export", str(path), "--force").exit_code == 0
 
@@ -231,7 +239,8 @@ def test_export_catalogue_csv_with_bom_and_query(run: Run, tmp_path: Path) -> No
     raw = path.read_bytes()
     assert raw.startswith(b"\xef\xbb\xbf")
     rows = list(csv.reader(raw.decode("utf-8-sig").splitlines()))
-    assert rows[0][-2:] == ["Text", "Lore"] and len(rows) == 23
+    assert rows[0][-2:] == ["Text", "Lore"]
+    assert len(rows) == 23
     query = tmp_path / "q.csv"
     run("export", str(query), "--query", "s:chaos t:creature")
     assert len(query.read_text().splitlines()) == 5
@@ -254,9 +263,10 @@ def test_formula_injection_is_written_as_text(tmp_path: Path) -> None:
     cells = {cell.value: cell.data_type for row in load_workbook(xlsx)["Catalogue"] for cell in row}
     assert cells['=HYPERLINK("http://x","y")'] == "s"
     text = csv_path.read_text()
-    assert (
-        "'=HYPERLINK" in text and "'@Maneuver" in text and "'+1 attack" in text and "'-lore" in text
-    )
+    assert "'=HYPERLINK" in text
+    assert "'@Maneuver" in text
+    assert "'+1 attack" in text
+    assert "'-lore" in text
     fresh = tmp_path / "fresh.db"
     schema.prepare(fresh, catalogue)
     back = Run(fresh)

@@ -40,7 +40,9 @@ def test_every_version_before_this_one_has_a_fixture() -> None:
 def test_upgrade_keeps_everything(fixture: Path, tmp_path: Path) -> None:
     old = shutil.copy(fixture, tmp_path / fixture.name)
     before = {table: rows(Path(old), table) for table in KEPT_TABLES}
-    assert before["ownership"] and before["history"]  # the fixture has something to lose
+    # the fixture has something to lose
+    assert before["ownership"]
+    assert before["history"]
     conn = db.open_db(Path(old))
     assert conn.execute("PRAGMA user_version").fetchone()[0] == tables.SCHEMA_VERSION
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
