@@ -37,8 +37,8 @@ def test_generated_catalogue_is_a_valid_catalogue(tmp_path: Path) -> None:
     generate.generate("1k", tmp_path)
     parsed = read_catalogue(tmp_path / "catalogue-1k.csv")
     assert parsed.problems == []
-    assert len(parsed.specs) == 1000
-    assert len({spec.name for spec in parsed.specs}) == 1000
+    assert len(parsed.cards) == 1000
+    assert len({card.name for card in parsed.cards}) == 1000
 
 
 def test_a_million_names_are_unique() -> None:

@@ -16,58 +16,58 @@ from tests.conftest import ROOT
 
 
 @pytest.fixture(scope="module")
-def specs():
+def cards():
     parsed = read_catalogue(bundled_catalogue())
     assert parsed.problems == []
-    return parsed.specs
+    return parsed.cards
 
 
-def test_size_and_series(specs) -> None:
-    assert len(specs) >= 240
-    assert len({spec.series for spec in specs}) >= 2
+def test_size_and_series(cards) -> None:
+    assert len(cards) >= 240
+    assert len({card.code.series for card in cards}) >= 2
 
 
-def test_every_rarity_sphere_and_type(specs) -> None:
-    assert {spec.rarity for spec in specs} == set(RARITIES)
-    assert {spec.sphere for spec in specs} == {*FREE_REALMS.spheres, None}
-    assert {spec.type for spec in specs} == set(FREE_REALMS.types)
+def test_every_rarity_sphere_and_type(cards) -> None:
+    assert {card.code.rarity for card in cards} == set(RARITIES)
+    assert {card.sphere for card in cards} == {*FREE_REALMS.spheres, None}
+    assert {card.type for card in cards} == set(FREE_REALMS.types)
 
 
-def test_heroes(specs) -> None:
-    heroes = [spec for spec in specs if spec.hero]
+def test_heroes(cards) -> None:
+    heroes = [card for card in cards if card.hero]
     assert len(heroes) >= 12
-    assert [spec.name for spec in heroes if spec.sphere is not None] == []
-    assert [spec.name for spec in heroes if spec.type != "Creature"] == []
+    assert [card.name for card in heroes if card.sphere is not None] == []
+    assert [card.name for card in heroes if card.type != "Creature"] == []
 
 
-def test_each_sphere_can_make_a_legal_deck(specs) -> None:
+def test_each_sphere_can_make_a_legal_deck(cards) -> None:
     for sphere in FREE_REALMS.spheres:
-        cards = [spec for spec in specs if spec.sphere == sphere]
-        assert len({spec.name for spec in cards}) >= 14
-        assert {spec.type for spec in cards} == set(FREE_REALMS.types)
+        in_sphere = [card for card in cards if card.sphere == sphere]
+        assert len({card.name for card in in_sphere}) >= 14
+        assert {card.type for card in in_sphere} == set(FREE_REALMS.types)
 
 
-def test_gems_names_and_text(specs) -> None:
-    assert [(spec.name, spec.gems) for spec in specs if not 1 <= len(spec.gems) <= 4] == []
-    assert len({spec.name for spec in specs}) == len(specs)
-    assert [spec.name for spec in specs if not spec.text] == []
-    assert [spec.name for spec in specs if not spec.lore] == []
-    assert [spec.name for spec in specs if not spec.traits] == []
-    creatures = [spec for spec in specs if spec.type == "Creature"]
+def test_gems_names_and_text(cards) -> None:
+    assert [(card.name, card.gems) for card in cards if not 1 <= len(card.gems) <= 4] == []
+    assert len({card.name for card in cards}) == len(cards)
+    assert [card.name for card in cards if not card.text] == []
+    assert [card.name for card in cards if not card.lore] == []
+    assert [card.name for card in cards if not card.traits] == []
+    creatures = [card for card in cards if card.type == "Creature"]
     assert [s.name for s in creatures if None in (s.cost, s.attack, s.defense)] == []
 
 
-def test_real_card_text_style(specs) -> None:
-    texts = " ".join(spec.text for spec in specs)
+def test_real_card_text_style(cards) -> None:
+    texts = " ".join(card.text for card in cards)
     for marker in ("[Spend ", "] >> ", "[Stars ", "Stun my foe.", "Collect ", "[Chaos]"):
         assert marker in texts
 
 
-def test_examples_used_in_the_docs(specs) -> None:
-    by_code = {(s.series, s.rarity, s.number): s for s in specs}
+def test_examples_used_in_the_docs(cards) -> None:
+    by_code = {tuple(s.code): s for s in cards}
     assert by_code[(1, "C", 14)].name == "Chugawug Cook"
     assert (1, "U", 132) in by_code
-    numbers = Counter((s.series, s.number) for s in specs)
+    numbers = Counter((s.code.series, s.code.number) for s in cards)
     assert max(numbers.values()) == 1
 
 

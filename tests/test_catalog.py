@@ -20,18 +20,18 @@ def parse(body: str, header: str = HEADER) -> catalog.CatalogueFile:
     return parse_catalogue(io.StringIO(header + body, newline=""), "test.csv")
 
 
-def test_good_rows_become_specs() -> None:
+def test_good_rows_become_cards() -> None:
     parsed = parse(
         "1 c 14,Chugawug  Cook,creature,,nature,Chugawug; Unique,2,3,4,g g,Crush.,Lore\n"
     )
     assert parsed.problems == []
-    (spec,) = parsed.specs
-    assert (spec.series, spec.rarity, spec.number) == (1, "C", 14)
-    assert spec.name == "Chugawug Cook"
-    assert (spec.type, spec.sphere, spec.traits, spec.gems) == (
+    (card,) = parsed.cards
+    assert str(card.code) == "1 C 14"
+    assert card.name == "Chugawug Cook"
+    assert (card.type, card.sphere, card.traits, card.gems) == (
         "Creature",
         "Nature",
-        "Chugawug, Unique",
+        ("Chugawug", "Unique"),
         "GG",
     )
 
@@ -42,7 +42,7 @@ def test_hero_from_type_word_and_item_synonym() -> None:
         "1 C 20,Stew Pot,Item,,Nature,Artifact,,,,G,,\n"
     )
     assert parsed.problems == []
-    hero, item = parsed.specs
+    hero, item = parsed.cards
     assert (hero.type, hero.hero, hero.sphere) == ("Creature", True, None)
     assert item.type == "Resource"
 
@@ -74,7 +74,7 @@ def test_hero_from_type_word_and_item_synonym() -> None:
 )
 def test_bad_rows_are_reported_with_row_numbers(row: str, message: str) -> None:
     parsed = parse(row + "\n")
-    assert parsed.specs == []
+    assert parsed.cards == []
     (problem,) = parsed.problems
     assert problem.startswith("test.csv, row 2: ")
     assert message in problem
@@ -101,7 +101,7 @@ def test_unknown_columns_are_ignored_and_listed() -> None:
         "1 C 14,Cook,Creature,,Nature,,2,3,4,G,,,Jo\n", header=HEADER.strip() + ",artist\n"
     )
     assert parsed.ignored_columns == ["artist"]
-    assert len(parsed.specs) == 1
+    assert len(parsed.cards) == 1
 
 
 def test_import_counts_added_updated_unchanged(db_path: Path, tmp_path: Path) -> None:

@@ -106,6 +106,15 @@ def card_from_row(row: Sequence[Any]) -> Card:
     )
 
 
+def card_to_row(card: Card) -> tuple[object, ...]:
+    """The values the card table stores for a card, in `tables.CARD_COLUMNS` order but the id:
+    `card_from_row` read backwards."""
+    code = card.code
+    return (card.game, code.series, code.rarity, code.number, card.name, name_key(card.name),
+            card.type, card.hero, card.sphere, TRAIT_SEPARATOR.join(card.traits), card.cost,
+            card.attack, card.defense, card.gems, card.text, card.lore)  # fmt: skip
+
+
 def fetch_cards(
     conn: sqlite3.Connection,
     where: str = "",

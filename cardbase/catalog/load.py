@@ -1,8 +1,8 @@
 """The catalogue: reading card lists (CSV in the cards.csv shape) and storing them.
 
 Reading and checking is separate from storing: `read_catalogue` turns a file into
-`CardSpec`s and row-numbered problems without touching a database, and `store_cards`
-writes checked specs in the caller's transaction. So a file with one bad row is rejected
+`Card`s and row-numbered problems without touching a database, and `store_cards`
+writes checked cards in the caller's transaction. So a file with one bad row is rejected
 before anything is written, and the bundled catalogue loads through the same checks as a
 user's file.
 """
@@ -13,12 +13,12 @@ import csv
 import io
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from cardbase.catalog.cards import name_key
-from cardbase.codes import CollectorCode, parse_code
+from cardbase.catalog.cards import Card, card_to_row
+from cardbase.codes import parse_code
 from cardbase.db import tables
 from cardbase.errors import CardbaseError, CatalogueError, first_few
 from cardbase.fields import (
@@ -26,7 +26,6 @@ from cardbase.fields import (
     GEM_COLOURS,
     MAX_GEMS,
     REQUIRED_COLUMNS,
-    TRAIT_SEPARATOR,
 )
 from cardbase.games import DEFAULT_GAME, GAMES, Game
 
@@ -36,41 +35,11 @@ NO_SPHERE_WORDS = frozenset({"", "none", "hero", "-"})
 MAX_PROBLEMS_SHOWN = 20
 
 
-@dataclass(frozen=True)
-class CardSpec:
-    """One checked catalogue row, ready to store."""
-
-    game: str
-    series: int
-    rarity: str
-    number: int
-    name: str
-    type: str
-    hero: bool
-    sphere: str | None
-    traits: str
-    cost: int | None
-    attack: int | None
-    defense: int | None
-    gems: str
-    text: str
-    lore: str
-
-    @property
-    def code(self) -> CollectorCode:
-        return CollectorCode(self.series, self.rarity, self.number)
-
-    def row(self, columns: tuple[str, ...]) -> tuple[object, ...]:
-        """The card's values in `columns` order, as the card table stores them."""
-        values = {**asdict(self), "name_key": name_key(self.name)}
-        return tuple(values[column] for column in columns)
-
-
 @dataclass
 class CatalogueFile:
     """What a catalogue file held: the good rows, and a line for each bad one."""
 
-    specs: list[CardSpec] = field(default_factory=list)
+    cards: list[Card] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     ignored_columns: list[str] = field(default_factory=list)
 
@@ -125,20 +94,20 @@ def parse_catalogue(lines: Iterable[str], source: str) -> CatalogueFile:
             if not any(cell.strip() for cell in row):
                 continue
             try:
-                spec = parse_row(
+                card = parse_row(
                     {name: row[i] if i < len(row) else "" for name, i in columns.items()}
                 )
             except CardbaseError as exc:
                 result.problems.append(f"{source}, row {row_number}: {exc}")
                 continue
-            key = (spec.game, spec.series, spec.number)
+            key = (card.game, card.code.series, card.code.number)
             if key in seen:
                 result.problems.append(
-                    f"{source}, row {row_number}: code {spec.code} repeats row {seen[key]}"
+                    f"{source}, row {row_number}: code {card.code} repeats row {seen[key]}"
                 )
                 continue
             seen[key] = row_number
-            result.specs.append(spec)
+            result.cards.append(card)
     except csv.Error as exc:
         raise CatalogueError(f"{source}: not a readable CSV file ({exc})") from exc
     return result
@@ -168,7 +137,7 @@ def _map_header(header: list[str], source: str) -> dict[str, int]:
     return columns
 
 
-def parse_row(values: dict[str, str]) -> CardSpec:
+def parse_row(values: dict[str, str]) -> Card:
     """Check one row's values; raise `RowError` (or `CodeError`) naming the first bad one."""
     game = _game(values.get("game", ""))
     code = parse_code(values["code"])
@@ -185,16 +154,15 @@ def parse_row(values: dict[str, str]) -> CardSpec:
             raise RowError(f"a {card_type} needs attack and defense")
     elif attack is not None or defense is not None:
         raise RowError(f"a {card_type} has no attack or defense; leave them empty")
-    return CardSpec(
+    return Card(
+        id=0,  # not stored yet
         game=game.key,
-        series=code.series,
-        rarity=code.rarity,
-        number=code.number,
+        code=code,
         name=name,
         type=card_type,
         hero=hero,
         sphere=sphere,
-        traits=TRAIT_SEPARATOR.join(_traits(values.get("traits", ""))),
+        traits=tuple(_traits(values.get("traits", ""))),
         cost=cost,
         attack=attack,
         defense=defense,
@@ -287,18 +255,18 @@ def _gems(text: str) -> str:
     return letters
 
 
-def store_cards(conn: sqlite3.Connection, specs: list[CardSpec], skipped: int = 0) -> ImportCounts:
+def store_cards(conn: sqlite3.Connection, cards: list[Card], skipped: int = 0) -> ImportCounts:
     """Add new cards and update changed ones, matched by game and code, in `conn`'s transaction."""
     columns = tables.CARD_COLUMNS[1:]  # all but the id, in the table's order
     cursor = conn.cursor()
-    cursor.row_factory = None  # plain tuples, compared whole with each spec's row
+    cursor.row_factory = None  # plain tuples, compared whole with each card's row
     rows = cursor.execute(f"SELECT {', '.join(tables.CARD_COLUMNS)} FROM {tables.CARD_TABLE}")
     existing = {(row[1], row[2], row[4]): row for row in rows}
     new_rows: list[tuple[object, ...]] = []
     changed_rows: list[tuple[object, ...]] = []
-    for spec in specs:
-        values = spec.row(columns)
-        old = existing.get((spec.game, spec.series, spec.number))
+    for card in cards:
+        values = card_to_row(card)
+        old = existing.get((card.game, card.code.series, card.code.number))
         if old is None:
             new_rows.append(values)
         elif tuple(old[1:]) != values:
@@ -311,12 +279,12 @@ def store_cards(conn: sqlite3.Connection, specs: list[CardSpec], skipped: int = 
     if changed_rows:
         assignments = ", ".join(f"{column} = ?" for column in columns)
         conn.executemany(f"UPDATE {tables.CARD_TABLE} SET {assignments} WHERE id = ?", changed_rows)
-    unchanged = len(specs) - len(new_rows) - len(changed_rows)
+    unchanged = len(cards) - len(new_rows) - len(changed_rows)
     return ImportCounts(len(new_rows), len(changed_rows), unchanged, skipped)
 
 
-def checked_specs(parsed: CatalogueFile, source: str, skip_bad: bool) -> list[CardSpec]:
-    """The specs to store, or a `CatalogueError` listing bad rows when they are not skipped."""
+def checked_cards(parsed: CatalogueFile, source: str, skip_bad: bool) -> list[Card]:
+    """The cards to store, or a `CatalogueError` listing bad rows when they are not skipped."""
     if parsed.problems and not skip_bad:
         shown = first_few(parsed.problems, MAX_PROBLEMS_SHOWN, "more bad rows")
         raise CatalogueError(
@@ -324,9 +292,9 @@ def checked_specs(parsed: CatalogueFile, source: str, skip_bad: bool) -> list[Ca
             "(fix them, or add --skip-bad to import the good rows)",
             shown,
         )
-    if not parsed.specs:
+    if not parsed.cards:
         raise CatalogueError(f"{source}: no cards in the file")
-    return parsed.specs
+    return parsed.cards
 
 
 def load_catalogue(conn: sqlite3.Connection, path: Path) -> ImportCounts:
@@ -335,4 +303,4 @@ def load_catalogue(conn: sqlite3.Connection, path: Path) -> ImportCounts:
 
     with paused_gc():
         parsed = read_catalogue(path)
-        return store_cards(conn, checked_specs(parsed, str(path), skip_bad=False))
+        return store_cards(conn, checked_cards(parsed, str(path), skip_bad=False))
