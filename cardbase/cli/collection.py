@@ -183,23 +183,14 @@ def stats(
 
     Example: cardbase stats
     """
-    from cardbase.collection import stats as holdings
+    from cardbase.collection.stats import collection_stats
 
     with STATE.connect() as conn:
-        totals = holdings.totals(conn)
-        groups = {
-            "series": holdings.completion_by_series(conn, game),
-            "set": holdings.completion_by_set(conn, game),
-            "sphere": holdings.completion_by_sphere(conn, game),
-        }
+        found = collection_stats(conn, game)
     if output is Output.json:
-        render.print_json(
-            {
-                "totals": totals.to_dict(),
-                **{key: [row.to_dict() for row in rows] for key, rows in groups.items()},
-            }
-        )
+        render.print_json(found.to_dict())
         return
+    totals, groups = found.totals, found.groups
     rows = [(key, *row) for key, group in groups.items() for row in group]
     if output is Output.csv:
         render.print_csv(["by", "group", "catalogue", "nonfoil", "foil", "either"], rows)

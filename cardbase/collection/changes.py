@@ -1,5 +1,5 @@
 """What a change to the collection is: plain values shared by the write side
-(`cardbase.collection`) and the read side (`cardbase.holdings`), importing neither
+(`cardbase.collection.store`) and the read side (`cardbase.collection.stats`), importing neither
 SQLAlchemy nor anything slow."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Reading the collection: totals, set completion and history, with plain sqlite3.
 
 These are read commands, so they stay off SQLModel like search does; changes to the
-collection live in `cardbase.collection`.
+collection live in `cardbase.collection.store`.
 """
 
 from __future__ import annotations
@@ -45,12 +45,10 @@ _COMPLETION = (
 )
 
 
-def totals(conn: sqlite3.Connection, where: str = "", params: tuple[Any, ...] = ()) -> Totals:
+def totals(conn: sqlite3.Connection) -> Totals:
     row = conn.execute(
         f"SELECT coalesce(sum(o.nonfoil), 0), coalesce(sum(o.foil), 0), count(*) "
-        f"FROM {tables.OWNERSHIP_TABLE} AS o JOIN {tables.CARD_TABLE} AS c ON c.id = o.card_id "
-        f"WHERE o.nonfoil + o.foil > 0 {('AND ' + where) if where else ''}",
-        params,
+        f"FROM {tables.OWNERSHIP_TABLE} AS o WHERE o.nonfoil + o.foil > 0"
     ).fetchone()
     return Totals(row[0] + row[1], row[0], row[1], row[2])
 
@@ -85,6 +83,28 @@ def completion_by_sphere(conn: sqlite3.Connection, game: str) -> list[Completion
         (game,),
     )
     return [Completion(sphere, *counts) for sphere, *counts in rows]
+
+
+class CollectionStats(NamedTuple):
+    """What `cardbase stats` shows: totals, and completion grouped three ways."""
+
+    totals: Totals
+    groups: dict[str, list[Completion]]  # "series", "set" (series and rarity), "sphere"
+
+    def to_dict(self) -> dict[str, Any]:
+        groups = {key: [row.to_dict() for row in rows] for key, rows in self.groups.items()}
+        return {"totals": self.totals.to_dict(), **groups}
+
+
+def collection_stats(conn: sqlite3.Connection, game: str) -> CollectionStats:
+    return CollectionStats(
+        totals(conn),
+        {
+            "series": completion_by_series(conn, game),
+            "set": completion_by_set(conn, game),
+            "sphere": completion_by_sphere(conn, game),
+        },
+    )
 
 
 def history(conn: sqlite3.Connection, limit: int | None = None) -> list[Batch]:

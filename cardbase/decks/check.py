@@ -1,7 +1,7 @@
 """Checking deck lists and describing them: the reports `cardbase deck` prints.
 
 A deck list's lines are resolved to cards (names may be any printing: the copy rule counts
-by name across series anyway), then the format's rules (`cardbase.formats`) and, if asked,
+by name across series anyway), then the format's rules (`cardbase.decks.formats`) and, if asked,
 the collection judge it. The report keeps every problem, never only the first.
 """
 

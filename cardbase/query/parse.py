@@ -1,4 +1,4 @@
-"""Reading query text into `cardbase.query` nodes.
+"""Reading query text into `cardbase.query.nodes`.
 
 The grammar, loosest binding first::
 
