@@ -11,19 +11,13 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from cardbase.decks.check import DeckStats
+from cardbase.decks.check import DeckStats, deck_stats
 from cardbase.decks.formats import Format, Placed
-from cardbase.sheets.files import SheetError
+from cardbase.sheets.writing import output_file
 
+DECK_SUFFIXES = (".txt", ".xlsx")
 DECK_HEADERS = ("Section", "Qty", "Code", "Name", "Type", "Sphere", "Cost", "Gems")
 TYPE_ORDER = ("Creature", "Resource", "Trick")
-
-
-def _save(book: Any, path: Path) -> None:
-    try:
-        book.save(path)
-    except OSError as exc:
-        raise SheetError(f"{path}: cannot write the file ({exc.strerror or exc})") from exc
 
 
 def _bold_row(sheet: Any, row: int) -> None:
@@ -33,7 +27,18 @@ def _bold_row(sheet: Any, row: int) -> None:
         cell.font = Font(bold=True)
 
 
-def write_deck_workbook(path: Path, name: str, placed: list[Placed], stats: DeckStats) -> None:
+def write_deck(
+    path: Path, name: str, placed: list[Placed], text: str, *, force: bool = False
+) -> None:
+    """The deck as its text list (.txt) or as a workbook with stats and a cost chart (.xlsx)."""
+    with output_file(path, force=force, suffixes=DECK_SUFFIXES) as temporary:
+        if path.suffix.lower() == ".txt":
+            temporary.write_text(text, encoding="utf-8")
+        else:
+            _deck_workbook(name, placed, deck_stats(placed)).save(temporary)
+
+
+def _deck_workbook(name: str, placed: list[Placed], stats: DeckStats) -> Any:
     from openpyxl import Workbook
     from openpyxl.chart import BarChart, Reference
 
@@ -84,13 +89,27 @@ def write_deck_workbook(path: Path, name: str, placed: list[Placed], stats: Deck
         )
         chart.set_categories(Reference(info, min_col=1, min_row=start + 1, max_row=info.max_row))
         info.add_chart(chart, "D2")
-    _save(book, path)
+    return book
 
 
 def write_registration_sheet(
-    path: Path, deck_name: str, fmt: Format, placed: list[Placed], player: str, paper: str = "a4"
+    path: Path,
+    deck_name: str,
+    fmt: Format,
+    placed: list[Placed],
+    player: str,
+    paper: str = "a4",
+    *,
+    force: bool = False,
 ) -> None:
     """A one-page list a tournament organiser can read: cards grouped by type, with totals."""
+    with output_file(path, force=force, suffixes=(".xlsx",)) as temporary:
+        _registration_workbook(deck_name, fmt, placed, player, paper).save(temporary)
+
+
+def _registration_workbook(
+    deck_name: str, fmt: Format, placed: list[Placed], player: str, paper: str
+) -> Any:
     from openpyxl import Workbook
     from openpyxl.styles import Font
 
@@ -133,4 +152,4 @@ def write_registration_sheet(
     sheet.page_setup.fitToWidth = 1
     sheet.sheet_properties.pageSetUpPr.fitToPage = True
     sheet.print_title_rows = "1:5"
-    _save(book, path)
+    return book
