@@ -324,3 +324,29 @@ def test_a_killed_export_keeps_the_old_file(tmp_path: Path, suffix: str, cards: 
         for partial in leftovers(tmp_path):  # a kill cannot clean up; the next run ignores it
             partial.unlink()
     assert landed  # the kills did land while the new file was being written
+
+
+# -- deck build follows the same rules ------------------------------------------------------
+
+
+def test_deck_build_out_refuses_an_existing_file_without_force(
+    builder: Run, tmp_path: Path
+) -> None:
+    out = tmp_path / "chaos.txt"
+    out.write_text("my own notes")
+    result = builder("deck", "build", "--sphere", "chaos", "--out", str(out), "--save")
+    assert result.stderr == f"cardbase: {out}: the file exists; add --force to overwrite it\n"
+    assert result.exit_code == 2 and out.read_text() == "my own notes"
+    assert "No saved decks" in builder("deck", "list").stdout  # refused before --save, too
+    forced = builder("deck", "build", "--sphere", "chaos", "--out", str(out), "--force")
+    assert forced.exit_code == 0, forced.output
+    assert builder("deck", "check", str(out)).exit_code == 0 and not leftovers(tmp_path)
+
+
+def test_deck_build_save_refuses_to_replace_a_saved_deck_without_force(builder: Run) -> None:
+    assert builder("deck", "build", "--sphere", "chaos", "--save").exit_code == 0
+    again = builder("deck", "build", "--sphere", "chaos", "--save")
+    assert again.exit_code == 2
+    assert "a deck named 'Chaos build' exists; add --force to replace it" in again.stderr
+    assert builder("deck", "build", "--sphere", "chaos", "--save", "--force").exit_code == 0
+    assert builder("deck", "list").stdout.count("Chaos build") == 1

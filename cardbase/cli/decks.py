@@ -262,6 +262,10 @@ def build(
         Path | None, typer.Option("--out", help="Write the deck list to this file.")
     ] = None,
     save: Annotated[bool, typer.Option("--save", help="Keep it as a saved deck.")] = False,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="Overwrite the --out file, and replace a saved deck."),
+    ] = False,
     output: OutputOption = Output.table,
 ) -> None:
     """Deck Builder Helper: a legal 40-card deck of one sphere plus Heroes from what you own.
@@ -273,8 +277,10 @@ def build(
     from cardbase.decks.saved import deck_text, save_deck
     from cardbase.errors import CardbaseError
     from cardbase.query.nodes import FIELD_BY_NAME
-    from cardbase.sheets.writing import write_text
+    from cardbase.sheets.writing import check_target, write_text
 
+    if out is not None:
+        check_target(out, force, (".txt",))  # before a deck is built, and before --save
     spheres = [c for c in FIELD_BY_NAME["sphere"].choices if c != "none"]
     chosen = next((c for c in spheres if c.lower().startswith(sphere.strip().lower())), None)
     if not sphere.strip() or chosen is None:
@@ -292,10 +298,10 @@ def build(
 
         report = check_deck(conn, parse_deck_text(text, f"{chosen} build"))
     stats = deck_stats(placed)
-    if out is not None:
-        write_text(out, text, force=True)
     if save:
-        save_deck(STATE.db_path, name or f"{chosen} build", "free-realms", placed, replace=True)
+        save_deck(STATE.db_path, name or f"{chosen} build", "free-realms", placed, replace=force)
+    if out is not None:
+        write_text(out, text, force=force)
     if output is Output.json:
         render.print_json(
             {
