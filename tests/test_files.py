@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from openpyxl import load_workbook
 
 from cardbase.catalog.cards import Card
 from cardbase.db import schema
@@ -350,3 +351,89 @@ def test_deck_build_save_refuses_to_replace_a_saved_deck_without_force(builder: 
     assert "a deck named 'Chaos build' exists; add --force to replace it" in again.stderr
     assert builder("deck", "build", "--sphere", "chaos", "--save", "--force").exit_code == 0
     assert builder("deck", "list").stdout.count("Chaos build") == 1
+
+
+# -- cells are text, never formulas ---------------------------------------------------------
+
+EVIL_NAME = '=HYPERLINK("http://x","y")'
+
+
+@pytest.fixture
+def evil(tmp_path: Path) -> Run:
+    """A catalogue whose card text looks like formulas, owned, traded and in a saved deck."""
+    catalogue = tmp_path / "evil.csv"
+    catalogue.write_text(
+        MINI_CATALOGUE.read_text()
+        + '3 C 1,"=HYPERLINK(""http://x"",""y"")",Trick,,Order,"@Maneuver",1,,,Y,'
+        + '"=1+2 attack","-lore"\n'
+        + "3 C 2,#N/A,Trick,,Order,,1,,,Y,+SUM(A1),\n"
+    )
+    run = Run(tmp_path / "evil.db")
+    schema.prepare(run.db_path, catalogue)
+    assert run("add", "3 C 1 x4", "3 C 2 x4").exit_code == 0
+    deck = tmp_path / "evil-deck.txt"
+    deck.write_text("3 Pixie Dewdancer\n2 3 C 1\n1 3 C 2\n")
+    assert run("deck", "save", str(deck), "--name", '=HYPERLINK("x")').exit_code == 0
+    return run
+
+
+def workbook_cells(path: Path) -> tuple[set[str], set[str]]:
+    """Every cell's data type, and every text value, over every sheet."""
+    types, texts = set(), set()
+    for sheet in load_workbook(path):
+        for row in sheet.iter_rows():
+            for cell in row:
+                types.add(cell.data_type)
+                if isinstance(cell.value, str):
+                    texts.add(cell.value)
+    return types, texts
+
+
+def test_no_workbook_cardbase_writes_has_a_formula(evil: Run, tmp_path: Path) -> None:
+    written = {
+        "collection": ("export",),
+        "catalogue": ("export", "--catalogue"),
+        "trades": ("trade", "export"),
+        "deck": ("deck", "export", '=HYPERLINK("x")'),
+    }
+    for name, args in written.items():
+        path = tmp_path / f"{name}.xlsx"
+        assert evil(*args, str(path)).exit_code == 0
+        types, texts = workbook_cells(path)
+        assert "f" not in types and "e" not in types, name
+        assert {EVIL_NAME, "#N/A"} <= texts, name
+    types, texts = workbook_cells(tmp_path / "catalogue.xlsx")
+    assert {"@Maneuver", "=1+2 attack", "-lore", "+SUM(A1)"} <= texts
+    assert '=HYPERLINK("x")' in workbook_cells(tmp_path / "deck.xlsx")[1]
+    sheet = tmp_path / "sheet.xlsx"
+    result = evil("deck", "sheet", '=HYPERLINK("x")', str(sheet), "--player", "=1+2")
+    assert result.exit_code == 0, result.output
+    types, texts = workbook_cells(sheet)
+    assert "f" not in types and {"=1+2", '=HYPERLINK("x")', EVIL_NAME, "#N/A"} <= texts
+
+
+def test_a_control_character_in_catalogue_text_is_replaced(run: Run, tmp_path: Path) -> None:
+    catalogue = tmp_path / "more.csv"
+    catalogue.write_text(
+        "code,name,type,hero,sphere,traits,cost,attack,defense,gems,text,lore\n"
+        "3 C 5,Bell Ringer,Trick,,Order,,1,,,Y,Ring\x01 the bell\x0b twice,Di\x1fng\n"
+    )
+    assert run("catalog", "import", str(catalogue)).exit_code == 0
+    path = tmp_path / "catalogue.xlsx"
+    result = run("export", "--catalogue", str(path))
+    assert result.exit_code == 0, result.output
+    texts = workbook_cells(path)[1]
+    assert {"Ring\ufffd the bell\ufffd twice", "Di\ufffdng"} <= texts
+
+
+def test_the_cell_rule_matches_openpyxl_and_cuts_long_text(tmp_path: Path) -> None:
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
+    assert writing.ILLEGAL_CHARACTERS.pattern == ILLEGAL_CHARACTERS_RE.pattern
+    path = tmp_path / "long.xlsx"
+    table = writing.Table("Long", ["Text"], [["x" * 40_000], ["=" + "y" * 40_000], [7]])
+    writing.write_xlsx(path, [table])
+    sheet = load_workbook(path)["Long"]
+    values = [cell.value for (cell,) in sheet.iter_rows(min_row=2)]
+    assert [len(value) for value in values[:2]] == [32_767, 32_767] and values[2] == 7
+    assert sheet["A3"].data_type == "s"

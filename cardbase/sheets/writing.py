@@ -7,8 +7,9 @@ failed, interrupted or killed export therefore leaves the old file as it was (or
 and what the system refuses (a missing folder, no permission, a full disk) is one
 `SheetError` line naming the file, never a traceback.
 
-CSV cells go through `safe_text`: a spreadsheet must show what a card is called, never
-evaluate it.
+Every cell goes through `xlsx_cell` (workbooks) or `safe_text` (CSV): a spreadsheet must
+show what a card, deck or player is called, never evaluate it, and a stray control
+character in catalogue text must not stop an export.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import csv
 import errno
 import os
+import re
 import secrets
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -26,6 +28,12 @@ from cardbase.sheets.files import SheetError
 
 MAX_CELL = 32_767  # Excel's own limit on a cell's text
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# The characters an xlsx file cannot hold (openpyxl's ILLEGAL_CHARACTERS_RE; a test keeps
+# the two equal): control characters other than tab, line feed and carriage return.
+ILLEGAL_CHARACTERS = re.compile(r"[\000-\010]|[\013-\014]|[\016-\037]")
+REPLACEMENT = "\ufffd"
+# Text openpyxl would store as something other than text: a formula, or an error value.
+NOT_TEXT_WHEN_PLAIN = ("#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A")
 WHY_NOT = {
     errno.ENOENT: "its folder does not exist",
     errno.EACCES: "permission denied; choose a folder you can write to",
@@ -120,16 +128,30 @@ def safe_text(value: Any) -> Any:
     return value
 
 
-def _text_cell(sheet: Any, value: Any) -> Any:
-    if isinstance(value, str):
-        value = value[:MAX_CELL]
-        if value.startswith("="):
-            from openpyxl.cell import WriteOnlyCell
+def xlsx_cell(sheet: Any, value: Any, font: Any = None) -> Any:
+    """A value for `sheet.append`, in write-only or ordinary mode: text always stays text.
 
-            cell = WriteOnlyCell(sheet, value=value)
-            cell.data_type = "s"  # openpyxl would otherwise store it as a formula
-            return cell
-    return value
+    openpyxl stores text starting with '=' as a formula and '#N/A' and the like as error
+    values; those become string cells. Characters a workbook cannot hold become U+FFFD
+    rather than an IllegalCharacterError, and text is cut to Excel's limit.
+    """
+    if isinstance(value, str):
+        value = str(value)  # a str subclass, such as an enum, as plain text
+        if not value.isprintable():  # cheap: almost every cell is, and skips the pattern
+            value = ILLEGAL_CHARACTERS.sub(REPLACEMENT, value)
+        value = value[:MAX_CELL]
+        if font is None and not value.startswith("=") and value not in NOT_TEXT_WHEN_PLAIN:
+            return value
+    elif font is None:
+        return value
+    from openpyxl.cell import WriteOnlyCell
+
+    cell = WriteOnlyCell(sheet, value=value)
+    if isinstance(value, str):
+        cell.data_type = "s"
+    if font is not None:
+        cell.font = font
+    return cell
 
 
 def write_csv(path: Path, table: Table, bom: bool = False) -> int:
@@ -169,17 +191,11 @@ def _write_sheet(book: Any, table: Table, widths: dict[str, int]) -> int:
         width = widths.get(header, max(10, len(header) + 2))
         sheet.column_dimensions[get_column_letter(position)].width = width
     sheet.freeze_panes = "A2"
-    from openpyxl.cell import WriteOnlyCell
-
-    header_cells = []
-    for header in table.headers:
-        cell = WriteOnlyCell(sheet, value=header)
-        cell.font = Font(bold=True)
-        header_cells.append(cell)
-    sheet.append(header_cells)
+    bold = Font(bold=True)
+    sheet.append([xlsx_cell(sheet, header, bold) for header in table.headers])
     count = 0
     for row in table.rows:
-        sheet.append([_text_cell(sheet, value) for value in row])
+        sheet.append([xlsx_cell(sheet, value) for value in row])
         count += 1
     last = get_column_letter(max(1, len(table.headers)))
     sheet.auto_filter.ref = f"A1:{last}{count + 1}"
