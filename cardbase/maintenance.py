@@ -8,6 +8,7 @@ knows before touching anything, and keeps the database it replaces beside it.
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import NamedTuple
@@ -19,18 +20,21 @@ from cardbase.errors import CardbaseError, DatabaseError
 
 
 def backup(db_path: Path, target: Path, force: bool = False) -> Path:
-    if target.exists() and not force:
-        raise CardbaseError(f"{target}: the file exists; add --force to overwrite it")
+    """Copy the database to `target` through `output_file`, so that a failed or killed backup
+    never leaves a damaged copy where a good one was."""
+    from cardbase.sheets.writing import cannot_write, output_file
+
     if target.resolve() == db_path.resolve():
         raise CardbaseError(f"{target}: that is the database itself; choose another file")
-    source = db.open_db(db_path)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        partial = target.with_name(target.name + ".partial")
-        with sqlite3.connect(partial) as copy:
+    except OSError as exc:
+        raise cannot_write(target, exc) from exc
+    source = db.open_db(db_path)
+    try:
+        with output_file(target, force=force) as partial, closing(sqlite3.connect(partial)) as copy:
             source.backup(copy)
-        partial.replace(target)  # a backup file is either whole or absent
-    except (OSError, sqlite3.Error) as exc:
+    except sqlite3.Error as exc:
         raise CardbaseError(f"{target}: cannot write the backup ({exc})") from exc
     finally:
         source.close()

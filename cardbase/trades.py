@@ -18,7 +18,8 @@ from cardbase.catalog.nameindex import NameIndex
 from cardbase.db import tables
 from cardbase.errors import CardbaseError
 from cardbase.fields import FOIL, NONFOIL, PLAYSET
-from cardbase.sheets.files import Sheet, Table, read_sheets
+from cardbase.sheets.files import Sheet, read_sheets
+from cardbase.sheets.writing import Table
 
 OFFERED, WANTED = "Offered", "Wanted"
 LIST_WORDS = {"offered": OFFERED, "offer": OFFERED, "offers": OFFERED, "have": OFFERED,
@@ -112,16 +113,19 @@ def trade_tables(offered: list[TradeItem], wanted: list[TradeItem]) -> list[Tabl
     ]
 
 
-def write_trade_lists(path: Path, offered: list[TradeItem], wanted: list[TradeItem]) -> None:
-    from cardbase.sheets.files import write_csv, write_xlsx
+def write_trade_lists(
+    path: Path, offered: list[TradeItem], wanted: list[TradeItem], *, force: bool = False
+) -> None:
+    from cardbase.sheets.writing import output_file, write_csv, write_xlsx
 
-    if path.suffix.lower() == ".csv":
-        rows = [[OFFERED, *item.row()] for item in offered] + [
-            [WANTED, *item.row()] for item in wanted
-        ]
-        write_csv(path, Table("Trades", ("List", *HEADERS), rows))
-    else:
-        write_xlsx(path, trade_tables(offered, wanted), {"Name": 30})
+    with output_file(path, force=force, suffixes=(".xlsx", ".csv")) as temporary:
+        if path.suffix.lower() == ".csv":
+            rows = [[OFFERED, *item.row()] for item in offered] + [
+                [WANTED, *item.row()] for item in wanted
+            ]
+            write_csv(temporary, Table("Trades", ("List", *HEADERS), rows))
+        else:
+            write_xlsx(temporary, trade_tables(offered, wanted), {"Name": 30})
 
 
 class TheirList(NamedTuple):

@@ -206,23 +206,14 @@ def export(
 
     Example: cardbase deck export "Bog Stew" bog-stew.xlsx
     """
-    from cardbase.decks.check import deck_stats
     from cardbase.decks.saved import deck_text, find_deck, saved_placed
-    from cardbase.decks.workbooks import write_deck_workbook
-    from cardbase.sheets.files import SheetError
+    from cardbase.decks.workbooks import write_deck
 
-    _refuse(file, force, (".txt", ".xlsx"))
     with STATE.connect() as conn:
         deck = find_deck(conn, name)
         placed = saved_placed(conn, deck)
         text = deck_text(conn, placed)
-    if file.suffix.lower() == ".txt":
-        try:
-            file.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise SheetError(f"{file}: cannot write the file ({exc.strerror or exc})") from exc
-    else:
-        write_deck_workbook(file, deck.name, placed, deck_stats(placed))
+    write_deck(file, deck.name, placed, text, force=force)
     typer.echo(f"{file}: '{deck.name}' written")
 
 
@@ -245,12 +236,11 @@ def sheet(
 
     if paper.lower() not in ("a4", "letter"):
         raise CardbaseError(f"--paper {paper}: use a4 or letter")
-    _refuse(file, force, (".xlsx",))
     with STATE.connect() as conn:
         deck = find_deck(conn, name)
         placed = saved_placed(conn, deck)
     write_registration_sheet(
-        file, deck.name, get_format(deck.format), placed, player, paper.lower()
+        file, deck.name, get_format(deck.format), placed, player, paper.lower(), force=force
     )
     typer.echo(f"{file}: registration sheet for '{deck.name}' written")
 
@@ -263,17 +253,6 @@ def _saved_format(conn: sqlite3.Connection, deck: str) -> str:
     return find_deck(conn, deck).format
 
 
-def _refuse(path: Path, force: bool, suffixes: tuple[str, ...]) -> None:
-    from cardbase.sheets.files import SheetError
-
-    if path.suffix.lower() not in suffixes:
-        raise SheetError(
-            f"{path}: can write {' or '.join(suffixes)}, not '{path.suffix or 'no extension'}'"
-        )
-    if path.exists() and not force:
-        raise SheetError(f"{path}: the file exists; add --force to overwrite it")
-
-
 @command(deck_app, "build")
 def build(
     sphere: Annotated[str, typer.Option("--sphere", "-s", help="chaos, nature, machine or order.")],
@@ -283,6 +262,10 @@ def build(
         Path | None, typer.Option("--out", help="Write the deck list to this file.")
     ] = None,
     save: Annotated[bool, typer.Option("--save", help="Keep it as a saved deck.")] = False,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="Overwrite the --out file, and replace a saved deck."),
+    ] = False,
     output: OutputOption = Output.table,
 ) -> None:
     """Deck Builder Helper: a legal 40-card deck of one sphere plus Heroes from what you own.
@@ -294,7 +277,10 @@ def build(
     from cardbase.decks.saved import deck_text, save_deck
     from cardbase.errors import CardbaseError
     from cardbase.fields import FIELD_BY_NAME
+    from cardbase.sheets.writing import check_target, write_text
 
+    if out is not None:
+        check_target(out, force, (".txt",))  # before a deck is built, and before --save
     spheres = [c for c in FIELD_BY_NAME["sphere"].choices if c != "none"]
     chosen = next((c for c in spheres if c.lower().startswith(sphere.strip().lower())), None)
     if not sphere.strip() or chosen is None:
@@ -312,11 +298,10 @@ def build(
 
         report = check_deck(conn, parse_deck_text(text, f"{chosen} build"))
     stats = deck_stats(placed)
-    if out is not None:
-        _refuse(out, True, (".txt",))
-        out.write_text(text, encoding="utf-8")
     if save:
-        save_deck(STATE.db_path, name or f"{chosen} build", "free-realms", placed, replace=True)
+        save_deck(STATE.db_path, name or f"{chosen} build", "free-realms", placed, replace=force)
+    if out is not None:
+        write_text(out, text, force=force)
     if output is Output.json:
         render.print_json(
             {

@@ -106,13 +106,9 @@ def export(
 
     Example: cardbase export collection.xlsx
     """
-    from cardbase.sheets.exporter import cards_to_export, export_cards
-    from cardbase.sheets.files import refuse_overwrite
+    from cardbase.sheets.exporter import export_cards
 
-    refuse_overwrite(file, force)
     what = "catalogue" if catalogue else "query" if query is not None else "collection"
     with STATE.connect() as conn:
-        cards = cards_to_export(conn, what, query)
-    sheet = {"catalogue": "Catalogue", "collection": "Collection"}.get(what, "Cards")
-    report = export_cards(file, cards, with_text=catalogue, sheet=sheet, force=force, bom=bom)
+        report = export_cards(conn, file, what, query, force=force, bom=bom)
     typer.echo(f"{report.path}: {report.rows} cards written")

@@ -86,12 +86,10 @@ def export(
 
     Example: cardbase trade export my-trades.xlsx
     """
-    from cardbase.sheets.files import refuse_overwrite
     from cardbase.trades import write_trade_lists
 
-    refuse_overwrite(file, force)
     offered, wanted = _lists(playset, keep_decks, complete_series)
-    write_trade_lists(file, offered, wanted)
+    write_trade_lists(file, offered, wanted, force=force)
     typer.echo(f"{file}: {len(offered)} offered, {len(wanted)} wanted")
 
 

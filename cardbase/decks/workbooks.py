@@ -2,7 +2,8 @@
 tournament registration sheet.
 
 Decks are small, so these use openpyxl's ordinary (not write-only) mode, which charts and
-page setup need.
+page setup need. Every value goes in through `_append`, so a card, deck or player name is
+always text, never a formula.
 """
 
 from __future__ import annotations
@@ -11,19 +12,17 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from cardbase.decks.check import DeckStats
+from cardbase.decks.check import DeckStats, deck_stats
 from cardbase.decks.formats import Format, Placed
-from cardbase.sheets.files import SheetError
+from cardbase.sheets.writing import output_file, xlsx_cell
 
+DECK_SUFFIXES = (".txt", ".xlsx")
 DECK_HEADERS = ("Section", "Qty", "Code", "Name", "Type", "Sphere", "Cost", "Gems")
 TYPE_ORDER = ("Creature", "Resource", "Trick")
 
 
-def _save(book: Any, path: Path) -> None:
-    try:
-        book.save(path)
-    except OSError as exc:
-        raise SheetError(f"{path}: cannot write the file ({exc.strerror or exc})") from exc
+def _append(sheet: Any, values: list[Any]) -> None:
+    sheet.append([xlsx_cell(sheet, value) for value in values])
 
 
 def _bold_row(sheet: Any, row: int) -> None:
@@ -33,20 +32,32 @@ def _bold_row(sheet: Any, row: int) -> None:
         cell.font = Font(bold=True)
 
 
-def write_deck_workbook(path: Path, name: str, placed: list[Placed], stats: DeckStats) -> None:
+def write_deck(
+    path: Path, name: str, placed: list[Placed], text: str, *, force: bool = False
+) -> None:
+    """The deck as its text list (.txt) or as a workbook with stats and a cost chart (.xlsx)."""
+    with output_file(path, force=force, suffixes=DECK_SUFFIXES) as temporary:
+        if path.suffix.lower() == ".txt":
+            temporary.write_text(text, encoding="utf-8")
+        else:
+            _deck_workbook(name, placed, deck_stats(placed)).save(temporary)
+
+
+def _deck_workbook(name: str, placed: list[Placed], stats: DeckStats) -> Any:
     from openpyxl import Workbook
     from openpyxl.chart import BarChart, Reference
 
     book = Workbook()
     sheet = book.active
     sheet.title = "Deck"
-    sheet.append(list(DECK_HEADERS))
+    _append(sheet, list(DECK_HEADERS))
     _bold_row(sheet, 1)
     sheet.freeze_panes = "A2"
     for item in placed:
         card = item.card
         sphere = "Hero" if card.hero else card.sphere or ""
-        sheet.append(
+        _append(
+            sheet,
             [
                 item.line.section.title(),
                 item.line.copies,
@@ -56,23 +67,23 @@ def write_deck_workbook(path: Path, name: str, placed: list[Placed], stats: Deck
                 sphere,
                 card.cost,
                 card.gems,
-            ]
+            ],
         )
     for column, width in zip("ABCDEFGH", (10, 6, 10, 30, 10, 9, 6, 7), strict=True):
         sheet.column_dimensions[column].width = width
     info = book.create_sheet("Stats")
-    info.append(["Deck", name])
-    info.append(["Cards", stats.cards])
-    info.append(["Average gems per card", round(stats.average_gems, 2)])
-    info.append(["Heroes", stats.heroes])
+    _append(info, ["Deck", name])
+    _append(info, ["Cards", stats.cards])
+    _append(info, ["Average gems per card", round(stats.average_gems, 2)])
+    _append(info, ["Heroes", stats.heroes])
     for colour, count in stats.gem_colours.items():
-        info.append([f"Gems {colour}", count])
-    info.append([])
+        _append(info, [f"Gems {colour}", count])
+    _append(info, [])
     start = info.max_row + 1
-    info.append(["Cost", "Creatures"])
+    _append(info, ["Cost", "Creatures"])
     _bold_row(info, start)
     for cost, count in stats.cost_curve.items():
-        info.append([cost, count])
+        _append(info, [cost, count])
     info.column_dimensions["A"].width = 24
     if stats.cost_curve:
         chart = BarChart()
@@ -84,20 +95,34 @@ def write_deck_workbook(path: Path, name: str, placed: list[Placed], stats: Deck
         )
         chart.set_categories(Reference(info, min_col=1, min_row=start + 1, max_row=info.max_row))
         info.add_chart(chart, "D2")
-    _save(book, path)
+    return book
 
 
 def write_registration_sheet(
-    path: Path, deck_name: str, fmt: Format, placed: list[Placed], player: str, paper: str = "a4"
+    path: Path,
+    deck_name: str,
+    fmt: Format,
+    placed: list[Placed],
+    player: str,
+    paper: str = "a4",
+    *,
+    force: bool = False,
 ) -> None:
     """A one-page list a tournament organiser can read: cards grouped by type, with totals."""
+    with output_file(path, force=force, suffixes=(".xlsx",)) as temporary:
+        _registration_workbook(deck_name, fmt, placed, player, paper).save(temporary)
+
+
+def _registration_workbook(
+    deck_name: str, fmt: Format, placed: list[Placed], player: str, paper: str
+) -> Any:
     from openpyxl import Workbook
     from openpyxl.styles import Font
 
     book = Workbook()
     sheet = book.active
     sheet.title = "Registration"
-    sheet.append(["Deck registration"])
+    _append(sheet, ["Deck registration"])
     sheet["A1"].font = Font(bold=True, size=14)
     for label, value in (
         ("Player", player),
@@ -105,7 +130,7 @@ def write_registration_sheet(
         ("Format", fmt.title),
         ("Date", date.today().isoformat()),
     ):
-        sheet.append([label, value])
+        _append(sheet, [label, value])
         sheet.cell(row=sheet.max_row, column=1).font = Font(bold=True)
     groups: dict[str, list[Placed]] = {}
     for item in placed:
@@ -114,16 +139,16 @@ def write_registration_sheet(
     order = [t for t in TYPE_ORDER if t in groups] + [g for g in groups if g not in TYPE_ORDER]
     for group in order:
         items = sorted(groups[group], key=lambda p: (p.card.name, str(p.card.code)))
-        sheet.append([])
-        sheet.append([f"{group}s" if group in TYPE_ORDER else group, "Qty", "Code"])
+        _append(sheet, [])
+        _append(sheet, [f"{group}s" if group in TYPE_ORDER else group, "Qty", "Code"])
         _bold_row(sheet, sheet.max_row)
         for item in items:
             name = item.card.name + (" (Hero)" if item.card.hero else "")
-            sheet.append([name, item.line.copies, str(item.card.code)])
-        sheet.append([f"Total {group.lower()}", sum(i.line.copies for i in items)])
+            _append(sheet, [name, item.line.copies, str(item.card.code)])
+        _append(sheet, [f"Total {group.lower()}", sum(i.line.copies for i in items)])
         sheet.cell(row=sheet.max_row, column=1).font = Font(italic=True)
-    sheet.append([])
-    sheet.append(["Total cards", sum(item.line.copies for item in placed)])
+    _append(sheet, [])
+    _append(sheet, ["Total cards", sum(item.line.copies for item in placed)])
     _bold_row(sheet, sheet.max_row)
     sheet.column_dimensions["A"].width = 36
     sheet.column_dimensions["B"].width = 8
@@ -133,4 +158,4 @@ def write_registration_sheet(
     sheet.page_setup.fitToWidth = 1
     sheet.sheet_properties.pageSetUpPr.fitToPage = True
     sheet.print_title_rows = "1:5"
-    _save(book, path)
+    return book

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from cardbase.catalog.cards import Card
-from cardbase.sheets.files import Table, refuse_overwrite, write_csv, write_xlsx
+from cardbase.sheets.writing import Table, output_file, write_csv, write_xlsx
 
 COLUMNS = (
     "Code",
@@ -33,6 +33,8 @@ COLUMNS = (
 )
 CATALOGUE_COLUMNS = (*COLUMNS, "Text", "Lore")
 WIDTHS = {"Code": 10, "Name": 28, "Traits": 24, "Text": 60, "Lore": 40, "Type": 10, "Sphere": 9}
+SUFFIXES = (".xlsx", ".csv")
+SHEET_NAMES = {"catalogue": "Catalogue", "collection": "Collection", "query": "Cards"}
 
 
 class ExportReport(NamedTuple):
@@ -75,24 +77,29 @@ def totals_table(cards: Sequence[Card]) -> Table:
 
 
 def export_cards(
+    conn: sqlite3.Connection,
     path: Path,
-    cards: Sequence[Card],
+    what: str,
+    query_text: str | None = None,
     *,
-    with_text: bool = False,
-    sheet: str = "Cards",
     force: bool = False,
     bom: bool = False,
 ) -> ExportReport:
+    """Write `cards_to_export(what)` to `path`; the file is refused before the search runs."""
     from cardbase.bulk import paused_gc
 
-    refuse_overwrite(path, force)
+    with_text = what == "catalogue"
     headers = CATALOGUE_COLUMNS if with_text else COLUMNS
-    rows: Iterator[list[Any]] = (card_row(card, with_text) for card in cards)
-    with paused_gc():
-        if path.suffix.lower() == ".csv":
-            count = write_csv(path, Table(sheet, headers, rows), bom=bom)
-        else:
-            count = write_xlsx(path, [Table(sheet, headers, rows), totals_table(cards)], WIDTHS)
+    sheet = SHEET_NAMES[what]
+    with output_file(path, force=force, suffixes=SUFFIXES) as temporary:
+        cards = cards_to_export(conn, what, query_text)
+        rows: Iterator[list[Any]] = (card_row(card, with_text) for card in cards)
+        with paused_gc():
+            if path.suffix.lower() == ".csv":
+                count = write_csv(temporary, Table(sheet, headers, rows), bom=bom)
+            else:
+                tables = [Table(sheet, headers, rows), totals_table(cards)]
+                count = write_xlsx(temporary, tables, WIDTHS)
     return ExportReport(path, count)
 
 

@@ -1,17 +1,16 @@
-"""Spreadsheet files in and out: rows of plain values, nothing about cards.
+"""Spreadsheet files in: rows of plain values, nothing about cards (`writing` is the way out).
 
 Reading uses python-calamine (xlsx, xlsm, xls, ods; about ten times faster than openpyxl
 on large sheets, and it reads formula cells as their cached values) and the csv module
-(with BOM and encoding detection, Excel's ``sep=`` line and delimiter sniffing). Writing
-uses openpyxl's write-only mode for xlsx. Anything that is not a readable spreadsheet
-becomes one `SheetError` naming the file.
+(with BOM and encoding detection, Excel's ``sep=`` line and delimiter sniffing). Anything
+that is not a readable spreadsheet becomes one `SheetError` naming the file.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from itertools import islice
 from pathlib import Path
@@ -23,12 +22,10 @@ WORKBOOK_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".ods")
 TEXT_SUFFIXES = (".csv", ".tsv", ".txt")
 ZIP_MAGIC = b"PK\x03\x04"
 OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # old .xls, and the wrapper of password-protected workbooks
-MAX_CELL = 32_767  # Excel's own limit on a cell's text
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 class SheetError(CardbaseError):
-    """A file that cannot be read or written as a spreadsheet."""
+    """A file that cannot be read as a spreadsheet, or cannot be written (any file we write)."""
 
 
 HEAD_ROWS = 30  # rows read ahead, where a header row is looked for
@@ -180,92 +177,8 @@ def _sniff(sample: str, path: Path) -> str:
         return ","
 
 
-def safe_text(value: Any) -> Any:
-    """Text that a spreadsheet must show, never evaluate (formula injection): leading ' added."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
-
-
 def unsafe_text(value: Any) -> Any:
-    """Undo `safe_text` when reading a sheet we (or a careful tool) wrote."""
+    """Undo `writing.safe_text` when reading a sheet we (or a careful tool) wrote."""
     if isinstance(value, str) and value.startswith("'") and value[1:2] and value[1] in "=+-@\t\r":
         return value[1:]
-    return value
-
-
-class Table(NamedTuple):
-    """One sheet to write: its name, header, rows, and how wide to make each column."""
-
-    name: str
-    headers: Sequence[str]
-    rows: Iterable[Sequence[Any]]
-
-
-def refuse_overwrite(path: Path, force: bool) -> None:
-    if path.exists() and not force:
-        raise SheetError(f"{path}: the file exists; add --force to overwrite it")
-    if path.suffix.lower() not in (".xlsx", ".csv"):
-        raise SheetError(f"{path}: can write .xlsx or .csv, not '{path.suffix or 'no extension'}'")
-
-
-def write_csv(path: Path, table: Table, bom: bool = False) -> int:
-    count = 0
-    with path.open("w", newline="", encoding="utf-8-sig" if bom else "utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(table.headers)
-        for row in table.rows:
-            writer.writerow([safe_text(value) for value in row])
-            count += 1
-    return count
-
-
-def write_xlsx(path: Path, tables: Sequence[Table], widths: dict[str, int] | None = None) -> int:
-    """Write sheets with a bold frozen header and an autofilter; return the first sheet's rows.
-
-    Write-only mode streams rows to disk, so a 100k-row export stays small in memory. Text
-    cells are stored as text even when they start with '=', so nothing is ever evaluated.
-    """
-    from openpyxl import Workbook
-    from openpyxl.cell import WriteOnlyCell
-    from openpyxl.styles import Font
-    from openpyxl.utils import get_column_letter
-
-    book = Workbook(write_only=True)
-    bold = Font(bold=True)
-    first_count = 0
-    for number, table in enumerate(tables):
-        sheet = book.create_sheet(table.name)
-        for position, header in enumerate(table.headers, start=1):
-            width = (widths or {}).get(header, max(10, len(header) + 2))
-            sheet.column_dimensions[get_column_letter(position)].width = width
-        sheet.freeze_panes = "A2"
-        header_cells = []
-        for header in table.headers:
-            cell = WriteOnlyCell(sheet, value=header)
-            cell.font = bold
-            header_cells.append(cell)
-        sheet.append(header_cells)
-        count = 0
-        for row in table.rows:
-            sheet.append([_text_cell(sheet, value, WriteOnlyCell) for value in row])
-            count += 1
-        last = get_column_letter(max(1, len(table.headers)))
-        sheet.auto_filter.ref = f"A1:{last}{count + 1}"
-        if number == 0:
-            first_count = count
-    try:
-        book.save(path)
-    except OSError as exc:
-        raise SheetError(f"{path}: cannot write the file ({exc.strerror or exc})") from exc
-    return first_count
-
-
-def _text_cell(sheet: Any, value: Any, cell_type: Any) -> Any:
-    if isinstance(value, str):
-        value = value[:MAX_CELL]
-        if value.startswith("="):
-            cell = cell_type(sheet, value=value)
-            cell.data_type = "s"  # openpyxl would otherwise store it as a formula
-            return cell
     return value

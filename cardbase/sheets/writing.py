@@ -1,0 +1,210 @@
+"""Files cardbase writes, and the values that go into them.
+
+Every command that writes a file goes through `output_file`, so they all refuse the same
+things in the same words, and none can leave a half-written file behind: the writer fills a
+temporary file beside the target, which replaces the target only once it is complete. A
+failed, interrupted or killed export therefore leaves the old file as it was (or no file),
+and what the system refuses (a missing folder, no permission, a full disk) is one
+`SheetError` line naming the file, never a traceback.
+
+Every cell goes through `xlsx_cell` (workbooks) or `safe_text` (CSV): a spreadsheet must
+show what a card, deck or player is called, never evaluate it, and a stray control
+character in catalogue text must not stop an export.
+"""
+
+from __future__ import annotations
+
+import csv
+import errno
+import os
+import re
+import secrets
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from cardbase.sheets.files import SheetError
+
+MAX_CELL = 32_767  # Excel's own limit on a cell's text
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# The characters an xlsx file cannot hold (openpyxl's ILLEGAL_CHARACTERS_RE; a test keeps
+# the two equal): control characters other than tab, line feed and carriage return.
+ILLEGAL_CHARACTERS = re.compile(r"[\000-\010]|[\013-\014]|[\016-\037]")
+REPLACEMENT = "\ufffd"
+# Text openpyxl would store as something other than text: a formula, or an error value.
+NOT_TEXT_WHEN_PLAIN = ("#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A")
+WHY_NOT = {
+    errno.ENOENT: "its folder does not exist",
+    errno.EACCES: "permission denied; choose a folder you can write to",
+    errno.EPERM: "permission denied; choose a folder you can write to",
+    errno.ENOSPC: "the disk is full; free some space and try again",
+    errno.EDQUOT: "the disk quota is used up; free some space and try again",
+    errno.EISDIR: "it is a folder; give a file name",
+    errno.EROFS: "the disk is read-only",
+}
+
+
+class Table(NamedTuple):
+    """One sheet to write: its name, header and rows."""
+
+    name: str
+    headers: Sequence[str]
+    rows: Iterable[Sequence[Any]]
+
+
+def check_target(path: Path, force: bool, suffixes: Sequence[str] | None) -> None:
+    """Refuse, before any work, a file that `output_file` would refuse or fail to write."""
+    if suffixes is not None and path.suffix.lower() not in suffixes:
+        raise SheetError(
+            f"{path}: can write {' or '.join(suffixes)}, not '{path.suffix or 'no extension'}'"
+        )
+    if path.is_dir():
+        raise SheetError(f"{path}: is a folder; give a file name")
+    if path.exists() and not force:
+        raise SheetError(f"{path}: the file exists; add --force to overwrite it")
+    if not path.parent.is_dir():
+        raise SheetError(
+            f"{path}: the folder {path.parent} does not exist; create it or choose another"
+        )
+
+
+@contextmanager
+def output_file(
+    path: Path, *, force: bool, suffixes: Sequence[str] | None = None
+) -> Iterator[Path]:
+    """The temporary file to write `path`'s content into; it becomes `path` on success.
+
+    On any failure, KeyboardInterrupt included, the temporary file is removed and `path` is
+    untouched; a kill can leave only a hidden ``.NAME.*.partial`` file beside it.
+    """
+    check_target(path, force, suffixes)
+    final = Path(os.path.realpath(path))  # through a symlink, as writing in place would go
+    temporary = final.with_name(f".{final.name[:40]}.{secrets.token_hex(6)}.partial")
+    try:
+        # Created here, not by the writer, so that it takes the umask's permissions.
+        os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+    except OSError as exc:
+        raise cannot_write(path, exc) from exc
+    try:
+        yield temporary
+        _flush_to_disk(temporary)
+        os.replace(temporary, final)
+    except OSError as exc:
+        raise cannot_write(path, exc) from exc
+    finally:
+        with suppress(OSError):
+            temporary.unlink(missing_ok=True)
+
+
+def _flush_to_disk(path: Path) -> None:
+    """Make the content durable before the rename makes it visible, so that a power cut
+    never leaves an empty file where a good one was (and a late disk-full error shows)."""
+    handle = os.open(path, os.O_RDWR)
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)
+
+
+def cannot_write(path: Path, exc: OSError) -> SheetError:
+    reason = WHY_NOT.get(exc.errno or 0) or exc.strerror or str(exc)
+    return SheetError(f"{path}: cannot write the file ({reason}); nothing was written")
+
+
+def write_text(path: Path, text: str, *, force: bool, suffixes: Sequence[str] = (".txt",)) -> None:
+    with output_file(path, force=force, suffixes=suffixes) as temporary:
+        temporary.write_text(text, encoding="utf-8")
+
+
+def safe_text(value: Any) -> Any:
+    """Text that a spreadsheet must show, never evaluate (formula injection): leading ' added.
+
+    CSV has no cell types, so the apostrophe, which Excel and LibreOffice hide, is the only
+    way to say "text"; the importer's `unsafe_text` takes it off again.
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def xlsx_cell(sheet: Any, value: Any, font: Any = None) -> Any:
+    """A value for `sheet.append`, in write-only or ordinary mode: text always stays text.
+
+    openpyxl stores text starting with '=' as a formula and '#N/A' and the like as error
+    values; those become string cells. Characters a workbook cannot hold become U+FFFD
+    rather than an IllegalCharacterError, and text is cut to Excel's limit.
+    """
+    if isinstance(value, str):
+        value = str(value)  # a str subclass, such as an enum, as plain text
+        if not value.isprintable():  # cheap: almost every cell is, and skips the pattern
+            value = ILLEGAL_CHARACTERS.sub(REPLACEMENT, value)
+        value = value[:MAX_CELL]
+        if font is None and not value.startswith("=") and value not in NOT_TEXT_WHEN_PLAIN:
+            return value
+    elif font is None:
+        return value
+    from openpyxl.cell import WriteOnlyCell
+
+    cell = WriteOnlyCell(sheet, value=value)
+    if isinstance(value, str):
+        cell.data_type = "s"
+    if font is not None:
+        cell.font = font
+    return cell
+
+
+def write_csv(path: Path, table: Table, bom: bool = False) -> int:
+    count = 0
+    with path.open("w", newline="", encoding="utf-8-sig" if bom else "utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(table.headers)
+        for row in table.rows:
+            writer.writerow([safe_text(value) for value in row])
+            count += 1
+    return count
+
+
+def write_xlsx(path: Path, tables: Sequence[Table], widths: dict[str, int] | None = None) -> int:
+    """Write sheets with a bold frozen header and an autofilter; return the first sheet's rows.
+
+    Write-only mode streams rows to disk, so a 100k-row export stays small in memory.
+    """
+    from openpyxl import Workbook
+
+    book = Workbook(write_only=True)
+    try:
+        counts = [_write_sheet(book, table, widths or {}) for table in tables]
+        book.save(path)
+    except BaseException:
+        _abandon(book)
+        raise
+    return counts[0] if counts else 0
+
+
+def _write_sheet(book: Any, table: Table, widths: dict[str, int]) -> int:
+    from openpyxl.styles import Font
+    from openpyxl.utils import get_column_letter
+
+    sheet = book.create_sheet(table.name)
+    for position, header in enumerate(table.headers, start=1):
+        width = widths.get(header, max(10, len(header) + 2))
+        sheet.column_dimensions[get_column_letter(position)].width = width
+    sheet.freeze_panes = "A2"
+    bold = Font(bold=True)
+    sheet.append([xlsx_cell(sheet, header, bold) for header in table.headers])
+    count = 0
+    for row in table.rows:
+        sheet.append([xlsx_cell(sheet, value) for value in row])
+        count += 1
+    last = get_column_letter(max(1, len(table.headers)))
+    sheet.auto_filter.ref = f"A1:{last}{count + 1}"
+    return count
+
+
+def _abandon(book: Any) -> None:
+    """Close the sheets of a workbook that failed half-way: a sheet left open prints
+    "Exception ignored ... Traceback" when it is collected, after the one-line error."""
+    for sheet in book.worksheets:
+        with suppress(Exception):
+            sheet.close()
