@@ -140,6 +140,7 @@ SORT_KEYS: dict[str, tuple[str, ...]] = {
     for field in FIELDS
     if field.sort or field.kind in (Kind.NUMBER, Kind.CHOICE)
 }
+FIELD_BY_KEY: dict[str, CardField] = {field.key: field for field in FIELDS if field.key}
 JSON_KEYS: tuple[str, ...] = tuple(field.key for field in FIELDS if field.key)
 CATALOGUE_COLUMNS: tuple[str, ...] = tuple(f.key for f in FIELDS if f.key and f.catalogue)
 REQUIRED_COLUMNS: tuple[str, ...] = tuple(f.key for f in FIELDS if f.key and f.required)

@@ -14,10 +14,12 @@ from typing import Any
 
 from cardbase.decks.check import DeckStats, deck_stats
 from cardbase.decks.formats import Format, Placed
+from cardbase.fields import FIELD_BY_KEY
 from cardbase.sheets.writing import output_file, xlsx_cell
 
 DECK_SUFFIXES = (".txt", ".xlsx")
-DECK_HEADERS = ("Section", "Qty", "Code", "Name", "Type", "Sphere", "Cost", "Gems")
+DECK_CARD_KEYS = ("code", "name", "type", "sphere", "cost", "gems")  # after Section and Qty
+DECK_HEADERS = ("Section", "Qty", *(FIELD_BY_KEY[key].export or key for key in DECK_CARD_KEYS))
 TYPE_ORDER = ("Creature", "Resource", "Trick")
 
 
@@ -54,21 +56,10 @@ def _deck_workbook(name: str, placed: list[Placed], stats: DeckStats) -> Any:
     _bold_row(sheet, 1)
     sheet.freeze_panes = "A2"
     for item in placed:
-        card = item.card
-        sphere = "Hero" if card.hero else card.sphere or ""
-        _append(
-            sheet,
-            [
-                item.line.section.title(),
-                item.line.copies,
-                str(card.code),
-                card.name,
-                card.type,
-                sphere,
-                card.cost,
-                card.gems,
-            ],
-        )
+        values = item.card.to_dict()
+        values["sphere"] = "Hero" if item.card.hero else item.card.sphere or ""
+        cells = [values[key] for key in DECK_CARD_KEYS]
+        _append(sheet, [item.line.section.title(), item.line.copies, *cells])
     for column, width in zip("ABCDEFGH", (10, 6, 10, 30, 10, 9, 6, 7), strict=True):
         sheet.column_dimensions[column].width = width
     info = book.create_sheet("Stats")

@@ -1,7 +1,8 @@
 """Collections, catalogues and search results out to spreadsheets, in the importer's columns.
 
-The headers are ones `cardbase.sheetcolumns` recognises, so an exported file imports back
-unchanged (tested), and another collector's cardbase reads it too.
+The headers come from `cardbase.fields` and are ones `cardbase.sheets.columns` recognises,
+so an exported file imports back unchanged (tested), and another collector's cardbase reads
+it too.
 """
 
 from __future__ import annotations
@@ -12,26 +13,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from cardbase.catalog.cards import Card
+from cardbase.fields import EXPORT_FIELDS, TRAIT_SEPARATOR, CardField
 from cardbase.sheets.writing import Table, output_file, write_csv, write_xlsx
 
-COLUMNS = (
-    "Code",
-    "Series",
-    "Rarity",
-    "Number",
-    "Name",
-    "Type",
-    "Sphere",
-    "Hero",
-    "Traits",
-    "Cost",
-    "Attack",
-    "Defense",
-    "Gems",
-    "Nonfoil",
-    "Foil",
-)
-CATALOGUE_COLUMNS = (*COLUMNS, "Text", "Lore")
 WIDTHS = {"Code": 10, "Name": 28, "Traits": 24, "Text": 60, "Lore": 40, "Type": 10, "Sphere": 9}
 SUFFIXES = (".xlsx", ".csv")
 SHEET_NAMES = {"catalogue": "Catalogue", "collection": "Collection", "query": "Cards"}
@@ -42,25 +26,25 @@ class ExportReport(NamedTuple):
     rows: int
 
 
-def card_row(card: Card, with_text: bool) -> list[Any]:
-    row: list[Any] = [
-        str(card.code),
-        card.code.series,
-        card.code.rarity,
-        card.code.number,
-        card.name,
-        card.type,
-        card.sphere or "",
-        "yes" if card.hero else "",
-        ", ".join(card.traits),
-        card.cost,
-        card.attack,
-        card.defense,
-        card.gems,
-        card.nonfoil,
-        card.foil,
-    ]
-    return [*row, card.text, card.lore] if with_text else row
+def export_fields(with_text: bool) -> tuple[CardField, ...]:
+    """The columns of an export: the registry's, with text and lore (last, being long) for the
+    catalogue."""
+    short = tuple(field for field in EXPORT_FIELDS if not field.text_only)
+    return short + tuple(field for field in EXPORT_FIELDS if field.text_only and with_text)
+
+
+def card_row(card: Card, columns: tuple[CardField, ...]) -> list[Any]:
+    values = card.to_dict()
+    return [_cell(values[field.key or field.name]) for field in columns]
+
+
+def _cell(value: Any) -> Any:
+    """A JSON value as a spreadsheet shows it: traits joined, a Hero as 'yes'."""
+    if isinstance(value, list):
+        return TRAIT_SEPARATOR.join(value)
+    if isinstance(value, bool):
+        return "yes" if value else ""
+    return value
 
 
 def totals_table(cards: Sequence[Card]) -> Table:
@@ -88,12 +72,12 @@ def export_cards(
     """Write `cards_to_export(what)` to `path`; the file is refused before the search runs."""
     from cardbase.bulk import paused_gc
 
-    with_text = what == "catalogue"
-    headers = CATALOGUE_COLUMNS if with_text else COLUMNS
+    columns = export_fields(with_text=what == "catalogue")
+    headers = [field.export or field.name for field in columns]
     sheet = SHEET_NAMES[what]
     with output_file(path, force=force, suffixes=SUFFIXES) as temporary:
         cards = cards_to_export(conn, what, query_text)
-        rows: Iterator[list[Any]] = (card_row(card, with_text) for card in cards)
+        rows: Iterator[list[Any]] = (card_row(card, columns) for card in cards)
         with paused_gc():
             if path.suffix.lower() == ".csv":
                 count = write_csv(temporary, Table(sheet, headers, rows), bom=bom)
