@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from cardbase.cli import options as opt
 from cardbase.cli import render
 from cardbase.cli.app import STATE, Output, OutputOption, app, command
-
-if TYPE_CHECKING:
-    from cardbase.decks.lists import DeckList
+from cardbase.errors import first_few
 
 deck_app = typer.Typer(help="Check, describe and keep deck lists.", no_args_is_help=True)
 app.add_typer(deck_app, name="deck")
@@ -32,17 +29,7 @@ PlayersOption = Annotated[
     typer.Option("--players", help="Player count, for formats that vary by it (3 or 4)."),
 ]
 CHECK, CROSS = "\u2714", "\u2718"
-
-
-def _load(conn: sqlite3.Connection, deck: str) -> DeckList:
-    """A deck file if there is one at that path, else the saved deck of that name."""
-    from cardbase.decks.lists import read_deck_file
-    from cardbase.decks.saved import find_deck, saved_deck_list
-
-    path = Path(deck)
-    if path.exists() or path.suffix:
-        return read_deck_file(path)
-    return saved_deck_list(conn, find_deck(conn, deck))
+LEFT_OUT_SHOWN = 8  # notes on cards the builder left out
 
 
 @command(deck_app, "check")
@@ -59,11 +46,10 @@ def check(
 
     Example: cardbase deck check my-deck.txt --owned
     """
-    from cardbase.decks.check import check_deck
+    from cardbase.decks import desk
 
     with STATE.connect() as conn:
-        deck_list = _load(conn, deck)
-        report = check_deck(conn, deck_list, format_ or _saved_format(conn, deck), players, owned)
+        report = desk.check(conn, deck, format_, players, owned)
     if output is Output.json:
         render.print_json(report.to_dict())
     elif output is Output.csv:
@@ -92,11 +78,10 @@ def stats(deck: DeckArg, output: OutputOption = Output.table) -> None:
 
     Example: cardbase deck stats my-deck.txt
     """
-    from cardbase.decks.check import deck_stats, place
+    from cardbase.decks import desk
 
     with STATE.connect() as conn:
-        placed, _problems = place(conn, _load(conn, deck))
-    stats = deck_stats(placed)
+        stats = desk.stats(conn, deck)
     if output is Output.json:
         render.print_json(stats.to_dict())
         return
@@ -128,18 +113,9 @@ def save(
 
     Example: cardbase deck save my-deck.txt --name "Bog Stew"
     """
-    from cardbase.decks.check import get_format, place
-    from cardbase.decks.lists import read_deck_file
-    from cardbase.decks.saved import save_deck
-    from cardbase.errors import CardbaseError
+    from cardbase.decks import desk
 
-    fmt = get_format(format_ or "free-realms")
-    with STATE.connect() as conn:
-        placed, problems = place(conn, read_deck_file(file), fmt.game)
-    if problems:
-        listed = "; ".join(problem.message for problem in problems[:5])
-        raise CardbaseError(f"{file}: {listed}. Nothing was saved")
-    saved = save_deck(STATE.db_path, name, fmt.key, placed, replace=force)
+    saved, fmt = desk.save_file(STATE.db_path, file, name, format_, replace=force)
     typer.echo(f"Saved '{saved.name}': {saved.cards} cards, {fmt.title}")
 
 
@@ -206,14 +182,10 @@ def export(
 
     Example: cardbase deck export "Bog Stew" bog-stew.xlsx
     """
-    from cardbase.decks.saved import deck_text, find_deck, saved_placed
-    from cardbase.decks.workbooks import write_deck
+    from cardbase.decks import desk
 
     with STATE.connect() as conn:
-        deck = find_deck(conn, name)
-        placed = saved_placed(conn, deck)
-        text = deck_text(conn, placed)
-    write_deck(file, deck.name, placed, text, force=force)
+        deck = desk.export_saved(conn, name, file, force=force)
     typer.echo(f"{file}: '{deck.name}' written")
 
 
@@ -229,28 +201,11 @@ def sheet(
 
     Example: cardbase deck sheet "Bog Stew" registration.xlsx --player "Ada"
     """
-    from cardbase.decks.check import get_format
-    from cardbase.decks.saved import find_deck, saved_placed
-    from cardbase.decks.workbooks import write_registration_sheet
-    from cardbase.errors import CardbaseError
+    from cardbase.decks import desk
 
-    if paper.lower() not in ("a4", "letter"):
-        raise CardbaseError(f"--paper {paper}: use a4 or letter")
     with STATE.connect() as conn:
-        deck = find_deck(conn, name)
-        placed = saved_placed(conn, deck)
-    write_registration_sheet(
-        file, deck.name, get_format(deck.format), placed, player, paper.lower(), force=force
-    )
+        deck = desk.registration_sheet(conn, name, file, player, paper, force=force)
     typer.echo(f"{file}: registration sheet for '{deck.name}' written")
-
-
-def _saved_format(conn: sqlite3.Connection, deck: str) -> str:
-    from cardbase.decks.saved import find_deck
-
-    if Path(deck).exists() or Path(deck).suffix:
-        return "free-realms"
-    return find_deck(conn, deck).format
 
 
 @command(deck_app, "build")
@@ -272,50 +227,29 @@ def build(
 
     Example: cardbase deck build --sphere chaos --heroes 3 --save
     """
-    from cardbase.decks.builder import build_deck
-    from cardbase.decks.check import check_deck, deck_stats
-    from cardbase.decks.saved import deck_text, save_deck
-    from cardbase.errors import CardbaseError
-    from cardbase.fields import FIELD_BY_NAME
-    from cardbase.sheets.writing import check_target, write_text
+    from cardbase.decks import desk
 
-    if out is not None:
-        check_target(out, force, (".txt",))  # before a deck is built, and before --save
-    spheres = [c for c in FIELD_BY_NAME["sphere"].choices if c != "none"]
-    chosen = next((c for c in spheres if c.lower().startswith(sphere.strip().lower())), None)
-    if not sphere.strip() or chosen is None:
-        raise CardbaseError(
-            f"--sphere {sphere}: use one of {', '.join(s.lower() for s in spheres)}"
-        )
-    with STATE.connect() as conn:
-        result = build_deck(conn, chosen, heroes)
-        if result.shortage:
-            typer.echo(f"{CROSS} cannot build a {chosen} deck: {result.shortage}", err=True)
-            raise typer.Exit(1)
-        placed = result.placed()
-        text = deck_text(conn, placed)
-        from cardbase.decks.lists import parse_deck_text
-
-        report = check_deck(conn, parse_deck_text(text, f"{chosen} build"))
-    stats = deck_stats(placed)
-    if save:
-        save_deck(STATE.db_path, name or f"{chosen} build", "free-realms", placed, replace=force)
-    if out is not None:
-        write_text(out, text, force=force)
+    built = desk.build_and_keep(
+        STATE.db_path, sphere, heroes, save=save, name=name, out=out, force=force
+    )
+    result, stats = built.result, built.stats
+    if result.shortage or built.report is None:
+        typer.echo(f"{CROSS} cannot build a {result.sphere} deck: {result.shortage}", err=True)
+        raise typer.Exit(1)
     if output is Output.json:
         render.print_json(
             {
-                "sphere": chosen,
-                "valid": report.valid,
-                "deck": text,
+                "sphere": result.sphere,
+                "valid": built.report.valid,
+                "deck": built.text,
                 "stats": stats.to_dict(),
                 "left_out": result.left_out,
             }
         )
         return
     if out is None:
-        typer.echo(text, nl=False)
-    mark = f"{CHECK} valid" if report.valid else f"{CROSS} invalid"
+        typer.echo(built.text, nl=False)
+    mark = f"{CHECK} valid" if built.report.valid else f"{CROSS} invalid"
     typer.echo(
         f"{mark}: {stats.cards} cards, average gems per card {stats.average_gems:.2f}", err=True
     )
@@ -329,9 +263,8 @@ def build(
         "Creature costs: " + ", ".join(f"{c}: {n}" for c, n in stats.cost_curve.items() if n),
         err=True,
     )
-    for note in result.left_out[:8]:
-        typer.echo(f"  left out: {note}", err=True)
-    if len(result.left_out) > 8:
-        typer.echo(f"  ... and {len(result.left_out) - 8} more left out", err=True)
-    if save:
-        typer.echo(f"Saved as '{name or f'{chosen} build'}'.", err=True)
+    notes = [f"left out: {note}" for note in result.left_out]
+    for line in first_few(notes, LEFT_OUT_SHOWN, "more left out"):
+        typer.echo(f"  {line}", err=True)
+    if built.saved_as:
+        typer.echo(f"Saved as '{built.saved_as}'.", err=True)

@@ -16,7 +16,9 @@ from typing import NamedTuple
 from cardbase.catalog.cards import Card, fetch_cards, name_key
 from cardbase.decks.formats import FORMATS, Placed
 from cardbase.decks.lists import MAIN, DeckLine
+from cardbase.errors import CardbaseError
 from cardbase.fields import DEFAULT_FORMAT
+from cardbase.games import GAMES
 
 FORMAT = FORMATS[DEFAULT_FORMAT]
 DECK_SIZE = 40
@@ -119,6 +121,16 @@ class _Picker:
             self.choices.append(Choice(offer.card, copies))
             filled += copies
         return filled
+
+
+def choose_sphere(text: str) -> str:
+    """The sphere a person typed (any case, or its first letters: 'ch' is Chaos)."""
+    spheres = GAMES[FORMAT.game].spheres
+    wanted = text.strip().lower()
+    chosen = [sphere for sphere in spheres if sphere.lower().startswith(wanted)]
+    if not wanted or len(chosen) != 1:
+        raise CardbaseError(f"--sphere {text}: use one of {', '.join(s.lower() for s in spheres)}")
+    return chosen[0]
 
 
 def build_deck(conn: sqlite3.Connection, sphere: str, heroes: int = DEFAULT_HEROES) -> BuildResult:

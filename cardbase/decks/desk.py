@@ -1,0 +1,152 @@
+"""What each deck command does, as one call: open a deck by file or saved name, check it,
+describe it, save it, build one and keep it.
+
+The modules below this one each know one thing (lists, formats, checking, saved decks, the
+builder, workbooks); the rules that join them, such as "a deck file if the path exists, else
+the saved deck of that name" or "a saved deck is checked in its own format unless told
+otherwise", are here, so that the command line only parses and renders.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import NamedTuple
+
+from cardbase.db.connect import open_db
+from cardbase.decks.builder import BuildResult, build_deck, choose_sphere
+from cardbase.decks.check import DeckReport, DeckStats, check_deck, deck_stats, get_format, place
+from cardbase.decks.formats import Format
+from cardbase.decks.lists import DeckList, parse_deck_text, read_deck_file
+from cardbase.decks.saved import (
+    SavedDeck,
+    deck_text,
+    find_deck,
+    save_deck,
+    saved_deck_list,
+    saved_placed,
+)
+from cardbase.decks.workbooks import write_deck, write_registration_sheet
+from cardbase.errors import CardbaseError, first_few
+from cardbase.fields import DEFAULT_FORMAT
+from cardbase.sheets.writing import check_target, write_text
+
+SHOWN_PROBLEMS = 5  # problems quoted when a deck cannot be saved
+PAPERS = ("a4", "letter")
+
+
+class OpenedDeck(NamedTuple):
+    deck: DeckList
+    format: str | None  # a saved deck's own format; None for a file
+
+
+def open_deck(conn: sqlite3.Connection, where: str) -> OpenedDeck:
+    """A deck file if there is one at that path (or it looks like a file), else the saved deck
+    of that name."""
+    path = Path(where)
+    if path.exists() or path.suffix:
+        return OpenedDeck(read_deck_file(path), None)
+    saved = find_deck(conn, where)
+    return OpenedDeck(saved_deck_list(conn, saved), saved.format)
+
+
+def check(
+    conn: sqlite3.Connection,
+    where: str,
+    format_key: str | None = None,
+    players: int | None = None,
+    owned: bool = False,
+) -> DeckReport:
+    """Check a deck file or saved deck: in `format_key`, else its own format, else the default."""
+    opened = open_deck(conn, where)
+    return check_deck(
+        conn, opened.deck, format_key or opened.format or DEFAULT_FORMAT, players, owned
+    )
+
+
+def stats(conn: sqlite3.Connection, where: str) -> DeckStats:
+    """Stats of the cards a deck names; lines that name no card are left out."""
+    placed, _problems = place(conn, open_deck(conn, where).deck)
+    return deck_stats(placed)
+
+
+def save_file(
+    db_path: Path, file: Path, name: str, format_key: str | None = None, replace: bool = False
+) -> tuple[SavedDeck, Format]:
+    """Save a deck list under a name; every line must name a card (the deck need not be legal)."""
+    fmt = get_format(format_key or DEFAULT_FORMAT)
+    conn = open_db(db_path)
+    try:
+        placed, problems = place(conn, read_deck_file(file), fmt.game)
+    finally:
+        conn.close()
+    if problems:
+        listed = "; ".join(first_few([p.message for p in problems], SHOWN_PROBLEMS))
+        raise CardbaseError(f"{file}: {listed}. Nothing was saved")
+    return save_deck(db_path, name, fmt.key, placed, replace=replace), fmt
+
+
+def export_saved(conn: sqlite3.Connection, name: str, file: Path, force: bool = False) -> SavedDeck:
+    """A saved deck as a text list (.txt) or a workbook with stats and a cost chart (.xlsx)."""
+    deck = find_deck(conn, name)
+    placed = saved_placed(conn, deck)
+    write_deck(file, deck.name, placed, deck_text(conn, placed), force=force)
+    return deck
+
+
+def registration_sheet(
+    conn: sqlite3.Connection, name: str, file: Path, player: str, paper: str, force: bool = False
+) -> SavedDeck:
+    """A saved deck's printable tournament registration sheet, on A4 or letter paper."""
+    if paper.lower() not in PAPERS:
+        raise CardbaseError(f"--paper {paper}: use {' or '.join(PAPERS)}")
+    deck = find_deck(conn, name)
+    placed = saved_placed(conn, deck)
+    fmt = get_format(deck.format)
+    write_registration_sheet(file, deck.name, fmt, placed, player, paper.lower(), force=force)
+    return deck
+
+
+class BuiltDeck(NamedTuple):
+    result: BuildResult
+    text: str  # the deck list, as `deck check` reads it back
+    report: DeckReport | None  # None when the collection cannot make a deck
+    stats: DeckStats
+    saved_as: str | None
+
+
+def build_and_keep(
+    db_path: Path,
+    sphere: str,
+    heroes: int,
+    *,
+    save: bool = False,
+    name: str | None = None,
+    out: Path | None = None,
+    force: bool = False,
+) -> BuiltDeck:
+    """The Deck Builder Helper's deck, saved and written as asked.
+
+    `out` is refused (it exists, or has the wrong kind) before anything is built or saved;
+    a saved deck of the same name is replaced only with `force`.
+    """
+    if out is not None:
+        check_target(out, force, (".txt",))
+    chosen = choose_sphere(sphere)
+    conn = open_db(db_path)
+    try:
+        result = build_deck(conn, chosen, heroes)
+        placed = result.placed()
+        text = deck_text(conn, placed) if not result.shortage else ""
+        # Read back as a user's file would be: the builder's deck must pass the same checks.
+        report = check_deck(conn, parse_deck_text(text, f"{chosen} build")) if text else None
+    finally:
+        conn.close()
+    saved_as = None
+    if not result.shortage:
+        if save:
+            saved_as = save_deck(db_path, name or f"{chosen} build", DEFAULT_FORMAT, placed,
+                                 replace=force).name  # fmt: skip
+        if out is not None:
+            write_text(out, text, force=force)
+    return BuiltDeck(result, text, report, deck_stats(placed), saved_as)
