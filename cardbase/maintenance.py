@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from cardbase.db import connect as db
 from cardbase.db import tables
+from cardbase.db.connection import BUSY_TIMEOUT_MS
 from cardbase.db.header import read_header
 from cardbase.errors import CardbaseError, DatabaseError
 
@@ -81,7 +82,7 @@ def restore(db_path: Path, source: Path) -> Path | None:
         sqlite3.connect(f"file:{source}?mode=ro", uri=True) as src,
         sqlite3.connect(db_path) as dst,
     ):
-        dst.execute(f"PRAGMA busy_timeout = {db.BUSY_TIMEOUT_MS}")
+        dst.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         src.backup(dst)  # page by page inside one write transaction on the destination
     db.open_db(db_path).close()  # upgrades an older backup in place
     return kept

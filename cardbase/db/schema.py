@@ -13,7 +13,7 @@ import sqlite3
 from pathlib import Path
 
 from cardbase.db import tables
-from cardbase.db.connect import connect, transaction
+from cardbase.db.connection import connect, transaction
 from cardbase.db.header import is_current, read_header
 from cardbase.errors import DatabaseError
 
