@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cardbase.cli import options as opt
 from cardbase.cli import render
 from cardbase.cli.app import STATE, Output, OutputOption, app, command
+from cardbase.collection.changes import ImportMode
+
+if TYPE_CHECKING:
+    from cardbase.sheets.importer import ImportReport
 
 
 @command(app, "import")
@@ -20,13 +24,13 @@ def import_(
         typer.Option("--sheet", help="Read this sheet (default: the first with a card column)."),
     ] = None,
     mode: Annotated[
-        str,
+        ImportMode,
         typer.Option(
             "--mode",
             help="add: add the counts; set: listed cards get these counts; "
             "replace: the collection becomes the sheet.",
         ),
-    ] = "add",
+    ] = ImportMode.ADD,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Show the plan; write nothing.")
     ] = False,
@@ -39,29 +43,25 @@ def import_(
 
     Example: cardbase import Collection.xlsx --mode set --dry-run
     """
-    from cardbase.collection.changes import Mode
-    from cardbase.errors import CardbaseError
     from cardbase.sheets.importer import import_collection
 
-    try:
-        chosen = Mode(mode.lower())
-    except ValueError:
-        raise CardbaseError(f"--mode {mode}: use add, set or replace") from None
-    if chosen is Mode.REMOVE:
-        raise CardbaseError("--mode remove: use add, set or replace")
     progress = render.DelayedProgress()
     try:
         report = import_collection(
             STATE.db_path,
             file,
             sheet,
-            chosen,
+            mode.mode,
             dry_run=dry_run,
             skip_bad=skip_bad,
             progress=progress,
         )
     finally:
         progress.close()
+    _print_import(report, dry_run, output)
+
+
+def _print_import(report: ImportReport, dry_run: bool, output: Output) -> None:
     counts = report.counts()
     if output is Output.json:
         render.print_json(

@@ -18,6 +18,18 @@ class Mode(StrEnum):
     REPLACE = "replace"  # the whole collection becomes the request
 
 
+class ImportMode(StrEnum):
+    """The modes a sheet can be imported in: a sheet lists what you have, never what to remove."""
+
+    ADD = Mode.ADD.value
+    SET = Mode.SET.value
+    REPLACE = Mode.REPLACE.value
+
+    @property
+    def mode(self) -> Mode:
+        return Mode(self.value)
+
+
 class Request(NamedTuple):
     card: CardLike
     finish: str
