@@ -3,7 +3,7 @@
 Collection commands (``cardbase add 3x"1 C 14"``), pasted lists and deck lists all use this
 shape: ``3 Chugawug Cook``, ``3x Chugawug Cook``, ``Chugawug Cook x3``, ``2 1 U 132 foil``,
 or a bare name or code for one copy. Parsing here is pure text; which card the text names
-is decided later by `cardbase.matching`, which can also retry a line whose leading number
+is decided later by `cardbase.catalog.names`, which can also retry a line whose leading number
 turned out to be part of the card's name.
 """
 
