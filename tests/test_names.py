@@ -293,13 +293,21 @@ def test_names_are_read_once_and_each_bad_text_searched_once(
     assert calls == ["read the names", "Chugawg Elder", "Pixie Dewdancr"]
 
 
-def test_bulk_and_one_by_one_lookups_agree(conn: sqlite3.Connection) -> None:
+def test_bulk_and_one_by_one_lookups_agree(tmp_path: Path) -> None:
+    header, *rows = MINI_CATALOGUE.read_text().splitlines()
+    catalogue = tmp_path / "reversed.csv"  # rows stored out of catalogue order
+    catalogue.write_text("\n".join([header, *reversed(rows)]) + "\n")
+    schema.prepare(tmp_path / "reversed.db", catalogue)
+    conn = open_db(tmp_path / "reversed.db")
     one_by_one, bulk = NameResolver(conn), NameResolver(conn)
     bulk.load()
+    names = one_by_one._close_names().names  # in catalogue order, so ties break alike
+    assert names == bulk._close_names().names and names[:2] == ["Pixie Dewdancer", "Chugawug Cook"]
     for text in ("Chugawug Cook", "chugawug elder", "Chugawg", "Temple Bel", "nothing at all"):
         assert one_by_one.match(text) == bulk.match(text)
     for series, number in ((1, 14), (2, 101), (1, 132), (9, 9)):
         assert one_by_one.numbered(series, number) == bulk.numbered(series, number)
+    conn.close()
 
 
 def test_words_are_folded_the_same_with_or_without_the_ascii_table() -> None:

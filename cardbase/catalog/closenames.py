@@ -89,9 +89,11 @@ class CloseNames:
     def load(cls, conn: sqlite3.Connection) -> CloseNames:
         """Every name, in catalogue order (so ties read as the catalogue does).
 
-        SQLite joins them into one string: a third of the time of 100k rows as tuples. Reprints
-        are left in: `search` shows a name once anyway, and hashing 100k names to drop them
-        would cost more than scoring them twice.
+        SQLite joins them into one string: a third of the time of 100k rows as tuples. It joins
+        them in the subquery's order, as it does for an aggregate over an ordered subquery (an
+        import reads the same order with a plain ORDER BY; tests/test_names.py compares).
+        Reprints are left in: `search` shows a name once anyway, and hashing 100k names to drop
+        them would cost more than scoring them twice.
         """
         ordered = f"SELECT name FROM {tables.CARD_TABLE} ORDER BY game, series, number"
         count, joined = conn.execute(
@@ -106,7 +108,7 @@ class CloseNames:
         """Up to `SUGGESTION_LIMIT` names, best first, one for each folded name."""
         pool = self._pool(text)
         found = ranked(text, {p: self.names[p] for p in pool}) if pool else []
-        if not found:  # no word narrowed it down ('Chugawgcok'): what the pool spares the rest
+        if not found:  # its words led nowhere close: the scan the pool spares the rest
             found = ranked(text, self.names)
         shown: dict[str, str] = {}
         for name, _score, _key in found:
