@@ -8,7 +8,8 @@ Writes, for a size N:
   title row and a blank row above the header, header synonyms ("Card Name", "Qty",
   "Foil Qty"), 5% misspelled names, codes on some rows, numbers stored as text on some;
 - names-N.txt: 10k names from the catalogue (5% misspelled), one a line, for name resolution;
-- decks-N/*.txt: deck lists in the text format (counts, names, comments, sections).
+- decks-N/*.txt: deck lists in the text format (counts, names, comments, sections);
+- deck-with-typos-N.txt: a 60-line deck list typed by hand, three of its names misspelled.
 The same size always gives the same bytes.
 """
 
@@ -183,6 +184,22 @@ def write_decks(folder: Path, catalogue: list[list[str]], count: int = 20) -> No
         (folder / f"deck-{deck:02}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+TYPO_DECK_LINES = 60
+TYPO_DECK_TYPOS = 3
+
+
+def write_typo_deck(path: Path, catalogue: list[list[str]]) -> None:
+    """What `deck check` meets when a deck is typed by hand: most names right, a few not."""
+    rng = random.Random(f"typo-deck-{len(catalogue)}")
+    picks = rng.sample(catalogue, TYPO_DECK_LINES)
+    typos = set(rng.sample(range(TYPO_DECK_LINES), TYPO_DECK_TYPOS))
+    lines = [f"# {TYPO_DECK_LINES} lines, {TYPO_DECK_TYPOS} names misspelled", "Main:"]
+    for position, row in enumerate(picks):
+        name = misspell(row[1], rng) if position in typos else row[1]
+        lines.append(f"{rng.choice((1, 2, 3))} {name}")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
 def generate(size_name: str, out: Path) -> None:
     size = SIZES[size_name.lower()]
     out.mkdir(parents=True, exist_ok=True)
@@ -199,6 +216,7 @@ def generate(size_name: str, out: Path) -> None:
     names = [misspell(n, rng) if rng.random() < 0.05 else n for n in names]
     (out / f"names-{size_name}.txt").write_text("\n".join(names) + "\n", encoding="utf-8")
     write_decks(out / f"decks-{size_name}", catalogue)
+    write_typo_deck(out / f"deck-with-typos-{size_name}.txt", catalogue)
 
 
 def main() -> None:

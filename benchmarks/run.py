@@ -52,8 +52,10 @@ class Run:
     peak_kib: int
 
 
-def run_command(args: list[str], cwd: Path | None = None) -> Run:
-    """Time one command to completion, with its own peak memory.
+def run_command(
+    args: list[str], cwd: Path | None = None, exit_codes: tuple[int, ...] = (0,)
+) -> Run:
+    """Time one command to completion, with its own peak memory; other exit codes are failures.
 
     Peak memory is the child's VmHWM from /proc, read as it runs: getrusage's maxrss would
     start from this (much larger) process's, which a child inherits on Linux.
@@ -69,7 +71,7 @@ def run_command(args: list[str], cwd: Path | None = None) -> Run:
             except subprocess.TimeoutExpired:
                 peak = max(peak, _high_water_kib(process.pid))
         elapsed = time.perf_counter() - start
-        if process.returncode != 0:
+        if process.returncode not in exit_codes:
             errors.seek(0)
             message = errors.read().decode(errors="replace").strip()[-2000:]
             raise RuntimeError(f"{' '.join(args)} failed: {message}")
@@ -310,24 +312,28 @@ def bench_collection_import(ctx: Context) -> Iterator[Row]:
 
 
 def bench_names(ctx: Context) -> Iterator[Row]:
-    """10k names (5% misspelled) resolved against the catalogue, in process."""
-    from cardbase.catalog.nameindex import NameIndex
+    """10k names (5% misspelled) resolved against the catalogue, in process: the exact ones
+    found, the misspelled ones refused with suggestions."""
+    from cardbase.catalog.names import NameResolver
     from cardbase.db import connect as db
 
     names = (ctx.data / f"names-{ctx.size}.txt").read_text(encoding="utf-8").split("\n")
     conn = db.open_db(ctx.database("large"))
     times = []
-    resolved = 0
+    resolved = suggested = 0
     for _ in range(max(1, ctx.reps // 2)):
         start = time.perf_counter()
-        index = NameIndex.load(conn)
-        resolved = sum(1 for name in names if name and len(index.match(name).printings) == 1)
+        resolver = NameResolver(conn)
+        resolver.load()
+        matches = [resolver.match(name) for name in names if name]
         times.append(time.perf_counter() - start)
+        resolved = sum(1 for match in matches if len(match.printings) == 1)
+        suggested = sum(1 for match in matches if match.suggestions)
     yield Row(
         "name resolution",
-        "cardbase NameIndex (10k names)",
+        "cardbase NameResolver (10k names)",
         statistics.median(times),
-        f"{resolved} of {len(names) - 1} resolved",
+        f"{resolved} of {len(names) - 1} resolved, {suggested} refused with suggestions",
         target="<= 2 s",
     )
 
@@ -400,6 +406,33 @@ def bench_decks(ctx: Context) -> Iterator[Row]:
     )
 
 
+def bench_deck_typos(ctx: Context) -> Iterator[Row]:
+    """A cold `deck check` of a hand-typed 60-line deck with three misspelled names: what it
+    costs to refuse them with suggestions against the whole catalogue."""
+    cardbase = str(BIN / "cardbase")
+    large = ctx.database("large")
+    deck = ctx.data / f"deck-with-typos-{ctx.size}.txt"
+    if not deck.exists():  # data generated before this benchmark was
+        catalogue = list(generate.catalogue_rows(generate.SIZES[ctx.size]))
+        generate.write_typo_deck(deck, catalogue)
+    name = "cardbase deck check (3 typos)"
+    runs = alternate(
+        {
+            name: lambda: run_command(
+                [cardbase, "--db", str(large), "deck", "check", str(deck)], exit_codes=(1,)
+            )
+        },
+        ctx.reps,
+    )
+    yield Row(
+        "deck check, cold",
+        name,
+        median(runs[name]),
+        f"{generate.TYPO_DECK_LINES} lines, {ctx.size} cards",
+        target="<= 0.3 s",
+    )
+
+
 def _has(module: str) -> bool:
     import importlib.util
 
@@ -421,6 +454,7 @@ BENCHMARKS: dict[str, Callable[[Context], Iterator[Row]]] = {
     "names": bench_names,
     "export": bench_export,
     "decks": bench_decks,
+    "deck-typos": bench_deck_typos,
 }
 
 

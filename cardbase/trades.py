@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from cardbase.catalog.cards import Card, cards_by_id, fetch_cards, name_key
-from cardbase.catalog.nameindex import NameIndex
+from cardbase.catalog.names import NameResolver
 from cardbase.db import tables
 from cardbase.errors import CardbaseError
 from cardbase.fields import FOIL, NONFOIL, PLAYSET
@@ -137,11 +137,11 @@ class TheirList(NamedTuple):
 def read_trade_lists(conn: sqlite3.Connection, path: Path) -> TheirList:
     """Another collector's Offered and Wanted lists (two sheets, or one with a List column)."""
     sheets = _split_lists(read_sheets(path), path)
-    index = NameIndex.load(conn)
+    resolver = NameResolver(conn)
     result: dict[str, list[TradeItem]] = {OFFERED: [], WANTED: []}
     problems: list[str] = []
     for which, sheet in sheets.items():
-        items, bad = _resolve_list(conn, index, sheet, f"{path.name}, {which.lower()}")
+        items, bad = _resolve_list(conn, resolver, sheet, f"{path.name}, {which.lower()}")
         result[which] = items
         problems += bad
     return TheirList(result[OFFERED], result[WANTED], problems)
@@ -175,14 +175,14 @@ def _split_lists(sheets: list[Sheet], path: Path) -> dict[str, Sheet]:
 
 
 def _resolve_list(
-    conn: sqlite3.Connection, index: NameIndex, sheet: Sheet, source: str
+    conn: sqlite3.Connection, resolver: NameResolver, sheet: Sheet, source: str
 ) -> tuple[list[TradeItem], list[str]]:
     from cardbase.sheets.columns import find_header
     from cardbase.sheets.importer import resolve_rows, rows_from_sheet
 
     columns = find_header(sheet.rows, source)
     parsed = rows_from_sheet(sheet.rows[columns.header_row + 1 :], columns, source)
-    wanted, problems = resolve_rows(index, parsed)
+    wanted, problems = resolve_rows(resolver, parsed)
     cards = cards_by_id(conn, (card_id for card_id, _, _ in wanted))
     totals: Counter[tuple[int, str]] = Counter()
     for card_id, finish, copies in wanted:

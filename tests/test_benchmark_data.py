@@ -24,7 +24,13 @@ def test_same_size_same_bytes(tmp_path: Path) -> None:
     generate.generate("1k", tmp_path / "a")
     generate.generate("1k", tmp_path / "b")
     names = sorted(p.name for p in (tmp_path / "a").iterdir() if p.is_file())
-    assert names == ["catalogue-1k.csv", "collection-1k.csv", "collection-1k.xlsx", "names-1k.txt"]
+    assert names == [
+        "catalogue-1k.csv",
+        "collection-1k.csv",
+        "collection-1k.xlsx",
+        "deck-with-typos-1k.txt",
+        "names-1k.txt",
+    ]
     for name in names:
         if name.endswith(".xlsx"):
             continue  # the zip container stamps times; its rows come from the same CSV rows

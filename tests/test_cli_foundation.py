@@ -90,37 +90,9 @@ def test_code_with_no_card_is_still_exit_0(run: Run) -> None:
     assert "no card has the code 5 C 5" in run("code", "5 C 5").stdout
 
 
-def test_code_with_the_wrong_rarity_letter_shows_the_right_code(run: Run) -> None:
-    result = run("code", "1 C 132")
-    assert result.exit_code == 0
-    assert "is Uncommon, not Common. Did you mean 1 U 132 (Ninja Blade Adept)?" in result.stdout
-    shown = run("show", "1 C 132")
-    assert "Did you mean 1 U 132" in one_line_error(shown)
-
-
 def test_bad_code_is_one_line_and_exit_2(run: Run) -> None:
     line = one_line_error(run("code", "1 X 132"))
     assert line == "cardbase: 1 X 132: rarity 'X' is not one of C U R E P S"
-
-
-def test_show_by_name_is_case_and_space_insensitive(run: Run) -> None:
-    text = run("show", "  ninja   BLADE adept ").stdout
-    assert "Ninja Blade Adept" in text
-    assert "1 U 132" in text
-    assert "Patience is a blade." in text
-
-
-def test_unknown_name_suggests(run: Run) -> None:
-    line = one_line_error(run("show", "Chugawug Elderr"))
-    assert (
-        line == "cardbase: No card named 'Chugawug Elderr'. Did you mean: Chugawug Elder (1 U 15)?"
-    )
-
-
-def test_name_in_two_series_is_ambiguous(run: Run) -> None:
-    line = one_line_error(run("show", "chugawug cook"))
-    assert "'Chugawug Cook' is printed as 1 C 14, 2 C 101" in line
-    assert json.loads(run("show", "2 C 101", "-o", "json").stdout)["lore"].startswith("Reprinted")
 
 
 def test_catalog_import_reports_counts(run: Run, tmp_path: Path) -> None:

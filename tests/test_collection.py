@@ -12,8 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardbase.catalog.names import card_by_code
-from cardbase.codes import parse_code
+from cardbase.catalog.names import NameResolver
 from cardbase.collection.changes import Mode, Request
 from cardbase.collection.store import change_collection, undo_last
 from cardbase.db import connect as db
@@ -183,7 +182,8 @@ def test_counts_follow_a_model_and_undo_restores_every_state(
     path = tmp_path / f"model-{os.getpid()}-{abs(hash(str(ops)))}.db"
     copy_database(template, path)
     conn = db.open_db(path)
-    cards = {code: card_by_code(conn, parse_code(code)) for code in CODES}
+    resolver = NameResolver(conn)
+    cards = {code: resolver.card(code) for code in CODES}
     model: dict[tuple[str, str], int] = {}
     states = [dict(model)]
     for mode, items in ops:

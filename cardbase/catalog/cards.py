@@ -131,22 +131,8 @@ def fetch_cards(
     return [card_from_row(row) for row in conn.execute(sql, tuple(params))]
 
 
-def cards_with_number(conn: sqlite3.Connection, series: int, number: int) -> list[Card]:
-    """Every printing numbered `series`/`number`, whatever its rarity letter (one per game)."""
-    return fetch_cards(conn, "c.series = ? AND c.number = ?", (series, number))
-
-
 def cards_named(conn: sqlite3.Connection, name: str) -> list[Card]:
     return fetch_cards(conn, "c.name_key = ?", (name_key(name),))
-
-
-def name_index(conn: sqlite3.Connection) -> list[tuple[str, str]]:
-    """(name, code) of every card, for fuzzy suggestions."""
-    rows = conn.execute(
-        f"SELECT name, series, rarity, number FROM {tables.CARD_TABLE} "
-        "ORDER BY game, series, number"
-    )
-    return [(r[0], f"{r[1]} {r[2]} {r[3]}") for r in rows]
 
 
 def codes_of(cards: Iterable[Card]) -> str:

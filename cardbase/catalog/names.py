@@ -1,116 +1,260 @@
 """Turning what a person typed (a code or a name) into exactly one card, or a helpful refusal.
 
-Exact matches come first (names folded by `cards.name_key`); only when nothing matches
-exactly does rapidfuzz look for close names, and those are offered as suggestions, never
-taken silently: a wrong guess would put the wrong card in somebody's collection or deck.
+Every command resolves through one `NameResolver`, so one policy holds everywhere: a code is
+looked up by code and its rarity letter must agree with the catalogue; a name must match
+exactly once folded by `cards.name_key` (case, accents, spaces and punctuation do not count);
+anything else is refused with the closest names as suggestions, never guessed. A wrong guess
+would put the wrong card in somebody's collection, deck or trade; a refusal costs one retyped
+line. The same text gets the same suggestions from every command, because they all ask here.
+
+A resolver lives for one command and remembers its answers. It looks a handful of names up
+through the `name_key` index, and reads the whole catalogue once when a command resolves
+many (an import, a long list), where a query a name would cost more. Close names
+(`catalog.closenames`, with the scorer and its thresholds) are read only when a name fails,
+once for the command however many names fail.
 """
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from cardbase.catalog import cards as cardlib
-from cardbase.catalog.cards import Card
+from cardbase.catalog.cards import Card, cards_by_id, name_key
 from cardbase.catalog.entries import Entry
 from cardbase.codes import CollectorCode, looks_like_code, parse_code
+from cardbase.db import tables
 from cardbase.errors import AmbiguousError, CardbaseError, CodeError, NotFoundError
 from cardbase.games import DEFAULT_GAME
 
+if TYPE_CHECKING:
+    from cardbase.catalog.closenames import CloseNames
+
 NOTHING_CHANGED = " Nothing was changed."
-SUGGESTION_CUTOFF = 70.0
-SUGGESTION_LIMIT = 3
-SUGGESTION_SPREAD = 5.0
+BULK_LOOKUPS = 1_000  # names looked up one query at a time before reading the whole catalogue
+
+_PRINTINGS_SQL = f"SELECT id, game, series, rarity, number, name FROM {tables.CARD_TABLE}"
+_ORDER_SQL = " ORDER BY game, series, number"
 
 
-def suggest_names(conn: sqlite3.Connection, text: str, limit: int = SUGGESTION_LIMIT) -> list[str]:
-    """Close card names as 'Name (code)', best first, one entry per distinct name."""
-    from rapidfuzz import fuzz, process, utils
+class Printing(NamedTuple):
+    """Just enough of a card to choose it and name it: an import holds 100k of these."""
 
-    index = cardlib.name_index(conn)
-    names = [name for name, _code in index]
-    found = process.extract(
-        text,
-        names,
-        scorer=fuzz.WRatio,
-        processor=utils.default_process,
-        score_cutoff=SUGGESTION_CUTOFF,
-        limit=limit * 4,
-    )
-    # Keep only names about as close as the best one: 'Chugawug Cok' should offer
-    # Chugawug Cook, not every Chugawug that shares a word with it.
-    best = found[0][1] if found else 0.0
-    suggestions: dict[str, list[str]] = {}
-    for name, score, position in found:
-        if score >= best - SUGGESTION_SPREAD:
-            suggestions.setdefault(name, []).append(index[position][1])
-    return [f"{name} ({', '.join(codes)})" for name, codes in suggestions.items()][:limit]
+    id: int
+    game: str
+    series: int
+    rarity: str
+    number: int
+    name: str
+
+    @property
+    def code(self) -> CollectorCode:
+        return CollectorCode(self.series, self.rarity, self.number)
+
+
+_make_printing = functools.partial(tuple.__new__, Printing)  # skips NamedTuple's __new__
+
+
+class NameMatch(NamedTuple):
+    """The printings a name means exactly (maybe several), else suggestions."""
+
+    printings: list[Printing]
+    suggestions: list[str]
 
 
 def did_you_mean(suggestions: list[str]) -> str | None:
-    if not suggestions:
-        return None
-    return f"Did you mean: {', '.join(suggestions)}?"
+    return f"Did you mean: {', '.join(suggestions)}?" if suggestions else None
 
 
-def _in_game(printings: list[Card], game: str | None) -> list[Card]:
+def _in_game(printings: list[Printing], game: str | None) -> list[Printing]:
     """Printings of the preferred game, when there are any (a deck checks one game's cards)."""
     if game is None:
         return printings
-    return [card for card in printings if card.game == game] or printings
+    return [p for p in printings if p.game == game] or printings
 
 
-def card_by_code(conn: sqlite3.Connection, code: CollectorCode, game: str | None = None) -> Card:
-    """The card printed with `code`; its rarity letter must agree with the catalogue."""
-    printings = _in_game(cardlib.cards_with_number(conn, code.series, code.number), game)
-    if not printings:
-        raise NotFoundError(f"no card has the code {code}")
-    exact = [card for card in printings if card.code == code]
-    if not exact:
-        right = printings[0]
-        raise CodeError(
-            f"{code}: card {code.number} of series {code.series} is "
-            f"{right.code.rarity_name}, not {code.rarity_name}",
-            f"Did you mean {right.code} ({right.name})?",
+class Catalogue:
+    """Every printing in memory, for commands that resolve thousands of rows."""
+
+    def __init__(self, printings: list[Printing], keys: list[str]) -> None:
+        """`printings` in catalogue order, and their folded names."""
+        self.printings = printings
+        self.by_key: dict[str, list[Printing]] = {}
+        for printing, key in zip(printings, keys, strict=True):
+            found = self.by_key.get(key)
+            if found is None:
+                self.by_key[key] = [printing]
+            else:
+                found.append(printing)
+        self._by_number: dict[tuple[int, int], list[Printing]] | None = None
+
+    @classmethod
+    def load(cls, conn: sqlite3.Connection) -> Catalogue:
+        cursor = conn.cursor()
+        cursor.row_factory = None  # plain tuples: twice as fast as sqlite3.Row on 100k rows
+        rows = cursor.execute(
+            f"SELECT id, game, series, rarity, number, name, name_key "
+            f"FROM {tables.CARD_TABLE}{_ORDER_SQL}"
         )
-    if len(exact) > 1:
-        # Codes repeat across games; without a game to prefer, Free Realms comes first.
-        default = [card for card in exact if card.game == DEFAULT_GAME]
-        if default:
-            return default[0]
-        games = ", ".join(card.game for card in exact)
-        raise AmbiguousError(f"{code} is a card in several games ({games})")
-    return exact[0]
+        printings, keys = [], []
+        for row in rows:
+            printings.append(_make_printing(row[:6]))
+            keys.append(row[6])
+        return cls(printings, keys)
+
+    def numbered(self, series: int, number: int) -> list[Printing]:
+        if self._by_number is None:
+            self._by_number = {}
+            for printings in self.by_key.values():
+                for p in printings:
+                    self._by_number.setdefault((p.series, p.number), []).append(p)
+            for found in self._by_number.values():
+                found.sort(key=lambda p: p.game)  # as the database orders them
+        return self._by_number.get((series, number), [])
 
 
-def card_by_name(conn: sqlite3.Connection, name: str, game: str | None = None) -> Card:
-    printings = _in_game(cardlib.cards_named(conn, name), game)
-    if len(printings) == 1:
-        return printings[0]
-    if printings:
-        raise AmbiguousError(
-            f"'{printings[0].name}' is printed as {cardlib.codes_of(printings)}",
-            "Name one by its code",
-        )
-    raise NotFoundError(f"No card named '{name}'", did_you_mean(suggest_names(conn, name)))
+class NameResolver:
+    """Codes and names to printings for one command, by the one policy, remembering answers."""
 
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        game: str | None = None,
+        catalogue: Catalogue | None = None,
+    ) -> None:
+        """`game` is preferred where a name or code is in several games; `catalogue` is the
+        whole catalogue when the caller has read it already (an import reads it meanwhile)."""
+        self.conn = conn
+        self.game = game
+        self.catalogue = catalogue
+        self._by_key: dict[str, list[Printing]] = {}
+        self._suggested: dict[str, list[str]] = {}
+        self._close: CloseNames | None = None
 
-def resolve_card(conn: sqlite3.Connection, text: str, game: str | None = None) -> Card:
-    """A card from a code or a name, whichever the text is."""
-    stripped = text.strip()
-    if not stripped:
-        raise NotFoundError("empty card name or code")
-    if looks_like_code(stripped):
+    def load(self) -> None:
+        """Read the whole catalogue now: cheaper than a query a name past a thousand names."""
+        if self.catalogue is None:
+            self.catalogue = Catalogue.load(self.conn)
+
+    def named(self, name: str) -> list[Printing]:
+        """The printings whose folded name is the name's (the preferred game's, if any)."""
+        return _in_game(self._printings(name_key(name)), self.game)
+
+    def _printings(self, key: str) -> list[Printing]:
+        if self.catalogue is not None:
+            return self.catalogue.by_key.get(key, [])
+        found = self._by_key.get(key)
+        if found is None:
+            if len(self._by_key) >= BULK_LOOKUPS:
+                self.load()
+                return self._printings(key)
+            rows = self.conn.execute(f"{_PRINTINGS_SQL} WHERE name_key = ?{_ORDER_SQL}", (key,))
+            found = self._by_key[key] = [Printing(*row) for row in rows]
+        return found
+
+    def numbered(self, series: int, number: int) -> list[Printing]:
+        """Every printing numbered `series`/`number`, whatever its rarity letter."""
+        if self.catalogue is not None:
+            return self.catalogue.numbered(series, number)
+        sql = f"{_PRINTINGS_SQL} WHERE series = ? AND number = ?{_ORDER_SQL}"
+        return [Printing(*row) for row in self.conn.execute(sql, (series, number))]
+
+    def suggestions(self, text: str) -> list[str]:
+        """The closest names as 'Name (codes)', best first: what every refusal offers."""
+        text = " ".join(text.split())
+        known = self._suggested.get(text)
+        if known is None:
+            known = self._suggested[text] = [
+                f"{name} ({', '.join(str(p.code) for p in self._printings(name_key(name)))})"
+                for name in self._close_names().search(text)
+            ]
+        return known
+
+    def _close_names(self) -> CloseNames:
+        """Read once, on the first name that fails; a command whose names all match exactly
+        (most of them) never imports the search. The names are in catalogue order either way."""
+        if self._close is None:
+            from cardbase.catalog.closenames import CloseNames
+
+            if self.catalogue is not None:
+                self._close = CloseNames([p.name for p in self.catalogue.printings])
+            else:
+                self._close = CloseNames.load(self.conn)
+        return self._close
+
+    def match(self, name: str) -> NameMatch:
+        printings = self.named(name)
+        return NameMatch(printings, [] if printings else self.suggestions(name))
+
+    def find(self, text: str, *, any_printing: bool = False) -> Printing:
+        """The printing a code or a name means. `any_printing` takes a name's first printing
+        where the caller counts by name (a deck); otherwise several printings are refused."""
+        shown = " ".join(text.split())
+        if not shown:
+            raise NotFoundError("empty card name or code")
+        if looks_like_code(shown):
+            try:
+                code = parse_code(shown)
+            except CodeError:
+                # '1 X 5' is a bad code, but could also be a card's name; names get the last word.
+                if not self.named(shown):
+                    raise
+            else:
+                return self.by_code(code)
+        printings = self.named(shown)
+        if len(printings) == 1 or (printings and any_printing):
+            return printings[0]
+        if printings:
+            codes = ", ".join(str(p.code) for p in printings)
+            raise AmbiguousError(
+                f"'{printings[0].name}' is printed as {codes}", "Name one by its code"
+            )
+        raise NotFoundError(f"No card named '{shown}'", did_you_mean(self.suggestions(shown)))
+
+    def by_code(self, code: CollectorCode) -> Printing:
+        """The printing with `code`; its rarity letter must agree with the catalogue."""
+        printings = _in_game(self.numbered(code.series, code.number), self.game)
+        if not printings:
+            raise NotFoundError(f"no card has the code {code}")
+        exact = [p for p in printings if p.rarity == code.rarity]
+        if not exact:
+            right = printings[0]
+            raise CodeError(
+                f"{code}: card {code.number} of series {code.series} is "
+                f"{right.code.rarity_name}, not {code.rarity_name}",
+                f"Did you mean {right.code} ({right.name})?",
+            )
+        if len(exact) > 1:
+            # Codes repeat across games; without a game to prefer, Free Realms comes first.
+            default = [p for p in exact if p.game == DEFAULT_GAME]
+            if default:
+                return default[0]
+            games = ", ".join(p.game for p in exact)
+            raise AmbiguousError(f"{code} is a card in several games ({games})")
+        return exact[0]
+
+    def card(self, text: str, *, any_printing: bool = False) -> Card:
+        return self.fetch(self.find(text, any_printing=any_printing))
+
+    def fetch(self, printing: Printing) -> Card:
+        return cards_by_id(self.conn, [printing.id])[printing.id]
+
+    def line(
+        self, card: str, whole: str, copies: int, *, any_printing: bool = False
+    ) -> tuple[Card, int]:
+        """The card a list line names and its count.
+
+        A leading number is taken as a count ("3 Chugawug Cook"), unless that leaves no card
+        and the whole line names one exactly ("2 Headed Troll"), which is then one copy.
+        """
         try:
-            code = parse_code(stripped)
-        except CodeError:
-            # '1 X 5' is a bad code, but could also be a card's name; names get the last word.
-            if cardlib.cards_named(conn, stripped):
-                return card_by_name(conn, stripped, game)
+            return self.card(card, any_printing=any_printing), copies
+        except NotFoundError:
+            named = self.named(whole) if whole != card else []
+            if len(named) == 1 or (named and any_printing):
+                return self.fetch(named[0]), 1
             raise
-        return card_by_code(conn, code, game)
-    return card_by_name(conn, stripped, game)
 
 
 @dataclass(frozen=True)
@@ -132,31 +276,14 @@ class CodeLookup:
 def look_up_code(conn: sqlite3.Connection, text: str) -> CodeLookup:
     """Parse `text` as a code and find its card; a missing card is an answer, not an error."""
     code = parse_code(text)
+    resolver = NameResolver(conn)
     try:
-        return CodeLookup(code, card_by_code(conn, code))
+        return CodeLookup(code, resolver.fetch(resolver.by_code(code)))
     except NotFoundError as exc:
         return CodeLookup(code, None, exc.message)
     except CodeError as exc:
-        right = cardlib.cards_with_number(conn, code.series, code.number)[0]
-        return CodeLookup(code, right, str(exc))
-
-
-def resolve_entry(conn: sqlite3.Connection, entry: Entry) -> tuple[Card, int]:
-    """The card an entry names and its count.
-
-    A leading number is taken as a count ("3 Chugawug Cook"), unless that leaves no card and
-    the whole line names one ("2 Headed Troll"), which is then one copy.
-    """
-    try:
-        return resolve_card(conn, entry.card), entry.copies
-    except NotFoundError:
-        if entry.whole == entry.card:
-            raise
-        try:
-            return resolve_card(conn, entry.whole), 1
-        except CardbaseError:
-            pass
-        raise
+        right = resolver.numbered(code.series, code.number)[0]
+        return CodeLookup(code, resolver.fetch(right), str(exc))
 
 
 class ResolvedEntry(NamedTuple):
@@ -169,11 +296,12 @@ def resolve_entries(
     conn: sqlite3.Connection, entries: list[Entry], source: str = ""
 ) -> list[ResolvedEntry]:
     """Resolve every entry, or raise one error that lists every entry that names no card."""
+    resolver = NameResolver(conn)
     resolved: list[ResolvedEntry] = []
     problems: list[str] = []
     for entry in entries:
         try:
-            card, copies = resolve_entry(conn, entry)
+            card, copies = resolver.line(entry.card, entry.whole, entry.copies)
         except CardbaseError as exc:
             problems.append(f"{source}{exc}")
             continue

@@ -19,10 +19,10 @@ def show(
 
     Example: cardbase show "Chugawug Cook"
     """
-    from cardbase.catalog.names import resolve_card
+    from cardbase.catalog.names import NameResolver
 
     with STATE.connect() as conn:
-        found = resolve_card(conn, card)
+        found = NameResolver(conn).card(card)
     if output is Output.json:
         render.print_json(found.to_dict())
     elif output is Output.csv:

@@ -19,9 +19,9 @@ from cardbase.cli.queryargs import QueryCommand
 
 def _close_names(conn: sqlite3.Connection, words: str) -> str:
     """The " Did you mean: ..." for words that matched nothing; rapidfuzz loads only then."""
-    from cardbase.catalog.names import did_you_mean, suggest_names
+    from cardbase.catalog.names import NameResolver, did_you_mean
 
-    suggestions = suggest_names(conn, words)
+    suggestions = NameResolver(conn).suggestions(words)
     return f" {did_you_mean(suggestions)}" if suggestions else ""
 
 

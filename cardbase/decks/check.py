@@ -11,13 +11,13 @@ import sqlite3
 from collections import Counter, defaultdict
 from typing import Any, NamedTuple
 
-from cardbase.catalog.cards import Card, name_key
-from cardbase.catalog.names import resolve_card, suggest_names
+from cardbase.catalog.cards import name_key
+from cardbase.catalog.names import NameResolver
 from cardbase.codes import looks_like_code
 from cardbase.db import tables
 from cardbase.decks.formats import FORMATS, Format, Placed, Problem, check
 from cardbase.decks.lists import DeckList
-from cardbase.errors import AmbiguousError, CardbaseError
+from cardbase.errors import CardbaseError
 from cardbase.fields import DEFAULT_FORMAT, GEM_COLOURS
 
 
@@ -55,8 +55,10 @@ def get_format(key: str) -> Format:
 def place(
     conn: sqlite3.Connection, deck: DeckList, game: str | None = None
 ) -> tuple[list[Placed], list[Problem]]:
-    """Each line's card (of `game` where a code or name is in several games); lines that name
-    no card, or are not deck lines, become problems."""
+    """Each line's card (of `game` where a code or name is in several games; a name printed in
+    several series is its first printing, as the copy rule counts by name); lines that name no
+    card, or are not deck lines, become problems."""
+    resolver = NameResolver(conn, game)
     placed: list[Placed] = []
     problems = [
         Problem(
@@ -69,9 +71,10 @@ def place(
     ]
     for line in deck.lines:
         try:
-            card = _card_for(conn, line.card, line.whole, game)
+            card, _copies = resolver.line(line.card, line.whole, line.copies, any_printing=True)
         except CardbaseError as exc:
-            close = [] if looks_like_code(line.card) else suggest_names(conn, line.card)
+            # Remembered from the refusal: a bad line's suggestions are searched once.
+            close = [] if looks_like_code(line.card) else resolver.suggestions(line.card)
             why = f"did you mean {', '.join(close)}?" if close else str(exc)
             problems.append(
                 Problem(
@@ -85,26 +88,6 @@ def place(
             continue
         placed.append(Placed(line, card))
     return placed, problems
-
-
-def _card_for(conn: sqlite3.Connection, text: str, whole: str, game: str | None) -> Card:
-    """The card a deck line names; for a name printed in several series, the first printing."""
-    try:
-        return resolve_card(conn, text, game)
-    except AmbiguousError:
-        from cardbase.catalog.cards import cards_named
-
-        named = cards_named(conn, text)
-        if not named:
-            raise
-        return next((card for card in named if card.game == game), named[0])
-    except CardbaseError:
-        if whole != text:
-            try:
-                return resolve_card(conn, whole, game)
-            except CardbaseError:
-                pass
-        raise
 
 
 def check_deck(

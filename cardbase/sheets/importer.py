@@ -1,7 +1,8 @@
 """Collection spreadsheets in: rows found, understood, resolved to cards, applied as one batch.
 
 `read_collection` finds the sheet and its header and turns each row into a `SheetRow` (or a
-row-numbered problem); `resolve_rows` names each row's card with `NameIndex`; then
+row-numbered problem); `resolve_rows` names each row's card with the one `NameResolver`
+(a misspelled name is a row problem with suggestions, never a guess); then
 `cardbase.collection.change_collection` applies the whole file in one transaction, so an
 import is all or nothing and `cardbase undo` reverts it whole.
 """
@@ -15,10 +16,10 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from cardbase.bulk import paused_gc
-from cardbase.catalog.nameindex import NameIndex, Printing
+from cardbase.catalog.names import Catalogue, NameResolver, Printing
 from cardbase.codes import parse_code
 from cardbase.collection.changes import Change, Mode, Request
-from cardbase.errors import CardbaseError, CodeError
+from cardbase.errors import CardbaseError
 from cardbase.fields import FOIL, NONFOIL
 from cardbase.sheets.columns import FINISH_VALUES, Columns, find_header, fold
 from cardbase.sheets.files import SheetError, stream_sheets, unsafe_text
@@ -236,7 +237,7 @@ def _quiet(stage: str, done: int, total: int) -> None:
 
 
 def resolve_rows(
-    index: NameIndex, sheet: CollectionSheet, progress: Progress = _quiet
+    resolver: NameResolver, sheet: CollectionSheet, progress: Progress = _quiet
 ) -> tuple[list[tuple[int, str, int]], list[str]]:
     """(card id, finish, copies) for each resolvable row, and a problem line for each other."""
     wanted: list[tuple[int, str, int]] = []
@@ -250,7 +251,7 @@ def resolve_rows(
         answer = known.get(key)
         if answer is None:
             try:
-                answer = _resolve(index, row)
+                answer = _resolve(resolver, row)
             except CardbaseError as exc:
                 answer = str(exc)
             known[key] = answer
@@ -265,24 +266,24 @@ def resolve_rows(
     return wanted, problems
 
 
-def _resolve(index: NameIndex, row: SheetRow) -> Printing:
+def _resolve(resolver: NameResolver, row: SheetRow) -> Printing:
     if row.code:
-        printing = _by_code(index, row)
-        named = index.exact(row.name) if row.name else []
+        printing = _by_code(resolver, row)
+        named = resolver.named(row.name) if row.name else []
         if named and printing not in named:
             raise CardbaseError(
                 f"code {printing.code} is {printing.name}, "
                 f"but the name column says '{shorten(row.name)}'"
             )
         return printing
-    match = index.match(row.name)
+    match = resolver.match(row.name)
     printings = match.printings
     if row.series is not None and len(printings) > 1:
         printings = [p for p in printings if p.series == row.series] or printings
     if len(printings) == 1:
         return printings[0]
     if printings:
-        codes = ", ".join(p.code for p in printings)
+        codes = ", ".join(str(p.code) for p in printings)
         raise CardbaseError(
             f"'{shorten(row.name)}' is printed as {codes}; add a code column to choose"
         )
@@ -290,47 +291,35 @@ def _resolve(index: NameIndex, row: SheetRow) -> Printing:
     raise CardbaseError(f"'{shorten(row.name)}' is not a card{hint}")
 
 
-def _by_code(index: NameIndex, row: SheetRow) -> Printing:
+def _by_code(resolver: NameResolver, row: SheetRow) -> Printing:
     if row.code.isdigit() and row.series is not None:
-        found = index.by_number.get((row.series, int(row.code)), [])
+        found = resolver.numbered(row.series, int(row.code))
         if found:
             return found[0]
         raise CardbaseError(f"no card numbered {row.code} in series {row.series}")
-    try:
-        code = parse_code(row.code)
-    except CodeError as exc:
-        raise CardbaseError(str(exc)) from None
-    found = index.by_number.get((code.series, code.number), [])
-    exact = [p for p in found if p.rarity == code.rarity]
-    if exact:
-        return exact[0]
-    if found:
-        raise CardbaseError(
-            f"{code}: card {code.number} of series {code.series} is {found[0].code}"
-        )
-    raise CardbaseError(f"no card has the code {code}")
+    return resolver.by_code(parse_code(row.code))
 
 
-def _read_beside_index(
+def _read_beside_catalogue(
     db_path: Path, path: Path, sheet_name: str | None
-) -> tuple[CollectionSheet, NameIndex]:
-    """Read the sheet here while a second thread loads the catalogue's name index.
+) -> tuple[CollectionSheet, Catalogue]:
+    """Read the sheet here while a second thread reads the whole catalogue for the resolver.
 
-    calamine parses a workbook without holding the GIL, so on a large sheet the index comes
-    almost free. The thread has its own connection: sqlite3 connections stay in the thread
+    calamine parses a workbook without holding the GIL, so on a large sheet the catalogue
+    comes almost free. The thread has its own connection: sqlite3 connections stay in the thread
     that made them.
     """
     from concurrent.futures import ThreadPoolExecutor
 
     from cardbase.db import connect as db
 
-    def load() -> NameIndex:
+    def load() -> Catalogue:
         # The write side's SQLAlchemy takes 0.2 s to import: do it here, during the parse.
         import cardbase.collection.store  # noqa: F401
 
         conn = db.connect(db_path)
         try:
-            return NameIndex.load(conn)
+            return Catalogue.load(conn)
         finally:
             conn.close()
 
@@ -359,10 +348,11 @@ def import_collection(
     progress("Reading the sheet", 0, 1)
     conn: sqlite3.Connection = db.open_db(db_path)
     try:
-        sheet, index = _read_beside_index(db_path, path, sheet_name)
-        wanted, problems = resolve_rows(index, sheet, progress)
+        sheet, catalogue = _read_beside_catalogue(db_path, path, sheet_name)
+        resolver = NameResolver(conn, catalogue=catalogue)
+        wanted, problems = resolve_rows(resolver, sheet, progress)
         source, rows = sheet.source, len(sheet.rows)
-        del sheet, index  # a 100k-row import needs neither again; the writes need the room
+        del sheet, catalogue, resolver  # a 100k-row import needs none again; the writes do
         if problems and not skip_bad:
             shown = problems[:MAX_PROBLEMS_SHOWN]
             if len(problems) > len(shown):
