@@ -25,13 +25,14 @@ from cardbase.catalog.cards import Card, cards_by_id, name_key
 from cardbase.catalog.entries import Entry
 from cardbase.codes import CollectorCode, looks_like_code, parse_code
 from cardbase.db import tables
-from cardbase.errors import AmbiguousError, CardbaseError, CodeError, NotFoundError
+from cardbase.errors import AmbiguousError, CardbaseError, CodeError, NotFoundError, first_few
 from cardbase.games import DEFAULT_GAME
 
 if TYPE_CHECKING:
     from cardbase.catalog.closenames import CloseNames
 
 NOTHING_CHANGED = " Nothing was changed."
+SHOWN_PROBLEMS = 5  # entries quoted when several name no card
 BULK_LOOKUPS = 1_000  # names looked up one query at a time before reading the whole catalogue
 
 _PRINTINGS_SQL = f"SELECT id, game, series, rarity, number, name FROM {tables.CARD_TABLE}"
@@ -307,8 +308,8 @@ def resolve_entries(
             continue
         resolved.append(ResolvedEntry(entry, card, copies))
     if problems:
-        more = f" And {len(problems) - 5} more." if len(problems) > 5 else ""
-        raise CardbaseError(" ".join(_sentence(p) for p in problems[:5]) + more + NOTHING_CHANGED)
+        shown = first_few(problems, SHOWN_PROBLEMS)
+        raise CardbaseError(" ".join(_sentence(p) for p in shown) + NOTHING_CHANGED)
     return resolved
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 import sys
 from typing import Annotated
 
@@ -29,39 +28,14 @@ FoilFlag = Annotated[
 DryRun = Annotated[bool, typer.Option("--dry-run", help="Show what would change; write nothing.")]
 
 
-def _lines(items: list[str]) -> list[str]:
-    """The items, with '-' replaced by the non-blank, non-comment lines of standard input."""
-    lines: list[str] = []
-    for item in items:
-        if item == "-":
-            lines += [
-                line.strip()
-                for line in sys.stdin.read().splitlines()
-                if line.strip() and not line.lstrip().startswith(("#", "//"))
-            ]
-        else:
-            lines.append(item)
-    return lines
-
-
 def _change(verb: str, items: list[str], foil: bool, dry_run: bool, output: Output) -> None:
-    from cardbase.catalog.entries import parse_entry
-    from cardbase.catalog.names import resolve_entries
-    from cardbase.collection.changes import Mode, Request
-    from cardbase.collection.store import change_collection
-    from cardbase.errors import CardbaseError
+    from cardbase.collection.changes import Mode
+    from cardbase.collection.items import STDIN, change_items
 
-    mode = Mode(verb)
-    lines = _lines(items)
-    if not lines:
-        raise CardbaseError(f"nothing to {verb}: name at least one card")
-    entries = [parse_entry(line, minimum=0 if mode is Mode.SET else 1) for line in lines]
-    with STATE.connect() as conn:
-        resolved = resolve_entries(conn, entries)
-    default = FOIL if foil else NONFOIL
-    requests = [Request(r.card, r.entry.finish or default, r.copies) for r in resolved]
-    source = f"{verb} {shlex.join(items)}" if "-" not in items else f"{verb} ({len(lines)} lines)"
-    changes = change_collection(STATE.db_path, requests, mode, source, dry_run=dry_run)
+    pasted = sys.stdin.read() if STDIN in items else ""
+    changes = change_items(
+        STATE.db_path, items, Mode(verb), pasted=pasted, foil=foil, dry_run=dry_run
+    )
     if output is Output.json:
         render.print_json([change.to_dict() for change in changes])
         return

@@ -19,7 +19,7 @@ from cardbase.bulk import paused_gc
 from cardbase.catalog.names import Catalogue, NameResolver, Printing
 from cardbase.codes import parse_code
 from cardbase.collection.changes import Change, Mode, Request
-from cardbase.errors import CardbaseError
+from cardbase.errors import CardbaseError, first_few
 from cardbase.fields import FOIL, NONFOIL
 from cardbase.sheets.columns import FINISH_VALUES, Columns, find_header, fold
 from cardbase.sheets.files import SheetError, stream_sheets, unsafe_text
@@ -311,13 +311,10 @@ def _read_beside_catalogue(
     """
     from concurrent.futures import ThreadPoolExecutor
 
-    from cardbase.db import connect as db
+    from cardbase.db.connection import connect
 
     def load() -> Catalogue:
-        # The write side's SQLAlchemy takes 0.2 s to import: do it here, during the parse.
-        import cardbase.collection.store  # noqa: F401
-
-        conn = db.connect(db_path)
+        conn = connect(db_path)
         try:
             return Catalogue.load(conn)
         finally:
@@ -354,9 +351,7 @@ def import_collection(
         source, rows = sheet.source, len(sheet.rows)
         del sheet, catalogue, resolver  # a 100k-row import needs none again; the writes do
         if problems and not skip_bad:
-            shown = problems[:MAX_PROBLEMS_SHOWN]
-            if len(problems) > len(shown):
-                shown.append(f"... and {len(problems) - len(shown)} more")
+            shown = first_few(problems, MAX_PROBLEMS_SHOWN)
             raise CardbaseError(
                 f"{source}: {len(problems)} row(s) could not be imported, so nothing was "
                 "(fix them, or add --skip-bad to import the rest):\n" + "\n".join(shown)
