@@ -21,6 +21,9 @@ import random
 from collections.abc import Iterator
 from pathlib import Path
 
+from cardbase.fields import CATALOGUE_COLUMNS
+from cardbase.games import DEFAULT_GAME
+
 SIZES = {"1k": 1_000, "10k": 10_000, "100k": 100_000, "1m": 1_000_000}
 HERE = Path(__file__).parent
 CARDS_PER_SERIES = 5_000
@@ -68,8 +71,8 @@ TEXTS = (
     "Flip {n} cards and choose one of them for this battle.",
 )  # fmt: skip
 DRAGON_TEXT = "[{g}{g}]: Summon the dragon within: I get +3 attack."
-HEADER = ["code", "name", "type", "hero", "sphere", "traits", "cost", "attack", "defense",
-          "gems", "text", "lore"]  # fmt: skip
+# The catalogue's columns are cardbase's own; each row below lists its values in this order.
+HEADER = list(CATALOGUE_COLUMNS)
 
 
 def card_name(index: int) -> str:
@@ -108,7 +111,7 @@ def catalogue_rows(size: int) -> Iterator[list[str]]:
         else:
             row = ["Trick", "", sphere, "Maneuver", rng.randint(0, 4), "", ""]
         yield [f"{series} {rarity} {number}", name, *map(str, row), gems, text,
-               f"Lore line {index % 97}."]  # fmt: skip
+               f"Lore line {index % 97}.", DEFAULT_GAME]  # fmt: skip
 
 
 def misspell(name: str, rng: random.Random) -> str:
