@@ -28,6 +28,7 @@ from cardbase.fields import (
     REQUIRED_COLUMNS,
 )
 from cardbase.games import DEFAULT_GAME, GAMES, Game
+from cardbase.similar import closest
 
 TRUE_WORDS = frozenset({"yes", "y", "true", "t", "1", "x", "hero"})
 FALSE_WORDS = frozenset({"", "no", "n", "false", "f", "0"})
@@ -187,10 +188,8 @@ def _choice(kind: str, text: str, choices: Iterable[str]) -> str:
     for option in options:
         if text.strip().lower() == option.lower():
             return option
-    from rapidfuzz import process
-
-    close = process.extractOne(text.strip(), options, score_cutoff=60)
-    hint = f"; did you mean {close[0]}?" if close else ""
+    close = closest(text.strip(), options)
+    hint = f"; did you mean {close}?" if close else ""
     raise RowError(f"{kind} '{text.strip()}' is not one of {', '.join(options)}{hint}")
 
 

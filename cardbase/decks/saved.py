@@ -18,6 +18,7 @@ from cardbase.db.connect import write_transaction
 from cardbase.decks.formats import Placed
 from cardbase.decks.lists import DeckLine, DeckList, format_deck
 from cardbase.errors import CardbaseError, NotFoundError
+from cardbase.similar import NAME_CUTOFF, closest
 
 
 class SavedDeck(NamedTuple):
@@ -45,14 +46,10 @@ def find_deck(conn: sqlite3.Connection, name: str) -> SavedDeck:
     for deck in decks:
         if name_key(deck.name) == name_key(name):
             return deck
-    from rapidfuzz import process, utils
-
-    close = process.extractOne(
-        name, [deck.name for deck in decks], processor=utils.default_process, score_cutoff=70
-    )
+    close = closest(name, [deck.name for deck in decks], NAME_CUTOFF)
     raise NotFoundError(
         f"no deck file or saved deck named '{name}'",
-        f"Did you mean {close[0]}?" if close else "'cardbase deck list' shows the saved decks",
+        f"Did you mean {close}?" if close else "'cardbase deck list' shows the saved decks",
     )
 
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from cardbase.errors import CardbaseError
+from cardbase.similar import HEADER_CUTOFF, closest
 
 SYNONYMS: dict[str, tuple[str, ...]] = {
     "code": ("code", "collector number", "collector no", "collector code", "card #", "card no",
@@ -32,7 +33,6 @@ FINISH_VALUES: dict[str, str] = {
     "n": "nonfoil", "nonfoil": "nonfoil", "non-foil": "nonfoil", "regular": "nonfoil",
 }  # fmt: skip
 HEADER_SEARCH_ROWS = 30
-FUZZY_HEADER_SCORE = 88
 
 
 def fold(text: Any) -> str:
@@ -60,12 +60,8 @@ def role_of(header: Any) -> str | None:
         return None
     if folded in _FOLDED:
         return _FOLDED[folded]
-    from rapidfuzz import fuzz, process
-
-    found = process.extractOne(
-        folded, list(_FOLDED), scorer=fuzz.ratio, score_cutoff=FUZZY_HEADER_SCORE
-    )
-    return _FOLDED[found[0]] if found else None
+    found = closest(folded, list(_FOLDED), HEADER_CUTOFF)
+    return _FOLDED[found] if found else None
 
 
 # Two columns may not claim these: which one would be the card, or the count?
