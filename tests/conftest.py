@@ -136,3 +136,21 @@ def copy_database(source: Path, target: Path) -> Path:
     with sqlite3.connect(source) as src, sqlite3.connect(target) as dst:
         src.backup(dst)
     return target
+
+
+# Cards whose name, traits, text and lore a spreadsheet would run as formulas or read as an
+# error value, were they not stored as text.
+FORMULA_NAME = '=HYPERLINK("http://x","y")'
+FORMULA_ROWS = (
+    '3 C 1,"=HYPERLINK(""http://x"",""y"")",Trick,,Order,"@Maneuver",1,,,Y,"=1+2 attack","-lore"\n'
+    "3 C 2,#N/A,Trick,,Order,,1,,,Y,+SUM(A1),\n"
+)
+
+
+def formula_database(tmp_path: Path) -> tuple[Path, Path]:
+    """The mini catalogue plus `FORMULA_ROWS`, as a catalogue file and a database made from it."""
+    catalogue = tmp_path / "formulas.csv"
+    catalogue.write_text(MINI_CATALOGUE.read_text() + FORMULA_ROWS)
+    path = tmp_path / "formulas.db"
+    schema.prepare(path, catalogue)
+    return catalogue, path

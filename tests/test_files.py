@@ -19,7 +19,7 @@ from openpyxl import load_workbook
 from cardbase.catalog.cards import Card
 from cardbase.db import schema
 from cardbase.sheets import exporter, writing
-from tests.conftest import MINI_CATALOGUE, Run, copy_database
+from tests.conftest import FORMULA_NAME, MINI_CATALOGUE, Run, copy_database, formula_database
 
 ROOT = Path(__file__).parent.parent
 DECK = "3 Pixie Dewdancer\n1 Chugawug Cook\n"
@@ -355,21 +355,13 @@ def test_deck_build_save_refuses_to_replace_a_saved_deck_without_force(builder: 
 
 # -- cells are text, never formulas ---------------------------------------------------------
 
-EVIL_NAME = '=HYPERLINK("http://x","y")'
+EVIL_NAME = FORMULA_NAME
 
 
 @pytest.fixture
 def evil(tmp_path: Path) -> Run:
     """A catalogue whose card text looks like formulas, owned, traded and in a saved deck."""
-    catalogue = tmp_path / "evil.csv"
-    catalogue.write_text(
-        MINI_CATALOGUE.read_text()
-        + '3 C 1,"=HYPERLINK(""http://x"",""y"")",Trick,,Order,"@Maneuver",1,,,Y,'
-        + '"=1+2 attack","-lore"\n'
-        + "3 C 2,#N/A,Trick,,Order,,1,,,Y,+SUM(A1),\n"
-    )
-    run = Run(tmp_path / "evil.db")
-    schema.prepare(run.db_path, catalogue)
+    run = Run(formula_database(tmp_path)[1])
     assert run("add", "3 C 1 x4", "3 C 2 x4").exit_code == 0
     deck = tmp_path / "evil-deck.txt"
     deck.write_text("3 Pixie Dewdancer\n2 3 C 1\n1 3 C 2\n")

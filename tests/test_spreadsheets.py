@@ -10,7 +10,7 @@ import pytest
 from openpyxl import Workbook, load_workbook
 
 from cardbase.db import schema
-from tests.conftest import MINI_CATALOGUE, Run
+from tests.conftest import MINI_CATALOGUE, Run, formula_database
 
 
 def owned(run: Run) -> dict[tuple[str, str], int]:
@@ -247,14 +247,7 @@ def test_export_catalogue_csv_with_bom_and_query(run: Run, tmp_path: Path) -> No
 
 
 def test_formula_injection_is_written_as_text(tmp_path: Path) -> None:
-    catalogue = tmp_path / "evil.csv"
-    catalogue.write_text(
-        MINI_CATALOGUE.read_text()
-        + '3 C 1,"=HYPERLINK(""http://x"",""y"")",Trick,,Order,"@Maneuver",1,,,Y,'
-        + '"+1 attack","-lore"\n'
-    )
-    db_path = tmp_path / "evil.db"
-    schema.prepare(db_path, catalogue)
+    catalogue, db_path = formula_database(tmp_path)
     run = Run(db_path)
     run("add", "3 C 1")
     xlsx, csv_path = tmp_path / "e.xlsx", tmp_path / "e.csv"
@@ -265,7 +258,7 @@ def test_formula_injection_is_written_as_text(tmp_path: Path) -> None:
     text = csv_path.read_text()
     assert "'=HYPERLINK" in text
     assert "'@Maneuver" in text
-    assert "'+1 attack" in text
+    assert "'=1+2 attack" in text
     assert "'-lore" in text
     fresh = tmp_path / "fresh.db"
     schema.prepare(fresh, catalogue)
