@@ -13,10 +13,7 @@ from typing import NamedTuple
 
 from cardbase.errors import CodeError
 from cardbase.fields import RARITY_LETTERS, RARITY_NAMES
-
-# Limits keep numbers in a range SQLite and humans handle; no real set comes near them.
-MAX_SERIES = 999
-MAX_NUMBER = 99_999
+from cardbase.limits import MAX_NUMBER, MAX_SERIES
 
 _CANONICAL = re.compile(rf"([1-9][0-9]{{0,2}}) ([{RARITY_LETTERS}]) ([1-9][0-9]{{0,4}})")
 _PIECES = re.compile(r"[0-9]+|[^\W\d_]+|[^\s\-/]")

@@ -311,3 +311,20 @@ def test_read_commands_import_no_write_libraries(
 def test_the_import_probe_sees_a_write_library(db_path: Path, tmp_path: Path) -> None:
     found = imports_of(db_path, tmp_path, "export", str(tmp_path / "out.xlsx"))
     assert found == {"exit": 0, "heavy": ["openpyxl"]}
+
+
+def test_ctrl_c_is_one_line_and_exit_130(
+    run: Run, monkeypatch: pytest.MonkeyPatch, checksum
+) -> None:
+    """An interrupted command says so and exits 130, as shells expect; a write rolls back."""
+    from cardbase.collection import store
+
+    def interrupted(*_args: object, **_kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    before = checksum(run.db_path)
+    monkeypatch.setattr(store, "write_changes", interrupted)
+    result = run("add", "1 U 15")
+    assert result.exit_code == 130
+    assert result.stderr == "cardbase: interrupted; nothing was changed\n"
+    assert checksum(run.db_path) == before

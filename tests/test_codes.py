@@ -6,15 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cardbase.codes import (
-    MAX_NUMBER,
-    MAX_SERIES,
-    CollectorCode,
-    looks_like_code,
-    parse_code,
-)
+from cardbase.codes import CollectorCode, looks_like_code, parse_code
 from cardbase.errors import CodeError
 from cardbase.fields import RARITY_NAMES as RARITIES
+from cardbase.limits import MAX_NUMBER, MAX_SERIES
 
 
 @pytest.mark.parametrize(

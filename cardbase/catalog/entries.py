@@ -15,6 +15,7 @@ from typing import NamedTuple
 from cardbase.codes import looks_like_code
 from cardbase.errors import CardbaseError
 from cardbase.fields import FOIL, NONFOIL
+from cardbase.limits import MAX_COUNT
 
 # Words that say which finish a line means, folded to lower case.
 FINISH_WORDS: dict[str, str] = {
@@ -22,7 +23,6 @@ FINISH_WORDS: dict[str, str] = {
     "nonfoil": NONFOIL, "non-foil": NONFOIL, "normal": NONFOIL, "regular": NONFOIL,
     "(nonfoil)": NONFOIL, "(non-foil)": NONFOIL,
 }  # fmt: skip
-MAX_COUNT = 9_999
 
 _TIMES = "[x\u00d7]"  # 3x, or the multiplication sign some sheets use
 # "3x Cook", '3x"1 C 14"', "3x1 C 14", "3 x Cook"; not "1 Xylophone Yeti" (one Xylophone Yeti).

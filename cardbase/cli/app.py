@@ -23,6 +23,7 @@ from cardbase.errors import CardbaseError
 
 F = TypeVar("F", bound=Callable[..., Any])
 INTERNAL_ERROR = 70  # EX_SOFTWARE: distinct from 1 (a check failed) and 2 (bad input)
+INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
 
 
 class Output(StrEnum):
@@ -100,11 +101,8 @@ def fail(message: str, code: int = 2) -> typer.Exit:
 def _unexpected(exc: Exception) -> typer.Exit:
     """One line for what is not bad input: a database the system would not let us use (exit
     2: locked past the timeout, disk full, read-only), else a bug (exit 70)."""
-    # sqlite3's own error, or SQLAlchemy's wrapping of it, told apart without importing
-    # SQLAlchemy on the read path.
-    reason = getattr(exc, "orig", exc)
-    if isinstance(reason, sqlite3.OperationalError):
-        return fail(f"{STATE.db_path}: {reason}; nothing was changed")
+    if isinstance(exc, sqlite3.OperationalError):
+        return fail(f"{STATE.db_path}: {exc}; nothing was changed")
     return fail(
         f"internal error ({type(exc).__name__}: {exc}); nothing was changed. "
         "Run again with --debug for the traceback, and please report it",
@@ -131,6 +129,10 @@ def command(
             except BrokenPipeError:  # `cardbase search | head`: not an error
                 sys.stderr.close()
                 raise typer.Exit(0) from None
+            except KeyboardInterrupt:  # Ctrl-C: every write has rolled back by now
+                if STATE.debug:
+                    raise
+                raise fail("interrupted; nothing was changed", INTERRUPTED) from None
             except Exception as exc:
                 if STATE.debug:
                     raise

@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from cardbase.catalog.entries import parse_entry
 from cardbase.errors import CardbaseError
+from cardbase.limits import MAX_DECK_FILE
 
 MAIN = "main"
 # Section headers people write, folded to lower case, and the section each means.
@@ -34,7 +35,6 @@ SECTION_WORDS: dict[str, str] = {
     "fields": "fields",
 }
 SHEET_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".ods", ".csv")
-MAX_DECK_FILE = 1_000_000  # bytes: far beyond any deck list, well short of trouble
 
 
 class DeckLine(NamedTuple):

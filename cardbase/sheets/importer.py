@@ -21,10 +21,10 @@ from cardbase.codes import parse_code
 from cardbase.collection.changes import Change, Mode, Request
 from cardbase.errors import CardbaseError, first_few
 from cardbase.fields import FOIL, NONFOIL
+from cardbase.limits import MAX_ROWS
 from cardbase.sheets.columns import FINISH_VALUES, Columns, find_header, fold
 from cardbase.sheets.files import SheetError, stream_sheets, unsafe_text
 
-MAX_ROWS = 500_000  # far past any collection; a bigger sheet is a mistake, not a binder
 SHOWN_TEXT = 60  # characters of a cell quoted in a message
 TOTAL_WORDS = frozenset({"total", "totals", "sum", "grandtotal", "subtotal"})
 MAX_PROBLEMS_SHOWN = 20

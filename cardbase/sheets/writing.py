@@ -24,9 +24,9 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from cardbase.limits import MAX_CELL
 from cardbase.sheets.files import SheetError
 
-MAX_CELL = 32_767  # Excel's own limit on a cell's text
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # The characters an xlsx file cannot hold (openpyxl's ILLEGAL_CHARACTERS_RE; a test keeps
 # the two equal): control characters other than tab, line feed and carriage return.
