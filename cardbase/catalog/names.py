@@ -150,16 +150,19 @@ class NameResolver:
             if len(self._by_key) >= BULK_LOOKUPS:
                 self.load()
                 return self._printings(key)
-            rows = self.conn.execute(f"{_PRINTINGS_SQL} WHERE name_key = ?{_ORDER_SQL}", (key,))
-            found = self._by_key[key] = [Printing(*row) for row in rows]
+            found = self._by_key[key] = self._query(f"WHERE name_key = ?{_ORDER_SQL}", (key,))
         return found
 
     def numbered(self, series: int, number: int) -> list[Printing]:
         """Every printing numbered `series`/`number`, whatever its rarity letter."""
         if self.catalogue is not None:
             return self.catalogue.numbered(series, number)
-        sql = f"{_PRINTINGS_SQL} WHERE series = ? AND number = ?{_ORDER_SQL}"
-        return [Printing(*row) for row in self.conn.execute(sql, (series, number))]
+        return self._query(f"WHERE series = ? AND number = ?{_ORDER_SQL}", (series, number))
+
+    def _query(self, where: str, params: tuple[Any, ...]) -> list[Printing]:
+        cursor = self.conn.cursor()
+        cursor.row_factory = None  # plain tuples: a deck check looks a name up a line
+        return [_make_printing(row) for row in cursor.execute(f"{_PRINTINGS_SQL} {where}", params)]
 
     def suggestions(self, text: str) -> list[str]:
         """The closest names as 'Name (codes)', best first: what every refusal offers."""
@@ -244,17 +247,24 @@ class NameResolver:
     def line(
         self, card: str, whole: str, copies: int, *, any_printing: bool = False
     ) -> tuple[Card, int]:
-        """The card a list line names and its count.
+        """The card a list line names and its count (see `line_printing`)."""
+        printing, copies = self.line_printing(card, whole, copies, any_printing=any_printing)
+        return self.fetch(printing), copies
+
+    def line_printing(
+        self, card: str, whole: str, copies: int, *, any_printing: bool = False
+    ) -> tuple[Printing, int]:
+        """The printing a list line names and its count.
 
         A leading number is taken as a count ("3 Chugawug Cook"), unless that leaves no card
         and the whole line names one exactly ("2 Headed Troll"), which is then one copy.
         """
         try:
-            return self.card(card, any_printing=any_printing), copies
+            return self.find(card, any_printing=any_printing), copies
         except NotFoundError:
             named = self.named(whole) if whole != card else []
             if len(named) == 1 or (named and any_printing):
-                return self.fetch(named[0]), 1
+                return named[0], 1
             raise
 
 

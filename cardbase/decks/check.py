@@ -11,12 +11,12 @@ import sqlite3
 from collections import Counter, defaultdict
 from typing import Any, NamedTuple
 
-from cardbase.catalog.cards import name_key
-from cardbase.catalog.names import NameResolver
+from cardbase.catalog.cards import cards_by_id, name_key
+from cardbase.catalog.names import NameResolver, Printing
 from cardbase.codes import looks_like_code
 from cardbase.db import tables
 from cardbase.decks.formats import FORMATS, Format, Placed, Problem, check
-from cardbase.decks.lists import DeckList
+from cardbase.decks.lists import DeckLine, DeckList
 from cardbase.errors import CardbaseError
 from cardbase.fields import DEFAULT_FORMAT, GEM_COLOURS
 
@@ -59,7 +59,6 @@ def place(
     several series is its first printing, as the copy rule counts by name); lines that name no
     card, or are not deck lines, become problems."""
     resolver = NameResolver(conn, game)
-    placed: list[Placed] = []
     problems = [
         Problem(
             "bad-line",
@@ -69,9 +68,12 @@ def place(
         )
         for p in deck.problems
     ]
+    found: list[tuple[DeckLine, Printing]] = []
     for line in deck.lines:
         try:
-            card, _copies = resolver.line(line.card, line.whole, line.copies, any_printing=True)
+            printing, _copies = resolver.line_printing(
+                line.card, line.whole, line.copies, any_printing=True
+            )
         except CardbaseError as exc:
             # Remembered from the refusal: a bad line's suggestions are searched once.
             close = [] if looks_like_code(line.card) else resolver.suggestions(line.card)
@@ -86,8 +88,9 @@ def place(
                 )
             )
             continue
-        placed.append(Placed(line, card))
-    return placed, problems
+        found.append((line, printing))
+    cards = cards_by_id(conn, (printing.id for _line, printing in found))  # one query a deck
+    return [Placed(line, cards[printing.id]) for line, printing in found], problems
 
 
 def check_deck(
