@@ -7,6 +7,7 @@ the term builders the parser uses, so both forms always agree.
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable
 from typing import Annotated, Any
@@ -33,39 +34,42 @@ def _flag_option(flag: str, meaning: str) -> object:
     return Annotated[bool, typer.Option(f"--{flag}", help=meaning, rich_help_panel=PANEL)]
 
 
+@functools.cache
+def _all_filter_parameters() -> tuple[inspect.Parameter, ...]:
+    """Made once per process: three commands share them, and each costs typing's machinery."""
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    values = [
+        inspect.Parameter(field.name, keyword, default=None, annotation=_value_option(field))
+        for field in OPTION_FIELDS
+    ]
+    flags = [
+        inspect.Parameter(flag, keyword, default=False, annotation=_flag_option(flag, meaning))
+        for flag, meaning in FLAGS.items()
+    ]
+    return (*values, *flags)
+
+
 def filter_parameters(skip: tuple[str, ...] = ()) -> list[inspect.Parameter]:
     """A plain option for every query field that has one, and a flag for every is: term.
 
     Generated from `cardbase.fields`, so a new field gets its option in every command that
     filters, and the library reads the options by the same names.
     """
-    keyword = inspect.Parameter.KEYWORD_ONLY
-    params = [
-        inspect.Parameter(field.name, keyword, default=None, annotation=_value_option(field))
-        for field in OPTION_FIELDS
-        if field.name not in skip
-    ]
-    params += [
-        inspect.Parameter(flag, keyword, default=False, annotation=_flag_option(flag, meaning))
-        for flag, meaning in FLAGS.items()
-        if flag not in skip
-    ]
-    return params
+    return [param for param in _all_filter_parameters() if param.name not in skip]
 
 
 def with_filters(command: Callable[..., None], skip: tuple[str, ...] = ()) -> Callable[..., None]:
     """`command` with the filter options added; it gets their values as one `filters` dict."""
     own = inspect.signature(command, eval_str=True)
-    names = [param.name for param in filter_parameters(skip)]
+    filters = filter_parameters(skip)
+    names = [param.name for param in filters]
 
     def run(**values: Any) -> None:
         filters = {name: values.pop(name) for name in names}
         command(**values, filters=filters)
 
     own_params = [param for name, param in own.parameters.items() if name != "filters"]
-    run.__signature__ = own.replace(  # type: ignore[attr-defined]
-        parameters=[*own_params, *filter_parameters(skip)]
-    )
+    run.__signature__ = own.replace(parameters=[*own_params, *filters])  # type: ignore[attr-defined]
     run.__doc__ = command.__doc__
     run.__name__ = command.__name__
     return run
