@@ -1,0 +1,71 @@
+"""Reading what people hand us within bounds: regular files only, never more than a cap.
+
+A path can name a pipe that blocks forever, /dev/zero that never ends, a folder, or a file
+far larger than any collection. Each is refused in one line, by what `fstat` says before a
+byte is read, and again while reading: at most cap + 1 bytes are read, so a file that grows
+while it is read is caught too. The caps are in `cardbase.limits`.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import BinaryIO
+
+from cardbase.errors import CardbaseError
+
+NOT_REGULAR = (  # what a path names instead of a file, and how a message says it
+    (stat.S_ISDIR, "a folder; name a file in it"),
+    (stat.S_ISFIFO, "a pipe; save what it carries to a file and name that"),
+    (stat.S_ISSOCK, "a socket; save what it carries to a file and name that"),
+    (stat.S_ISCHR, "a device, not a file"),
+    (stat.S_ISBLK, "a device, not a file"),
+)
+
+
+class InputFileError(CardbaseError):
+    """A path that names no readable regular file, or one past its size cap."""
+
+
+def read_bounded(path: Path, cap: int, what: str, head: int | None = None) -> bytes:
+    """The bytes of the regular file at `path` (or its first `head` bytes), at most `cap`.
+
+    Opened without blocking, so a pipe with no writer is refused rather than waited on.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise InputFileError(f"{path}: cannot read the file ({exc.strerror or exc})") from exc
+    with os.fdopen(fd, "rb") as handle:
+        mode = os.fstat(handle.fileno())
+        for test, kind in NOT_REGULAR:
+            if test(mode.st_mode):
+                raise InputFileError(f"{path}: not a regular file: it is {kind}")
+        if head is not None:
+            return _read(handle, path, min(head, cap))
+        check_size(path, mode.st_size, cap, what)
+        data = _read(handle, path, cap + 1)
+    check_size(path, len(data), cap, what, read=True)
+    return data
+
+
+def _read(handle: BinaryIO, path: Path, size: int) -> bytes:
+    try:
+        return handle.read(size)
+    except OSError as exc:
+        raise InputFileError(f"{path}: cannot read the file ({exc.strerror or exc})") from exc
+
+
+def check_size(source: Path | str, size: int, cap: int, what: str, *, read: bool = False) -> None:
+    """Refuse `size` bytes past `cap`: no real `what` is that large.
+
+    `read` says the size is what reading stopped at (cap + 1), not what the file claims.
+    """
+    if size > cap:
+        shown = f"more than {cap:,} bytes" if read else f"{size:,} bytes"
+        raise InputFileError(
+            f"{source}: {shown} is more than a {what} holds (at most {cap:,}); "
+            "is it the right file? If it is, split it"
+        )
