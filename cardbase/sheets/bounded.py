@@ -28,34 +28,52 @@ class InputFileError(CardbaseError):
     """A path that names no readable regular file, or one past its size cap."""
 
 
-def read_bounded(path: Path, cap: int, what: str, head: int | None = None) -> bytes:
+def read_bounded(
+    path: Path,
+    cap: int,
+    what: str,
+    head: int | None = None,
+    error: type[CardbaseError] = InputFileError,
+    noun: str = "file",
+) -> bytes:
     """The bytes of the regular file at `path` (or its first `head` bytes), at most `cap`.
 
     Opened without blocking, so a pipe with no writer is refused rather than waited on.
+    Refusals are `error`s, so that each caller's own error type names them; a file that
+    cannot be opened is "the {noun}".
     """
+    try:
+        return _read_regular(path, cap, what, head, noun)
+    except InputFileError as exc:
+        if error is InputFileError:
+            raise
+        raise error(exc.message) from exc
+
+
+def _read_regular(path: Path, cap: int, what: str, head: int | None, noun: str) -> bytes:
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(path, flags)
     except OSError as exc:
-        raise InputFileError(f"{path}: cannot read the file ({exc.strerror or exc})") from exc
+        raise InputFileError(f"{path}: cannot read the {noun} ({exc.strerror or exc})") from exc
     with os.fdopen(fd, "rb") as handle:
         mode = os.fstat(handle.fileno())
         for test, kind in NOT_REGULAR:
             if test(mode.st_mode):
                 raise InputFileError(f"{path}: not a regular file: it is {kind}")
         if head is not None:
-            return _read(handle, path, min(head, cap))
+            return _read(handle, path, min(head, cap), noun)
         check_size(path, mode.st_size, cap, what)
-        data = _read(handle, path, cap + 1)
+        data = _read(handle, path, cap + 1, noun)
     check_size(path, len(data), cap, what, read=True)
     return data
 
 
-def _read(handle: BinaryIO, path: Path, size: int) -> bytes:
+def _read(handle: BinaryIO, path: Path, size: int, noun: str) -> bytes:
     try:
         return handle.read(size)
     except OSError as exc:
-        raise InputFileError(f"{path}: cannot read the file ({exc.strerror or exc})") from exc
+        raise InputFileError(f"{path}: cannot read the {noun} ({exc.strerror or exc})") from exc
 
 
 def check_size(source: Path | str, size: int, cap: int, what: str, *, read: bool = False) -> None:
