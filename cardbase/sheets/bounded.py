@@ -56,11 +56,15 @@ def _read_regular(path: Path, cap: int, what: str, head: int | None, noun: str) 
         fd = os.open(path, flags)
     except OSError as exc:
         raise InputFileError(f"{path}: cannot read the {noun} ({exc.strerror or exc})") from exc
-    with os.fdopen(fd, "rb") as handle:
-        mode = os.fstat(handle.fileno())
+    try:
+        mode = os.fstat(fd)
         for test, kind in NOT_REGULAR:
             if test(mode.st_mode):
                 raise InputFileError(f"{path}: not a regular file: it is {kind}")
+    except BaseException:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, "rb") as handle:  # a folder's descriptor would not be taken
         if head is not None:
             return _read(handle, path, min(head, cap), noun)
         check_size(path, mode.st_size, cap, what)
