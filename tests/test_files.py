@@ -405,12 +405,20 @@ def test_no_workbook_cardbase_writes_has_a_formula(evil: Run, tmp_path: Path) ->
 
 
 def test_a_control_character_in_catalogue_text_is_replaced(run: Run, tmp_path: Path) -> None:
+    """catalog import refuses control characters now; a database made before it may still
+    hold them, and the workbook writer replaces them."""
     catalogue = tmp_path / "more.csv"
     catalogue.write_text(
         "code,name,type,hero,sphere,traits,cost,attack,defense,gems,text,lore\n"
         "3 C 5,Bell Ringer,Trick,,Order,,1,,,Y,Ring\x01 the bell\x0b twice,Di\x1fng\n"
     )
-    assert run("catalog", "import", str(catalogue)).exit_code == 0
+    refused = run("catalog", "import", str(catalogue))
+    assert refused.exit_code == 2 and "control character U+0001" in refused.stderr
+    with sqlite3.connect(run.db_path) as conn:
+        conn.execute(
+            "UPDATE card SET text = ?, lore = ? WHERE series = 1 AND number = 14",
+            ("Ring\x01 the bell\x0b twice", "Di\x1fng"),
+        )
     path = tmp_path / "catalogue.xlsx"
     result = run("export", "--catalogue", str(path))
     assert result.exit_code == 0, result.output

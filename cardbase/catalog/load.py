@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -28,12 +29,15 @@ from cardbase.fields import (
     REQUIRED_COLUMNS,
 )
 from cardbase.games import DEFAULT_GAME, GAMES, Game
+from cardbase.limits import MAX_CATALOGUE_FILE, MAX_CELL, MAX_COLUMNS
 from cardbase.similar import closest
 
 TRUE_WORDS = frozenset({"yes", "y", "true", "t", "1", "x", "hero"})
 FALSE_WORDS = frozenset({"", "no", "n", "false", "f", "0"})
 NO_SPHERE_WORDS = frozenset({"", "none", "hero", "-"})
 MAX_PROBLEMS_SHOWN = 20
+# C0 controls but tab, line feed and carriage return; DEL; C1 controls (U+009B is CSI).
+CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 @dataclass
@@ -66,23 +70,39 @@ def bundled_catalogue() -> Path:
 
 
 def read_catalogue(path: Path) -> CatalogueFile:
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise CatalogueError(f"{path}: cannot read the file ({exc.strerror or exc})") from exc
+    """A catalogue CSV file: a regular file within `MAX_CATALOGUE_FILE`, UTF-8, with no NUL."""
+    from cardbase.sheets.bounded import read_bounded
+
+    raw = read_bounded(path, MAX_CATALOGUE_FILE, "catalogue file", error=CatalogueError)
+    if raw.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0")):
+        raise CatalogueError(f"{path}: a workbook, not a CSV file; save it as CSV UTF-8")
+    nul = raw.find(b"\x00")
+    if nul >= 0:
+        raise CatalogueError(
+            f"{path}: not a text file (a NUL byte at byte {nul:,}); save the catalogue as CSV UTF-8"
+        )
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise CatalogueError(
             f"{path}: not UTF-8 text (byte {exc.start}); save the file as UTF-8 CSV"
         ) from exc
-    return parse_catalogue(io.StringIO(text, newline=""), str(path))
+    del raw
+    controls = CONTROL.search(text) is not None  # else no row needs looking at for them
+    return parse_catalogue(io.StringIO(text, newline=""), str(path), controls=controls)
 
 
-def parse_catalogue(lines: Iterable[str], source: str) -> CatalogueFile:
+def parse_catalogue(lines: Iterable[str], source: str, *, controls: bool = True) -> CatalogueFile:
+    """Cards and row problems from CSV lines; `controls` says whether to look for control
+    characters (a caller that searched the whole text and found none can skip it)."""
     reader = csv.reader(lines)
     try:
         header = next(reader, None)
+        if header is not None and len(header) > MAX_COLUMNS:
+            raise CatalogueError(
+                f"{source}: the header has {len(header):,} columns; a catalogue has "
+                f"{len(CATALOGUE_COLUMNS)} (at most {MAX_COLUMNS} are read)"
+            )
         if header is None or not any(cell.strip() for cell in header):
             raise CatalogueError(
                 f"{source}: empty file; expected a header row ({', '.join(CATALOGUE_COLUMNS)})"
@@ -95,9 +115,13 @@ def parse_catalogue(lines: Iterable[str], source: str) -> CatalogueFile:
             if not any(cell.strip() for cell in row):
                 continue
             try:
-                card = parse_row(
-                    {name: row[i] if i < len(row) else "" for name, i in columns.items()}
-                )
+                if len(row) > MAX_COLUMNS:
+                    raise RowError(
+                        f"{len(row):,} columns; a catalogue has {len(CATALOGUE_COLUMNS)}"
+                    )
+                values = {name: row[i] if i < len(row) else "" for name, i in columns.items()}
+                _check_characters(values, controls)
+                card = parse_row(values)
             except CardbaseError as exc:
                 result.problems.append(f"{source}, row {row_number}: {exc}")
                 continue
@@ -112,6 +136,23 @@ def parse_catalogue(lines: Iterable[str], source: str) -> CatalogueFile:
     except csv.Error as exc:
         raise CatalogueError(f"{source}: not a readable CSV file ({exc})") from exc
     return result
+
+
+def _check_characters(values: dict[str, str], controls: bool) -> None:
+    """Refuse control characters (ESC and the rest), which a terminal would obey when `show`
+    prints the card. Tab and line breaks are text (a card's text may span lines); so is
+    anything printable. A value longer than a spreadsheet cell holds is refused too."""
+    if not controls and max(map(len, values.values())) <= MAX_CELL:
+        return
+    for column, value in values.items():
+        if len(value) > MAX_CELL:
+            raise RowError(f"{column} has {len(value):,} characters (at most {MAX_CELL:,})")
+        bad = CONTROL.search(value)
+        if bad:
+            raise RowError(
+                f"{column} has the control character U+{ord(bad.group()):04X} at character "
+                f"{bad.start() + 1}; remove it (tabs and line breaks are fine)"
+            )
 
 
 def _column(header: str) -> str:

@@ -30,9 +30,9 @@ DryRun = Annotated[bool, typer.Option("--dry-run", help="Show what would change;
 
 def _change(verb: str, items: list[str], foil: bool, dry_run: bool, output: Output) -> None:
     from cardbase.collection.changes import Mode
-    from cardbase.collection.items import STDIN, change_items
+    from cardbase.collection.items import STDIN, change_items, read_pasted
 
-    pasted = sys.stdin.read() if STDIN in items else ""
+    pasted = read_pasted(sys.stdin) if STDIN in items else ""
     changes = change_items(
         STATE.db_path, items, Mode(verb), pasted=pasted, foil=foil, dry_run=dry_run
     )

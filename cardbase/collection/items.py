@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
+from typing import IO, Any
 
 from cardbase.catalog.entries import parse_entry
 from cardbase.catalog.names import resolve_entries
@@ -17,9 +18,36 @@ from cardbase.collection.store import change_collection
 from cardbase.db.connect import open_db
 from cardbase.errors import CardbaseError
 from cardbase.fields import FOIL, NONFOIL
+from cardbase.limits import MAX_ITEM_LINE, MAX_PASTED
 
 STDIN = "-"
 COMMENTS = ("#", "//")
+
+
+def read_pasted(stream: IO[Any]) -> str:
+    """What `add -` reads from standard input: at most `MAX_PASTED` bytes, no line longer
+    than `MAX_ITEM_LINE` characters, decoded as files are (UTF-8, else Windows-1252).
+
+    Reading stops at the cap, so `< /dev/zero` or an endless pipe is refused, not read.
+    """
+    from cardbase.sheets.files import decode
+
+    raw = getattr(stream, "buffer", stream).read(MAX_PASTED + 1)
+    if isinstance(raw, str):
+        raw = raw.encode()
+    if len(raw) > MAX_PASTED:
+        raise CardbaseError(
+            f"standard input: more than {MAX_PASTED:,} bytes, more than a list of cards; "
+            "is it the right input? Split it if it is"
+        )
+    text = decode(raw, "standard input")
+    for number, line in enumerate(text.splitlines(), start=1):
+        if len(line) > MAX_ITEM_LINE:
+            raise CardbaseError(
+                f"standard input, line {number}: {len(line):,} characters; an item is a card "
+                f"and a count (at most {MAX_ITEM_LINE:,} characters)"
+            )
+    return text
 
 
 def item_lines(items: list[str], pasted: str = "") -> list[str]:

@@ -100,22 +100,18 @@ def parse_deck_text(text: str, source: str) -> DeckList:
 
 
 def read_deck_file(path: Path) -> DeckList:
-    """A deck from a text file or a spreadsheet; unreadable files raise `CardbaseError`."""
+    """A deck from a text file or a spreadsheet; unreadable files raise `CardbaseError`.
+
+    Only a regular file is read, at most `MAX_DECK_FILE` bytes of a text list.
+    """
+    from cardbase.sheets.bounded import read_bounded
+    from cardbase.sheets.files import decode
+
     if (path.suffix.lower() in SHEET_SUFFIXES and path.suffix.lower() != ".csv") or _is_sheet_csv(
         path
     ):
         return _deck_from_sheet(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise CardbaseError(f"{path}: cannot read the deck ({exc.strerror or exc})") from exc
-    if len(raw) > MAX_DECK_FILE:
-        raise CardbaseError(
-            f"{path}: {len(raw):,} bytes is not a deck list (at most {MAX_DECK_FILE:,})"
-        )
-    from cardbase.sheets.files import decode
-
-    text = decode(raw, str(path))
+    text = decode(read_bounded(path, MAX_DECK_FILE, "deck list", noun="deck"), str(path))
     if not text.strip():
         raise CardbaseError(f"{path}: the deck list is empty")
     return parse_deck_text(text, path.name)
@@ -123,12 +119,12 @@ def read_deck_file(path: Path) -> DeckList:
 
 def _is_sheet_csv(path: Path) -> bool:
     """A .csv deck with a header row (Qty,Name) rather than plain deck lines."""
+    from cardbase.sheets.bounded import read_bounded
+
     if path.suffix.lower() != ".csv":
         return False
-    try:
-        first = path.read_bytes()[:200].decode("utf-8-sig", errors="replace").splitlines()
-    except OSError:
-        return False
+    head = read_bounded(path, MAX_DECK_FILE, "deck list", head=200, noun="deck")
+    first = head.decode("utf-8-sig", errors="replace").splitlines()
     return (bool(first) and "," in first[0]) or (bool(first) and ";" in first[0])
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from cardbase.errors import CardbaseError
+from cardbase.limits import MAX_COLUMNS, MAX_CSV_FILE, MAX_WORKBOOK_FILE
 
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".ods")
 TEXT_SUFFIXES = (".csv", ".tsv", ".txt")
@@ -54,46 +55,67 @@ def read_sheets(path: Path, only: str | None = None) -> list[Sheet]:
 
 def stream_sheets(path: Path, only: str | None = None) -> Iterator[SheetStream]:
     """The sheets of a workbook (or the one CSV table), each parsed when it is reached."""
-    _check_file(path)
+    data = _check_file(path)
     if path.suffix.lower() in TEXT_SUFFIXES:
-        rows = iter(read_csv(path))
+        rows = iter(read_csv(path, data))
         yield SheetStream(path.stem, list(islice(rows, HEAD_ROWS)), rows)
         return
-    yield from _stream_workbook(path, only)
+    yield from _stream_workbook(path, data, only)
 
 
-def _check_file(path: Path) -> None:
-    """Refuse, in one line, what cannot be a spreadsheet before any parser sees it."""
+def _check_file(path: Path) -> bytes:
+    """The file's bytes, once nothing in them can cost a parser unbounded time or memory.
+
+    Only a regular file within its kind's size cap is read; a workbook's parts are then
+    checked against `cardbase.limits` (`cardbase.sheets.zipped`, `cardbase.sheets.oldxls`).
+    """
+    from cardbase.sheets.bounded import read_bounded
+
     suffix = path.suffix.lower()
-    try:
-        head = path.open("rb").read(8)
-    except OSError as exc:
-        raise SheetError(f"{path}: cannot read the file ({exc.strerror or exc})") from exc
-    if not head:
-        raise SheetError(f"{path}: the file is empty")
-    if suffix in TEXT_SUFFIXES:
-        return
-    if suffix not in WORKBOOK_SUFFIXES:
+    if suffix not in WORKBOOK_SUFFIXES + TEXT_SUFFIXES:
         raise SheetError(
             f"{path}: unknown kind of file '{suffix or 'no extension'}'; "
             f"use {', '.join(WORKBOOK_SUFFIXES + TEXT_SUFFIXES)}"
         )
-    if suffix in (".xlsx", ".xlsm", ".ods") and head.startswith(OLE_MAGIC):
+    text = suffix in TEXT_SUFFIXES
+    data = read_bounded(
+        path, MAX_CSV_FILE if text else MAX_WORKBOOK_FILE, "CSV file" if text else "workbook"
+    )
+    if not data:
+        raise SheetError(f"{path}: the file is empty")
+    if text:
+        return data
+    if suffix in (".xlsx", ".xlsm", ".ods") and data.startswith(OLE_MAGIC):
         raise SheetError(
             f"{path}: the workbook is password-protected; save a copy without a password"
         )
-    if suffix in (".xlsx", ".xlsm", ".ods") and not head.startswith(ZIP_MAGIC):
+    if suffix in (".xlsx", ".xlsm", ".ods") and not data.startswith(ZIP_MAGIC):
         raise SheetError(
             f"{path}: not a {suffix} workbook (the file is damaged or of another kind)"
         )
+    if data.startswith(ZIP_MAGIC):
+        from cardbase.sheets.zipped import check_zipped
+
+        check_zipped(data, str(path))
+    elif data.startswith(OLE_MAGIC):
+        from cardbase.sheets.oldxls import check_xls
+
+        check_xls(data, str(path))
+    else:
+        raise SheetError(
+            f"{path}: not a {suffix} workbook (the file is damaged or of another kind)"
+        )
+    return data
 
 
-def _stream_workbook(path: Path, only: str | None) -> Iterator[SheetStream]:
+def _stream_workbook(path: Path, data: bytes, only: str | None) -> Iterator[SheetStream]:
     import python_calamine as calamine
 
     with _calamine_errors(path):
-        book = calamine.CalamineWorkbook.from_path(str(path))
+        # The bytes checked, not the path again: what calamine parses is what was checked.
+        book = calamine.CalamineWorkbook.from_filelike(io.BytesIO(data))
         names = book.sheet_names
+    del data
     if only is not None:
         if only not in names:
             raise SheetError(f"{path}: no sheet named '{only}'; its sheets are {', '.join(names)}")
@@ -129,7 +151,10 @@ def _calamine_errors(path: Path) -> Iterator[None]:
 
 
 def decode(raw: bytes, source: str) -> str:
-    """Text from bytes: a BOM decides; else UTF-8; else Windows-1252, as Excel saves CSV."""
+    """Text from bytes: a BOM decides; else UTF-8; else Windows-1252, as Excel saves CSV.
+
+    A NUL anywhere is refused: no text file has one, and a CSV reader would take it as data.
+    """
     for bom, encoding in (
         (b"\xef\xbb\xbf", "utf-8-sig"),
         (b"\xff\xfe", "utf-16"),
@@ -137,35 +162,57 @@ def decode(raw: bytes, source: str) -> str:
     ):
         if raw.startswith(bom):
             try:
-                return raw.decode(encoding)
+                text = raw.decode(encoding)
             except UnicodeDecodeError as exc:
                 raise SheetError(f"{source}: not valid {encoding} text (byte {exc.start})") from exc
-    if b"\x00" in raw[:4096]:
-        raise SheetError(
-            f"{source}: not a text file (it has NUL bytes); "
-            "is it a workbook with the wrong extension?"
-        )
+            if "\x00" in text:
+                raise _nul(source, text.index("\x00"))
+            return text
+    if b"\x00" in raw:
+        raise _nul(source, raw.index(b"\x00"))
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
         return raw.decode("cp1252", errors="replace")
 
 
-def read_csv(path: Path) -> list[list[Any]]:
+def _nul(source: str, at: int) -> SheetError:
+    return SheetError(
+        f"{source}: not a text file (a NUL byte at byte {at:,}); "
+        "is it a workbook with the wrong extension?"
+    )
+
+
+def read_csv(path: Path, raw: bytes | None = None) -> list[list[Any]]:
+    """The rows of a CSV file (`raw`, its bytes, if already read), none wider than the limit."""
+    from cardbase.sheets.bounded import read_bounded
+
     source = str(path)
-    text = decode(path.read_bytes(), source)
+    if raw is None:
+        raw = read_bounded(path, MAX_CSV_FILE, "CSV file")
+    text = decode(raw, source)
+    del raw
     lines = text.splitlines(keepends=True)
     delimiter = None
     if lines and lines[0].strip().lower().startswith("sep=") and len(lines[0].strip()) == 5:
         delimiter = lines[0].strip()[4]
         lines = lines[1:]
     body = "".join(lines)
+    del lines, text
     if delimiter is None:
         delimiter = _sniff(body[:8192], path)
+    rows: list[list[Any]] = []
     try:
-        return [row for row in csv.reader(io.StringIO(body, newline=""), delimiter=delimiter)]
+        for row in csv.reader(io.StringIO(body, newline=""), delimiter=delimiter):
+            if len(row) > MAX_COLUMNS:
+                raise SheetError(
+                    f"{source}: row {len(rows) + 1} has {len(row):,} columns, more than a "
+                    f"sheet of cards has (at most {MAX_COLUMNS}); is it the right file?"
+                )
+            rows.append(row)
     except csv.Error as exc:
         raise SheetError(f"{source}: not a readable CSV file ({exc})") from exc
+    return rows
 
 
 def _sniff(sample: str, path: Path) -> str:

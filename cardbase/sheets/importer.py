@@ -21,7 +21,7 @@ from cardbase.codes import parse_code
 from cardbase.collection.changes import Change, Mode, Request
 from cardbase.errors import CardbaseError, first_few
 from cardbase.fields import FOIL, NONFOIL
-from cardbase.limits import MAX_ROWS
+from cardbase.limits import MAX_CELL, MAX_ROWS
 from cardbase.sheets.columns import FINISH_VALUES, Columns, find_header, fold
 from cardbase.sheets.files import SheetError, stream_sheets, unsafe_text
 
@@ -94,9 +94,15 @@ def sheet_source(path: Path, sheet_name: str) -> str:
 
 
 def _cell(row: list[Any], position: int | None) -> Any:
+    """A cell's value; text longer than a spreadsheet cell holds is the row's problem."""
     if position is None or position >= len(row):
         return ""
     value = row[position]
+    if value.__class__ is str and len(value) > MAX_CELL:
+        raise CardbaseError(
+            f"column {position + 1} has {len(value):,} characters, more than a spreadsheet "
+            f"cell holds ({MAX_CELL:,})"
+        )
     return unsafe_text(value) if value.__class__ is str and value[:1] == "'" else value
 
 
@@ -143,10 +149,10 @@ def rows_from_sheet(data: Iterable[list[Any]], columns: Columns, source: str) ->
         first = next((cell for cell in row if not _blank(cell)), None)
         if first is None:
             continue
-        code, name = _text(_cell(row, reader.code)), _text(_cell(row, reader.name))
-        if _is_total(first) or _is_total(name):
-            continue
         try:
+            code, name = _text(_cell(row, reader.code)), _text(_cell(row, reader.name))
+            if _is_total(first) or _is_total(name):
+                continue
             nonfoil, foil = reader.counts(row)
             series = reader.series(row)
         except CardbaseError as exc:

@@ -6,12 +6,15 @@ python tests/corpus/make_corpus.py
 from __future__ import annotations
 
 import io
+import sys
 import zipfile
 from pathlib import Path
 
 from openpyxl import Workbook
 
 HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE.parent.parent))
+from tests import hostile_builders as hostile  # noqa: E402
 
 
 def workbook(rows: list[list], merge: str | None = None, formulas: bool = False) -> bytes:
@@ -82,6 +85,26 @@ def main() -> None:
     }
     for name, data in files.items():
         (HERE / name).write_bytes(data)
+    write_hostile()
+
+
+def write_hostile() -> None:
+    """Files that cost a reader unbounded memory or time unless it checks them first."""
+    hostile.far_cell(HERE / "far-cell.xlsx")
+    hostile.shared_text_bomb(HERE / "shared-text-bomb.xlsx", 5_000, 30_000)
+    hostile.lying_part(HERE / "lying-zip.xlsx")
+    hostile.ods_repeat_bomb(HERE / "repeat-bomb.ods")
+    (HERE / "huge-dimensions.xls").write_bytes(
+        hostile.ole(hostile.biff([(0, 0)], (0, 0xFFFFFFFF, 0, 255)))
+    )
+    (HERE / "far-cell.xls").write_bytes(
+        hostile.ole(hostile.biff([(0, 0), (65535, 255)], (0, 1, 0, 1)))
+    )
+    (HERE / "looping-sectors.xls").write_bytes(
+        hostile.ole(hostile.biff([(0, 0)], (0, 1, 0, 1)), loop=True)
+    )
+    (HERE / "wide-header.csv").write_bytes(b",".join(b"Name%d" % n for n in range(5_000)) + b"\n")
+    (HERE / "late-nul.csv").write_bytes(b"Name,Qty\n" + b"Chugawug Elder,1\n" * 400 + b"\x00\n")
 
 
 if __name__ == "__main__":
