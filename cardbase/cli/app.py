@@ -24,6 +24,7 @@ from cardbase.errors import CardbaseError
 F = TypeVar("F", bound=Callable[..., Any])
 INTERNAL_ERROR = 70  # EX_SOFTWARE: distinct from 1 (a check failed) and 2 (bad input)
 INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
+NEWLINES = "\n"  # an error message may list problems a line each (and a caret line)
 
 
 class Output(StrEnum):
@@ -94,7 +95,9 @@ def root(
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
-    typer.echo(f"cardbase: {message}", err=True)
+    from cardbase.cli.render import visible
+
+    typer.echo(f"cardbase: {visible(message, keep=NEWLINES)}", err=True)
     return typer.Exit(code)
 
 
