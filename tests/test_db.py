@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 
@@ -58,8 +59,7 @@ def test_new_database_is_stamped_and_loaded(db_path: Path) -> None:
 
 
 def test_open_db_creates_a_missing_file_with_the_bundled_catalogue(tmp_path: Path) -> None:
-    path = tmp_path / "deep" / "folder" / "new.db"
-    conn = db.open_db(path)
+    conn = db.open_db(tmp_path / "new.db")
     assert conn.execute("SELECT count(*) FROM card").fetchone()[0] >= 240
 
 
@@ -118,3 +118,136 @@ def test_a_database_that_cannot_be_created_is_one_line(tmp_path: Path) -> None:
         assert result.exit_code == 2, result.output
         assert len(result.stderr.strip().splitlines()) == 1
         assert str(path) in result.stderr
+
+
+# -- where a database may be ----------------------------------------------------------------
+
+
+def one_line(result) -> str:
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output and result.stderr.count("\n") == 1
+    return result.stderr
+
+
+def test_a_typed_path_into_a_missing_folder_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A typo in --db or CARDBASE_DB must not quietly start a new, empty collection."""
+    from typer.testing import CliRunner
+
+    from cardbase.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    typo = Path("nope/a/b/x.db")
+    stderr = one_line(CliRunner().invoke(app, ["--db", str(typo), "add", "1 U 15"]))
+    assert f"{typo}: the folder {typo.parent} does not exist; nothing was created" in stderr
+    monkeypatch.setenv("CARDBASE_DB", str(tmp_path / "gone" / "x.db"))
+    assert "does not exist" in one_line(CliRunner().invoke(app, ["search"]))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_only_regular_files_are_opened(tmp_path: Path) -> None:
+    """SQLite would "open" /dev/null and leave a /dev/null-journal; a pipe would hang."""
+    from typer.testing import CliRunner
+
+    from cardbase.cli import app
+
+    pipe = tmp_path / "pipe.db"
+    os.mkfifo(pipe)
+    journal_before = Path("/dev/null-journal").exists()
+    for path in (Path("/dev/null"), pipe):
+        for args in (["search"], ["add", "1 U 15"], ["doctor"], ["restore", str(pipe)]):
+            stderr = one_line(CliRunner().invoke(app, ["--db", str(path), *args]))
+            assert "is not a regular file" in stderr, args
+    assert Path("/dev/null-journal").exists() == journal_before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe.db"]
+
+
+# -- a database cardbase may only read ----------------------------------------------------
+
+
+def not_writable(monkeypatch: pytest.MonkeyPatch, *paths: Path) -> None:
+    """What os.access says for a read-only folder; the tests run as root, whom chmod does not
+    stop (test_a_read_only_folder_for_real mounts one)."""
+    real = os.access
+    monkeypatch.setattr(db.os, "access", lambda p, mode: real(p, mode) and Path(p) not in paths)
+
+
+def test_a_read_only_folder_is_read_from_the_file_alone(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.conftest import Run
+
+    not_writable(monkeypatch, db_path.parent)
+    assert db.read_only_query(db_path) == "immutable=1"
+    run = Run(db_path)
+    assert run("search", "chugawug", "--count").stdout.strip() == "4"
+    doctor = run("doctor")
+    assert doctor.exit_code == 0, doctor.output  # no false "out of sync" alarm
+    stderr = one_line(run("add", "1 U 15"))
+    assert "cannot write to the database, but its folder is read-only" in stderr
+    Path(f"{db_path}-wal").write_bytes(b"")  # a writer elsewhere: read its -wal too
+    assert db.read_only_query(db_path) == "mode=ro"
+
+
+def test_a_read_only_file_is_opened_read_only(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    not_writable(monkeypatch, db_path)
+    assert db.read_only_query(db_path) == "mode=ro"
+    conn = db.open_db(db_path)
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        conn.execute("DELETE FROM ownership")
+    with pytest.raises(DatabaseError, match="the file is read-only"), db.write_transaction(db_path):
+        pass
+
+
+READ_ONLY_DRIVER = """
+import json, subprocess, sys
+path, runs = sys.argv[1], []
+for args in (["search", "chugawug", "--count"], ["show", "1 U 15"], ["doctor"],
+             ["add", "1 U 15"], ["backup", sys.argv[2]]):
+    done = subprocess.run([sys.executable, "-m", "cardbase", "--db", path, *args],
+                          capture_output=True, text=True)
+    runs.append([args[0], done.returncode, done.stdout, done.stderr])
+print(json.dumps(runs))
+"""
+
+
+@pytest.mark.slow
+def test_a_read_only_folder_for_real(db_path: Path, tmp_path_factory) -> None:
+    """Root ignores permissions, so as root the folder is a read-only bind mount in a private
+    mount namespace (unshare); as anyone else, chmod."""
+    import json
+    import shutil
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT, subprocess_env
+
+    folder = db_path.parent
+    copy = tmp_path_factory.mktemp("elsewhere") / "copy.db"
+    driver = [sys.executable, "-c", READ_ONLY_DRIVER, str(db_path), str(copy)]
+    if os.geteuid() == 0:
+        if not shutil.which("unshare"):
+            pytest.skip("needs unshare to make a read-only folder as root")
+        mount = f"mount --bind {folder} {folder} && mount -o remount,bind,ro {folder}"
+        command = ["unshare", "-m", "sh", "-c", f'{mount} && exec "$@"', "sh", *driver]
+    else:
+        folder.chmod(0o555)
+        command = driver
+    try:
+        done = subprocess.run(
+            command, capture_output=True, text=True, cwd=ROOT, env=subprocess_env()
+        )
+    finally:
+        folder.chmod(0o755)
+    if done.returncode != 0 and "mount" in done.stderr:
+        pytest.skip(f"cannot mount here: {done.stderr.strip()}")
+    runs = {name: (code, out, err) for name, code, out, err in json.loads(done.stdout)}
+    assert runs["search"][:2] == (0, "4\n")
+    assert runs["show"][0] == 0 and "Chugawug Elder" in runs["show"][1]
+    assert runs["doctor"][0] == 0, runs["doctor"]
+    assert runs["add"][0] == 2 and "its folder is read-only" in runs["add"][2]
+    assert runs["backup"][0] == 0 and copy.is_file()
+    assert sorted(p.name for p in folder.iterdir()) == ["mini.db"]

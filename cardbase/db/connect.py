@@ -8,22 +8,26 @@ current cardbase database; creating and upgrading one need SQLModel and happen i
 Every write is one `write_transaction`: it starts with ``BEGIN IMMEDIATE``, so the write lock
 is taken up front; two commands never both read, then both fail to write, and a busy
 database makes a writer wait (up to the busy timeout) rather than fail. It commits when the
-block ends and rolls back on any exception, so a command applies completely or not at all.
+block ends and rolls back on any exception, so a command applies completely or not at all;
+and it never starts on a file with damaged pages (`cardbase.db.health`).
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from cardbase.db import health
 from cardbase.db.connection import connect, transaction
 from cardbase.db.header import is_current, read_header
 from cardbase.errors import DatabaseError
 
 ENV_VAR = "CARDBASE_DB"
+SIDE_FILES = ("-wal", "-shm", "-journal")  # SQLite's files beside a database
 
 
 def default_db_path() -> Path:
@@ -42,12 +46,55 @@ def resolve_db_path(option: str | os.PathLike[str] | None = None) -> Path:
     return default_db_path()
 
 
+def existing_file(path: Path) -> bool:
+    """Whether a database file is there; raises for what must never be opened as one.
+
+    Checked before SQLite sees the path: given /dev/null, SQLite would "open" it and leave a
+    /dev/null-journal behind.
+    """
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return False
+    except NotADirectoryError:
+        raise DatabaseError(f"{path}: part of the path is a file, not a folder") from None
+    except OSError as exc:
+        raise DatabaseError(f"{path}: cannot open the database ({exc.strerror or exc})") from exc
+    if stat.S_ISDIR(mode):
+        raise DatabaseError(f"{path}: is a folder, not a database file")
+    if not stat.S_ISREG(mode):
+        raise DatabaseError(f"{path}: is not a regular file, so cardbase will not use it")
+    return True
+
+
+def read_only_query(path: Path) -> str | None:
+    """None when cardbase may write the file; else how SQLite can still read it.
+
+    A WAL database needs its -shm and -wal files beside it. In a folder we cannot write they
+    cannot be made, so a plain or ``mode=ro`` open fails; ``immutable`` reads the file alone,
+    which is safe there because nobody can write a WAL or rollback journal beside it either,
+    unless a -wal file is already there (a writer elsewhere): that needs ``mode=ro``.
+    """
+    folder_writable = os.access(path.parent, os.W_OK)
+    if folder_writable and os.access(path, os.W_OK):
+        return None
+    if folder_writable or Path(f"{path}-wal").exists():
+        return "mode=ro"
+    return "immutable=1"
+
+
+def open_existing(path: Path) -> sqlite3.Connection:
+    """A connection to an existing file as it is: nothing created, upgraded or checked."""
+    if not existing_file(path):
+        raise DatabaseError(f"{path}: no database here (the first command creates one)")
+    return connect(path, read_only_query(path))
+
+
 def open_db(path: Path) -> sqlite3.Connection:
     """Open the database for reading, creating or upgrading it first when needed."""
-    if path.is_dir():
-        raise DatabaseError(f"{path}: is a folder, not a database file")
-    if path.exists():
-        conn = connect(path)
+    if existing_file(path):
+        query = read_only_query(path)
+        conn = connect(path, query)
         try:
             if is_current(path, *read_header(conn, path)):
                 return conn
@@ -55,19 +102,35 @@ def open_db(path: Path) -> sqlite3.Connection:
             conn.close()
             raise
         conn.close()
+        if query:
+            raise _read_only(path, "it needs creating or upgrading")
     from cardbase.db import schema
 
     schema.prepare(path)
     return connect(path)
 
 
+def _read_only(path: Path, what: str) -> DatabaseError:
+    why = "its folder" if not os.access(path.parent, os.W_OK) else "the file"
+    return DatabaseError(
+        f"{path}: {what}, but {why} is read-only; nothing was changed",
+        "Copy it somewhere you can write, or use 'cardbase backup' to make such a copy",
+    )
+
+
 @contextmanager
 def write_transaction(path: Path) -> Iterator[sqlite3.Connection]:
-    """The one way to write: the database prepared, then one transaction on its own connection."""
-    open_db(path).close()
-    conn = connect(path)
+    """The one way to write: a prepared, undamaged database, then one transaction on it."""
+    conn = open_db(path)
     try:
+        if read_only_query(path):
+            raise _read_only(path, "cannot write to the database")
+        health.check_before_write(conn, path)
         with transaction(conn):
             yield conn
+    except sqlite3.DatabaseError as exc:
+        if health.is_damage(exc):
+            raise health.damaged(path, exc) from exc
+        raise
     finally:
         conn.close()

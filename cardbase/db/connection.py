@@ -21,15 +21,19 @@ BUSY_TIMEOUT_MS = 10_000
 MMAP_BYTES = 256 * 1024 * 1024
 
 
-def connect(path: Path) -> sqlite3.Connection:
+def connect(path: Path, uri_query: str | None = None) -> sqlite3.Connection:
     """A plain sqlite3 connection with the settings every cardbase connection uses.
 
     Autocommit (``isolation_level=None``): transactions are begun explicitly, by
     `write_transaction`, never implicitly by the driver, which would take a read lock first
-    and upgrade it later (what makes "database is locked").
+    and upgrade it later (what makes "database is locked"). `uri_query` (``mode=ro``,
+    ``immutable=1``) opens a file that cardbase may only read; see `cardbase.db.connect`.
     """
+    target = f"{path.absolute().as_uri()}?{uri_query}" if uri_query else path
     try:
-        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        conn = sqlite3.connect(
+            target, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, uri=bool(uri_query)
+        )
     except sqlite3.Error as exc:
         raise DatabaseError(f"{path}: cannot open the database ({exc})") from exc
     conn.row_factory = sqlite3.Row
