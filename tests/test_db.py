@@ -251,3 +251,126 @@ def test_a_read_only_folder_for_real(db_path: Path, tmp_path_factory) -> None:
     assert runs["add"][0] == 2 and "its folder is read-only" in runs["add"][2]
     assert runs["backup"][0] == 0 and copy.is_file()
     assert sorted(p.name for p in folder.iterdir()) == ["mini.db"]
+
+
+# -- a writer waits for another ------------------------------------------------------------
+
+
+def hold_write_lock(path: Path, seconds: float) -> sqlite3.Connection:
+    """Another command's write, released after `seconds` from another thread."""
+    import threading
+
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN IMMEDIATE")
+    holder.execute("INSERT INTO batch (created_at, source, undone) VALUES ('now', 'bulk', 0)")
+    if seconds:
+        threading.Timer(seconds, lambda: holder.execute("COMMIT")).start()
+    return holder
+
+
+def test_a_writer_says_once_that_it_waits_then_writes(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    monkeypatch.setattr(db, "WAIT_NOTICE_SECONDS", 0.1)
+    heard: list[str] = []
+    monkeypatch.setattr(db, "_notice", [heard.append])
+    hold_write_lock(db_path, 0.8)
+    start = time.monotonic()
+    with db.write_transaction(db_path) as conn:
+        conn.execute("INSERT INTO batch (created_at, source, undone) VALUES ('now', 'add', 0)")
+    assert time.monotonic() - start >= 0.7
+    assert heard == [db.WAITING]
+    with sqlite3.connect(db_path) as conn:
+        assert [r[0] for r in conn.execute("SELECT source FROM batch")] == ["bulk", "add"]
+
+
+def test_a_writer_gives_up_after_the_longest_wait_in_one_line(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(db, "WAIT_NOTICE_SECONDS", 0.1)
+    monkeypatch.setattr(db, "WRITE_WAIT_SECONDS", 0.5)
+    holder = hold_write_lock(db_path, 0)
+    still = "another command was still writing after"
+    with pytest.raises(DatabaseError, match=still), db.write_transaction(db_path):
+        pass
+    holder.execute("ROLLBACK")
+
+
+HOLDER = """
+import sqlite3, sys, time
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("BEGIN IMMEDIATE")
+conn.execute("INSERT INTO batch (created_at, source, undone) VALUES ('now', 'bulk', 0)")
+print("holding", flush=True)
+time.sleep(float(sys.argv[2]))
+conn.execute("COMMIT")
+"""
+
+
+@pytest.mark.slow
+def test_adds_wait_out_a_bulk_write_longer_than_the_busy_timeout(db_path: Path) -> None:
+    """During a 23 s catalogue import, adds failed with "database is locked" after about
+    11 s (the busy timeout); now they wait, say so once, and all count."""
+    import subprocess
+    import sys
+    import time
+
+    from cardbase.db.connection import BUSY_TIMEOUT_MS
+    from tests.conftest import ROOT, subprocess_env
+
+    held = BUSY_TIMEOUT_MS / 1000 + 2
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(db_path), str(held)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout is not None and holder.stdout.readline() == "holding\n"
+    start = time.monotonic()
+    adds = [
+        subprocess.Popen(
+            [sys.executable, "-m", "cardbase", "--db", str(db_path), "add", "1 U 15"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            env=subprocess_env(),
+        )
+        for _ in range(3)
+    ]
+    for add in adds:
+        err = add.communicate(timeout=120)[1]
+        assert add.returncode == 0, err
+        assert err == f"cardbase: {db.WAITING}\n"
+    assert time.monotonic() - start >= held - 1
+    assert holder.wait(timeout=30) == 0
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("SELECT nonfoil FROM ownership").fetchall() == [(3,)]
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_a_waiting_writer_at_once(db_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.conftest import ROOT, subprocess_env
+
+    holder = hold_write_lock(db_path, 0)
+    add = subprocess.Popen(
+        [sys.executable, "-m", "cardbase", "--db", str(db_path), "add", "1 U 15"],
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=subprocess_env(),
+    )
+    time.sleep(db.WAIT_NOTICE_SECONDS + 1.5)
+    start = time.monotonic()
+    add.send_signal(signal.SIGINT)
+    err = add.communicate(timeout=30)[1]
+    assert time.monotonic() - start < 2
+    assert add.returncode == 130
+    assert err == f"cardbase: {db.WAITING}\ncardbase: interrupted; nothing was changed\n"
+    holder.execute("ROLLBACK")

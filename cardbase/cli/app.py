@@ -93,8 +93,11 @@ def root(
 
     Example: cardbase search chugawug
     """
+    from cardbase.db.connect import on_wait
+
     STATE.db_option = db
     STATE.debug = debug
+    on_wait(lambda message: typer.echo(f"cardbase: {message}", err=True))
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:

@@ -6,10 +6,11 @@ current cardbase database; creating and upgrading one need SQLModel and happen i
 `cardbase.db.schema`, imported only when a file is new or older than this code.
 
 Every write is one `write_transaction`: it starts with ``BEGIN IMMEDIATE``, so the write lock
-is taken up front; two commands never both read, then both fail to write, and a busy
-database makes a writer wait (up to the busy timeout) rather than fail. It commits when the
-block ends and rolls back on any exception, so a command applies completely or not at all;
-and it never starts on a file with damaged pages (`cardbase.db.health`).
+is taken up front; two commands never both read, then both fail to write. A writer that finds
+another writing waits for it, says so once, and keeps waiting as long as a bulk job can take
+(`WRITE_WAIT_SECONDS`). The transaction commits when the block ends and rolls back on any
+exception, so a command applies completely or not at all; and it never starts on a file
+with damaged pages (`cardbase.db.health`).
 """
 
 from __future__ import annotations
@@ -17,17 +18,36 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from cardbase.db import health
-from cardbase.db.connection import connect, transaction
+from cardbase.db.connection import BUSY_TIMEOUT_MS, connect, transaction
 from cardbase.db.header import is_current, read_header
 from cardbase.errors import DatabaseError
 
 ENV_VAR = "CARDBASE_DB"
+# How long a writer waits for another command's write: a 100k-card catalogue import takes
+# about 7 s on this project's machine; a slow disk or a bigger file, many times that.
+WRITE_WAIT_SECONDS = 600.0
+WAIT_NOTICE_SECONDS = 1.0  # a wait longer than this is said, once
+_POLL_MS = 250  # each later try: how soon Ctrl-C is noticed while waiting
+WAITING = "waiting for another cardbase command to finish writing..."
 SIDE_FILES = ("-wal", "-shm", "-journal")  # SQLite's files beside a database
+
+
+def _quiet(message: str) -> None:
+    pass
+
+
+_notice: list[Callable[[str], None]] = [_quiet]
+
+
+def on_wait(callback: Callable[[str], None]) -> None:
+    """Who hears that a writer is waiting: the CLI prints it; the library prints nothing."""
+    _notice[0] = callback
 
 
 def default_db_path() -> Path:
@@ -122,15 +142,51 @@ def _read_only(path: Path, what: str) -> DatabaseError:
 def write_transaction(path: Path) -> Iterator[sqlite3.Connection]:
     """The one way to write: a prepared, undamaged database, then one transaction on it."""
     conn = open_db(path)
+    waited: list[bool] = []
     try:
         if read_only_query(path):
             raise _read_only(path, "cannot write to the database")
         health.check_before_write(conn, path)
-        with transaction(conn):
+        with transaction(conn, lambda c: _begin_waiting(c, waited)):
             yield conn
     except sqlite3.DatabaseError as exc:
         if health.is_damage(exc):
             raise health.damaged(path, exc) from exc
+        if waited and not conn.in_transaction and _busy(exc):
+            minutes = WRITE_WAIT_SECONDS / 60
+            raise DatabaseError(
+                f"{path}: another command was still writing after {minutes:g} minutes; "
+                "nothing was changed",
+                "Try again when it has finished",
+            ) from exc
         raise
     finally:
         conn.close()
+
+
+def _begin_waiting(conn: sqlite3.Connection, waited: list[bool]) -> None:
+    """BEGIN IMMEDIATE, waiting for another command's write as long as a bulk job takes.
+
+    SQLite's busy timeout would wait in one call that Ctrl-C cannot stop, so the wait is a
+    loop of short tries; the first that fails says, once, what we are waiting for.
+    """
+    deadline = time.monotonic() + WRITE_WAIT_SECONDS
+    conn.execute(f"PRAGMA busy_timeout = {int(WAIT_NOTICE_SECONDS * 1000)}")
+    try:
+        while True:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                if not _busy(exc) or time.monotonic() >= deadline:
+                    raise
+            if not waited:
+                waited.append(True)
+                _notice[0](WAITING)
+                conn.execute(f"PRAGMA busy_timeout = {_POLL_MS}")
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+
+
+def _busy(exc: sqlite3.Error) -> bool:
+    return getattr(exc, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_BUSY

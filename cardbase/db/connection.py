@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import re
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -55,11 +55,19 @@ def _regexp(pattern: str, value: str | None) -> bool:
 
 
 @contextmanager
-def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    """One write transaction on an open connection: committed whole, or rolled back whole."""
+def transaction(
+    conn: sqlite3.Connection, begin: Callable[[sqlite3.Connection], None] | None = None
+) -> Iterator[sqlite3.Connection]:
+    """One write transaction on an open connection: committed whole, or rolled back whole.
+
+    `begin` takes the write lock in place of a plain BEGIN IMMEDIATE (a writer that waits).
+    """
     conn.execute("PRAGMA journal_mode = WAL")  # lets readers read while a bulk job writes
     conn.execute("PRAGMA synchronous = NORMAL")
-    conn.execute("BEGIN IMMEDIATE")
+    if begin is None:
+        conn.execute("BEGIN IMMEDIATE")
+    else:
+        begin(conn)
     try:
         yield conn
     except BaseException:
