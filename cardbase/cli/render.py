@@ -6,10 +6,12 @@ use starts as fast as the query itself.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sys
 from collections.abc import Iterable, Sequence
+from itertools import chain
 from typing import Any
 
 from cardbase.catalog.cards import Card
@@ -29,8 +31,14 @@ RICH_MAX_ROWS = 500
 # What a terminal would act on rather than show: C0 and C1 controls and DEL (ESC starts
 # sequences that recolour, move the cursor or retitle the window; CR overwrites the line),
 # and the bidirectional overrides that make text read in another order than it is stored.
-_UNSEEN = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-_UNSEEN_IN_JSON = re.compile(r"[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")  # JSON escapes C0
+_UNSEEN = r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"
+_UNSEEN_IN_JSON = r"[\x7f-\x9f\u202a-\u202e\u2066-\u2069]"  # JSON escapes C0 itself
+
+
+@functools.cache
+def _pattern(pattern: str) -> re.Pattern[str]:
+    """Compiled on first use: most commands print only text that needs none (0.6 ms)."""
+    return re.compile(pattern)
 
 
 def visible(text: str, keep: str = "") -> str:
@@ -38,10 +46,19 @@ def visible(text: str, keep: str = "") -> str:
 
     Catalogue text comes from files anyone can write, so nothing printed from it may reach
     the terminal as a control sequence. `keep` names the ones a layout means (a newline).
+    Printable text (``str.isprintable``, in C) is all there is to check almost always.
     """
-    if _UNSEEN.search(text) is None:
+    if text.isprintable():
         return text
-    return _UNSEEN.sub(lambda m: m[0] if m[0] in keep else _escape(m[0]), text)
+    return _pattern(_UNSEEN).sub(lambda m: m[0] if m[0] in keep else _escape(m[0]), text)
+
+
+def _visible_rows(rows: list[Sequence[str]]) -> list[Sequence[str]]:
+    """`visible` for every cell, after one check of the whole table: a regex a cell at a
+    time cost a search of 3,941 cards a tenth of its time, and almost no table needs it."""
+    if " ".join(chain.from_iterable(rows)).isprintable():
+        return rows
+    return [tuple(map(visible, row)) for row in rows]
 
 
 def echo(message: object = "", *, err: bool = False, nl: bool = True) -> None:
@@ -92,7 +109,7 @@ def card_cells(card: Card) -> tuple[str, ...]:
 def print_table(
     headers: Sequence[str], rows: Iterable[Sequence[str]], title: str | None = None
 ) -> None:
-    rows = [tuple(map(visible, row)) for row in rows]
+    rows = _visible_rows(list(rows))
     if use_rich() and len(rows) <= RICH_MAX_ROWS:
         from rich.console import Console
         from rich.table import Table
@@ -117,7 +134,8 @@ def print_json(value: Any) -> None:
     import json
 
     text = json.dumps(value, indent=2, ensure_ascii=False)
-    sys.stdout.write(_UNSEEN_IN_JSON.sub(lambda m: f"\\u{ord(m[0]):04x}", text) + "\n")
+    text = _pattern(_UNSEEN_IN_JSON).sub(lambda m: f"\\u{ord(m[0]):04x}", text)
+    sys.stdout.write(text + "\n")
 
 
 def print_csv(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
