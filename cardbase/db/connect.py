@@ -104,7 +104,8 @@ def read_only_query(path: Path) -> str | None:
 
 
 def open_existing(path: Path) -> sqlite3.Connection:
-    """A connection to an existing file as it is: nothing created, upgraded or checked."""
+    """The file as it is, nothing created, upgraded or checked: what `doctor` must see of a
+    database that every other command refuses."""
     if not existing_file(path):
         raise DatabaseError(f"{path}: no database here (the first command creates one)")
     return connect(path, read_only_query(path))
