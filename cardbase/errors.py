@@ -66,9 +66,17 @@ class QueryError(CardbaseError):
         self.end = max(self.start + 1, min(end, len(query) + 1))
 
     def __str__(self) -> str:
-        shown = "".join(" " if ch.isspace() else ch for ch in self.query)
+        # one column per character, so that the caret stays under the problem
+        shown = "".join(_shown(ch) for ch in self.query)
         caret = " " * self.start + "^" * (self.end - self.start)
         return f"{super().__str__()}\n  {shown}\n  {caret}"
+
+
+def _shown(ch: str) -> str:
+    """A query character as the caret line shows it: never a control character."""
+    if ch.isspace():
+        return " "
+    return ch if ch.isprintable() else "\ufffd"
 
 
 def first_few(lines: Sequence[str], limit: int, what: str = "more") -> list[str]:

@@ -109,9 +109,12 @@ def run(db_path: Path) -> Run:
 
 
 def database_checksum(path: Path) -> str:
-    """A digest over every row of every table: equal before and after means nothing changed."""
+    """A digest over the header and every row of every table: equal before and after means
+    nothing changed."""
     digest = hashlib.sha256()
     with sqlite3.connect(path) as connection:
+        for pragma in ("application_id", "user_version"):
+            digest.update(repr(connection.execute(f"PRAGMA {pragma}").fetchone()).encode())
         tables = [
             r[0]
             for r in connection.execute(

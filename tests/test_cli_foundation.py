@@ -141,8 +141,10 @@ def test_bad_database_file_is_one_line(tmp_path: Path) -> None:
 def test_first_run_creates_the_default_database(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    target = tmp_path / "fresh" / "cardbase.db"
-    monkeypatch.setenv("CARDBASE_DB", str(target))
+    """Only the default location (platformdirs': $XDG_DATA_HOME here) gets its folders made."""
+    target = tmp_path / "fresh" / "cardbase" / "cardbase.db"
+    monkeypatch.delenv("CARDBASE_DB")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "fresh"))
     result = CliRunner().invoke(app, ["search", "chugawug cook", "-o", "json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)[0]["code"] == "1 C 14"

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cardbase.cli.render import visible
 from cardbase.db import connect as db
 from cardbase.db import schema
 from cardbase.errors import QueryError
@@ -192,7 +193,7 @@ def assert_the_cli_does_what_the_library_predicts(
         assert result.exit_code == 2, result.output
         assert result.stdout == ""
         # one message; a query error also shows the query with a caret under the problem
-        assert result.stderr == f"cardbase: {error}\n"
+        assert result.stderr == visible(f"cardbase: {error}\n", keep="\n")
     else:
         assert result.exit_code == 0, result.output
         assert result.stderr == ""

@@ -24,6 +24,10 @@ from cardbase.errors import CardbaseError
 F = TypeVar("F", bound=Callable[..., Any])
 INTERNAL_ERROR = 70  # EX_SOFTWARE: distinct from 1 (a check failed) and 2 (bad input)
 INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
+# SQLite's words for a statement that names what the database does not have: its schema
+# was changed behind cardbase's back.
+MISSING_SCHEMA = ("no such table", "no such column", "no such index")
+NEWLINES = "\n"  # an error message may list problems a line each (and a caret line)
 
 
 class Output(StrEnum):
@@ -89,18 +93,29 @@ def root(
 
     Example: cardbase search chugawug
     """
+    from cardbase.db.connect import on_wait
+
     STATE.db_option = db
     STATE.debug = debug
+    on_wait(lambda message: typer.echo(f"cardbase: {message}", err=True))
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
-    typer.echo(f"cardbase: {message}", err=True)
+    from cardbase.cli.render import visible
+
+    typer.echo(f"cardbase: {visible(message, keep=NEWLINES)}", err=True)
     return typer.Exit(code)
 
 
 def _unexpected(exc: Exception) -> typer.Exit:
     """One line for what is not bad input: a database the system would not let us use (exit
-    2: locked past the timeout, disk full, read-only), else a bug (exit 70)."""
+    2: damaged, locked past the timeout, disk full, read-only), else a bug (exit 70)."""
+    from cardbase.db import health
+
+    if health.is_damage(exc):
+        return fail(str(health.damaged(STATE.db_path, exc)))
+    if isinstance(exc, sqlite3.OperationalError) and str(exc).startswith(MISSING_SCHEMA):
+        return fail(str(health.schema_broken(STATE.db_path, exc)))
     if isinstance(exc, sqlite3.OperationalError):
         return fail(f"{STATE.db_path}: {exc}; nothing was changed")
     return fail(

@@ -65,8 +65,8 @@ def code(
             ],
         )
         return
-    typer.echo(f"{code}: series {code.series}, {code.rarity_name}, card {code.number}")
+    render.echo(f"{code}: series {code.series}, {code.rarity_name}, card {code.number}")
     if lookup.note:
-        typer.echo(lookup.note)
+        render.echo(lookup.note)
     if lookup.card:
         render.print_card_detail(lookup.card)

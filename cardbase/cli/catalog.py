@@ -42,14 +42,14 @@ def import_(
         )
         return
     for problem in report.skipped:
-        typer.echo(f"skipped: {problem}", err=True)
+        render.echo(f"skipped: {problem}", err=True)
     if report.ignored_columns:
-        typer.echo(
+        render.echo(
             f"{file}: ignored column(s) {', '.join(report.ignored_columns)}: not catalogue "
             "columns (see the README)",
             err=True,
         )
-    typer.echo(
+    render.echo(
         f"{file}: {counts.added} added, {counts.updated} updated, "
         f"{counts.unchanged} unchanged, {counts.skipped} skipped"
     )

@@ -41,9 +41,9 @@ def _change(verb: str, items: list[str], foil: bool, dry_run: bool, output: Outp
         return
     prefix = "would change: " if dry_run else ""
     for change in changes:
-        typer.echo(prefix + change.describe())
+        render.echo(prefix + change.describe())
     if not changes:
-        typer.echo("Nothing changed.")
+        render.echo("Nothing changed.")
 
 
 def _register_change(verb: str, doc: str) -> None:
@@ -97,11 +97,11 @@ def undo(output: OutputOption = Output.table) -> None:
         render.print_json(batch.to_dict() if batch else None)
         return
     if batch is None:
-        typer.echo("Nothing to undo.")
+        render.echo("Nothing to undo.")
         return
-    typer.echo(f"Undid batch {batch.id} ({batch.source}, {batch.created_at}):")
+    render.echo(f"Undid batch {batch.id} ({batch.source}, {batch.created_at}):")
     for change in batch.changes:
-        typer.echo(f"  {change.describe()}")
+        render.echo(f"  {change.describe()}")
 
 
 @command(app)
@@ -140,7 +140,7 @@ def history(
     elif rows:
         render.print_table(("Batch", "When", "Source", "Change", "Finish", "Card"), rows)
     else:
-        typer.echo("No changes yet.")
+        render.echo("No changes yet.")
 
 
 def _bar(part: int, whole: int, width: int = 20) -> str:
@@ -169,7 +169,7 @@ def stats(
     if output is Output.csv:
         render.print_csv(["by", "group", "catalogue", "nonfoil", "foil", "either"], rows)
         return
-    typer.echo(
+    render.echo(
         f"{totals.cards} cards owned ({totals.nonfoil} non-foil, {totals.foil} foil), "
         f"{totals.distinct} distinct"
     )
@@ -209,7 +209,7 @@ def missing(
     render.print_cards(cards, output)
     print_hidden(hidden)
     if output is Output.table:
-        typer.echo(f"{len(cards) + hidden} missing", err=True)
+        render.echo(f"{len(cards) + hidden} missing", err=True)
 
 
 command(app, "missing")(opt.with_filters(missing, skip=("owned", FOIL, NONFOIL)))

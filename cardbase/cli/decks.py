@@ -63,11 +63,11 @@ def check(
     else:
         mark = f"{CHECK} valid" if report.valid else f"{CROSS} invalid"
         players_note = f", {report.players} players" if report.format.players else ""
-        typer.echo(
+        render.echo(
             f"{mark}: {report.source}, {report.cards} cards, {report.format.title}{players_note}"
         )
         for problem in report.problems:
-            typer.echo(f"  {problem.describe()}")
+            render.echo(f"  {problem.describe()}")
     if not report.valid:
         raise typer.Exit(1)
 
@@ -88,16 +88,16 @@ def stats(deck: DeckArg, output: OutputOption = Output.table) -> None:
     if output is Output.csv:
         render.print_csv(["stat", "value"], [[k, v] for k, v in stats.to_dict().items()])
         return
-    typer.echo(
+    render.echo(
         f"{stats.cards} cards, average gems per card {stats.average_gems:.2f}, "
         f"{stats.heroes} heroes"
     )
-    typer.echo("Gems:    " + ", ".join(f"{c} {n}" for c, n in stats.gem_colours.items()))
-    typer.echo("Spheres: " + ", ".join(f"{s} {n}" for s, n in stats.spheres.items()))
-    typer.echo("Types:   " + ", ".join(f"{t} {n}" for t, n in stats.types.items()))
-    typer.echo("Creature cost curve:")
+    render.echo("Gems:    " + ", ".join(f"{c} {n}" for c, n in stats.gem_colours.items()))
+    render.echo("Spheres: " + ", ".join(f"{s} {n}" for s, n in stats.spheres.items()))
+    render.echo("Types:   " + ", ".join(f"{t} {n}" for t, n in stats.types.items()))
+    render.echo("Creature cost curve:")
     for cost, count in stats.cost_curve.items():
-        typer.echo(f"  {cost:>2} | {'#' * count} {count}")
+        render.echo(f"  {cost:>2} | {'#' * count} {count}")
 
 
 @command(deck_app, "save")
@@ -116,7 +116,7 @@ def save(
     from cardbase.decks import desk
 
     saved, fmt = desk.save_file(STATE.db_path, file, name, format_, replace=force)
-    typer.echo(f"Saved '{saved.name}': {saved.cards} cards, {fmt.title}")
+    render.echo(f"Saved '{saved.name}': {saved.cards} cards, {fmt.title}")
 
 
 @command(deck_app, "list")
@@ -142,7 +142,7 @@ def list_(output: OutputOption = Output.table) -> None:
             [(d.name, d.format, str(d.cards), d.updated_at) for d in decks],
         )
     else:
-        typer.echo("No saved decks. 'cardbase deck save FILE --name NAME' saves one.")
+        render.echo("No saved decks. 'cardbase deck save FILE --name NAME' saves one.")
 
 
 @command(deck_app, "show")
@@ -155,7 +155,7 @@ def show(name: Annotated[str, typer.Argument(help="A saved deck's name.")]) -> N
 
     with STATE.connect() as conn:
         text = deck_text(conn, saved_placed(conn, find_deck(conn, name)))
-    typer.echo(text, nl=False)
+    render.echo(text, nl=False)
 
 
 @command(deck_app, "delete")
@@ -169,7 +169,7 @@ def delete(name: Annotated[str, typer.Argument(help="A saved deck's name.")]) ->
     with STATE.connect() as conn:
         deck = find_deck(conn, name)
     delete_deck(STATE.db_path, deck)
-    typer.echo(f"Deleted '{deck.name}'.")
+    render.echo(f"Deleted '{deck.name}'.")
 
 
 @command(deck_app, "export")
@@ -186,7 +186,7 @@ def export(
 
     with STATE.connect() as conn:
         deck = desk.export_saved(conn, name, file, force=force)
-    typer.echo(f"{file}: '{deck.name}' written")
+    render.echo(f"{file}: '{deck.name}' written")
 
 
 @command(deck_app, "sheet")
@@ -205,7 +205,7 @@ def sheet(
 
     with STATE.connect() as conn:
         deck = desk.registration_sheet(conn, name, file, player, paper, force=force)
-    typer.echo(f"{file}: registration sheet for '{deck.name}' written")
+    render.echo(f"{file}: registration sheet for '{deck.name}' written")
 
 
 @command(deck_app, "build")
@@ -234,7 +234,7 @@ def build(
     )
     result, stats = built.result, built.stats
     if result.shortage or built.report is None:
-        typer.echo(f"{CROSS} cannot build a {result.sphere} deck: {result.shortage}", err=True)
+        render.echo(f"{CROSS} cannot build a {result.sphere} deck: {result.shortage}", err=True)
         raise typer.Exit(1)
     if output is Output.json:
         render.print_json(
@@ -248,23 +248,23 @@ def build(
         )
         return
     if out is None:
-        typer.echo(built.text, nl=False)
+        render.echo(built.text, nl=False)
     mark = f"{CHECK} valid" if built.report.valid else f"{CROSS} invalid"
-    typer.echo(
+    render.echo(
         f"{mark}: {stats.cards} cards, average gems per card {stats.average_gems:.2f}", err=True
     )
-    typer.echo(
+    render.echo(
         "Types: "
         + ", ".join(f"{t} {n}" for t, n in stats.types.items())
         + f"; Heroes {stats.heroes}",
         err=True,
     )
-    typer.echo(
+    render.echo(
         "Creature costs: " + ", ".join(f"{c}: {n}" for c, n in stats.cost_curve.items() if n),
         err=True,
     )
     notes = [f"left out: {note}" for note in result.left_out]
     for line in first_few(notes, LEFT_OUT_SHOWN, "more left out"):
-        typer.echo(f"  {line}", err=True)
+        render.echo(f"  {line}", err=True)
     if built.saved_as:
-        typer.echo(f"Saved as '{built.saved_as}'.", err=True)
+        render.echo(f"Saved as '{built.saved_as}'.", err=True)

@@ -25,7 +25,7 @@ def backup(
     """
     from cardbase.maintenance import backup as make_backup
 
-    typer.echo(f"Backed up to {make_backup(STATE.db_path, file, force)}")
+    render.echo(f"Backed up to {make_backup(STATE.db_path, file, force)}")
 
 
 @command(app)
@@ -39,9 +39,9 @@ def restore(
     from cardbase.maintenance import restore as do_restore
 
     kept = do_restore(STATE.db_path, file)
-    typer.echo(f"Restored {STATE.db_path} from {file}")
+    render.echo(f"Restored {STATE.db_path} from {file}")
     if kept:
-        typer.echo(f"The database it replaced is kept as {kept}")
+        render.echo(f"The database it replaced is kept as {kept}")
 
 
 @command(app)
@@ -63,6 +63,6 @@ def doctor(
     else:
         for finding in findings:
             mark = GOOD if finding.ok else BAD
-            typer.echo(f"{mark} {finding.check}: {finding.detail}")
+            render.echo(f"{mark} {finding.check}: {finding.detail}")
     if not all(finding.ok for finding in findings):
         raise typer.Exit(1)

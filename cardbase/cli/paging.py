@@ -10,8 +10,6 @@ from __future__ import annotations
 import sqlite3
 from typing import TYPE_CHECKING
 
-import typer
-
 from cardbase.cli import render
 from cardbase.cli.app import Output
 
@@ -43,4 +41,4 @@ def search_page(
 
 def print_hidden(hidden: int) -> None:
     if hidden:
-        typer.echo(f"... and {hidden:,} more: --all shows every match.", err=True)
+        render.echo(f"... and {hidden:,} more: --all shows every match.", err=True)

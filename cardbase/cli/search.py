@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import sqlite3
 
-import typer
-
 from cardbase.cli import options as opt
 from cardbase.cli import render
 from cardbase.cli.app import STATE, Output, OutputOption, app, command
@@ -44,11 +42,11 @@ def _register(name: str, owned_only: bool, doc: str) -> None:
             filters["owned"] = True
         query = lib.build_query(lib.search_words(words or []), filters, sort, desc)
         if explain:
-            typer.echo(lib.plan(query, limit, count).explain())
+            render.echo(lib.plan(query, limit, count).explain())
             return
         with STATE.connect() as conn:
             if count:
-                typer.echo(lib.count(conn, query))
+                render.echo(lib.count(conn, query))
                 return
             cards, hidden = search_page(conn, query, limit, show_all, output)
             totals = lib.owned_totals(conn, query) if owned_only else None
@@ -58,12 +56,12 @@ def _register(name: str, owned_only: bool, doc: str) -> None:
             render.print_cards(cards, output)
             print_hidden(hidden)
         else:
-            typer.echo(
+            render.echo(
                 ("You own no cards that match." if owned_only else "No cards match.") + hint,
                 err=True,
             )
         if totals is not None and output is Output.table:
-            typer.echo(
+            render.echo(
                 f"{totals.cards} cards ({totals.nonfoil} non-foil, {totals.foil} foil), "
                 f"{totals.distinct} distinct"
             )

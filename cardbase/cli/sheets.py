@@ -75,12 +75,12 @@ def _print_import(report: ImportReport, dry_run: bool, output: Output) -> None:
         )
         return
     for problem in report.problems:
-        typer.echo(f"skipped: {problem}", err=True)
+        render.echo(f"skipped: {problem}", err=True)
     if dry_run:
         for change in report.changes:
-            typer.echo(f"would change: {change.describe()}")
+            render.echo(f"would change: {change.describe()}")
     verb = "would be" if dry_run else "were"
-    typer.echo(
+    render.echo(
         f"{report.source}: {counts['rows']} rows; {counts['added']} cards {verb} added, "
         f"{counts['changed']} changed, {counts['removed']} removed; "
         f"{counts['skipped']} rows skipped"
@@ -111,4 +111,4 @@ def export(
     what = "catalogue" if catalogue else "query" if query is not None else "collection"
     with STATE.connect() as conn:
         report = export_cards(conn, file, what, query, force=force, bom=bom)
-    typer.echo(f"{report.path}: {report.rows} cards written")
+    render.echo(f"{report.path}: {report.rows} cards written")

@@ -40,7 +40,7 @@ def _lists(
 
 
 def _print_items(title: str, items: list[TradeItem]) -> None:
-    typer.echo(f"{title}: {sum(item.copies for item in items)} cards")
+    render.echo(f"{title}: {sum(item.copies for item in items)} cards")
     if items:
         render.print_table(
             ("Code", "Name", "Finish", "Qty"),
@@ -90,7 +90,7 @@ def export(
 
     offered, wanted = _lists(playset, keep_decks, complete_series)
     write_trade_lists(file, offered, wanted, force=force)
-    typer.echo(f"{file}: {len(offered)} offered, {len(wanted)} wanted")
+    render.echo(f"{file}: {len(offered)} offered, {len(wanted)} wanted")
 
 
 @command(trade_app, "match")
@@ -119,18 +119,18 @@ def match(
         render.print_json({**result.to_dict(), "problems": theirs.problems})
         return
     for problem in theirs.problems:
-        typer.echo(f"skipped: {problem}", err=True)
+        render.echo(f"skipped: {problem}", err=True)
     _print_items("They offer, you want", result.they_offer_i_want)
     _print_items("They want, you can spare", result.they_want_i_spare)
     if result.proposal_get:
         summary = result.to_dict()["proposal"]
-        typer.echo(
+        render.echo(
             f"Proposal: get {summary['get_cards']} cards (value {summary['get_value']}), "
             f"give {summary['give_cards']} (value {summary['give_value']})"
         )
         for item in result.proposal_get:
-            typer.echo(f"  get  {item.copies} x {item.card.label()} {item.finish}")
+            render.echo(f"  get  {item.copies} x {item.card.label()} {item.finish}")
         for item in result.proposal_give:
-            typer.echo(f"  give {item.copies} x {item.card.label()} {item.finish}")
+            render.echo(f"  give {item.copies} x {item.card.label()} {item.finish}")
     else:
-        typer.echo("No trade to propose: one side has nothing the other wants.")
+        render.echo("No trade to propose: one side has nothing the other wants.")

@@ -6,24 +6,48 @@ current cardbase database; creating and upgrading one need SQLModel and happen i
 `cardbase.db.schema`, imported only when a file is new or older than this code.
 
 Every write is one `write_transaction`: it starts with ``BEGIN IMMEDIATE``, so the write lock
-is taken up front; two commands never both read, then both fail to write, and a busy
-database makes a writer wait (up to the busy timeout) rather than fail. It commits when the
-block ends and rolls back on any exception, so a command applies completely or not at all.
+is taken up front; two commands never both read, then both fail to write. A writer that finds
+another writing waits for it, says so once, and keeps waiting as long as a bulk job can take
+(`WRITE_WAIT_SECONDS`). The transaction commits when the block ends and rolls back on any
+exception, so a command applies completely or not at all; and it never starts on a file
+with damaged pages (`cardbase.db.health`).
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterator
+import stat
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from cardbase.db.connection import connect, transaction
+from cardbase.db import health
+from cardbase.db.connection import BUSY_TIMEOUT_MS, connect, transaction
 from cardbase.db.header import is_current, read_header
 from cardbase.errors import DatabaseError
 
 ENV_VAR = "CARDBASE_DB"
+# How long a writer waits for another command's write: a 100k-card catalogue import takes
+# about 7 s on this project's machine; a slow disk or a bigger file, many times that.
+WRITE_WAIT_SECONDS = 600.0
+WAIT_NOTICE_SECONDS = 1.0  # a wait longer than this is said, once
+_POLL_MS = 250  # each later try: how soon Ctrl-C is noticed while waiting
+WAITING = "waiting for another cardbase command to finish writing..."
+SIDE_FILES = ("-wal", "-shm", "-journal")  # SQLite's files beside a database
+
+
+def _quiet(message: str) -> None:
+    pass
+
+
+_notice: list[Callable[[str], None]] = [_quiet]
+
+
+def on_wait(callback: Callable[[str], None]) -> None:
+    """Who hears that a writer is waiting: the CLI prints it; the library prints nothing."""
+    _notice[0] = callback
 
 
 def default_db_path() -> Path:
@@ -42,12 +66,56 @@ def resolve_db_path(option: str | os.PathLike[str] | None = None) -> Path:
     return default_db_path()
 
 
+def existing_file(path: Path) -> bool:
+    """Whether a database file is there; raises for what must never be opened as one.
+
+    Checked before SQLite sees the path: given /dev/null, SQLite would "open" it and leave a
+    /dev/null-journal behind.
+    """
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return False
+    except NotADirectoryError:
+        raise DatabaseError(f"{path}: part of the path is a file, not a folder") from None
+    except OSError as exc:
+        raise DatabaseError(f"{path}: cannot open the database ({exc.strerror or exc})") from exc
+    if stat.S_ISDIR(mode):
+        raise DatabaseError(f"{path}: is a folder, not a database file")
+    if not stat.S_ISREG(mode):
+        raise DatabaseError(f"{path}: is not a regular file, so cardbase will not use it")
+    return True
+
+
+def read_only_query(path: Path) -> str | None:
+    """None when cardbase may write the file; else how SQLite can still read it.
+
+    A WAL database needs its -shm and -wal files beside it. In a folder we cannot write they
+    cannot be made, so a plain or ``mode=ro`` open fails; ``immutable`` reads the file alone,
+    which is safe there because nobody can write a WAL or rollback journal beside it either,
+    unless a -wal file is already there (a writer elsewhere): that needs ``mode=ro``.
+    """
+    folder_writable = os.access(path.parent, os.W_OK)
+    if folder_writable and os.access(path, os.W_OK):
+        return None
+    if folder_writable or Path(f"{path}-wal").exists():
+        return "mode=ro"
+    return "immutable=1"
+
+
+def open_existing(path: Path) -> sqlite3.Connection:
+    """The file as it is, nothing created, upgraded or checked: what `doctor` must see of a
+    database that every other command refuses."""
+    if not existing_file(path):
+        raise DatabaseError(f"{path}: no database here (the first command creates one)")
+    return connect(path, read_only_query(path))
+
+
 def open_db(path: Path) -> sqlite3.Connection:
     """Open the database for reading, creating or upgrading it first when needed."""
-    if path.is_dir():
-        raise DatabaseError(f"{path}: is a folder, not a database file")
-    if path.exists():
-        conn = connect(path)
+    if existing_file(path):
+        query = read_only_query(path)
+        conn = connect(path, query)
         try:
             if is_current(path, *read_header(conn, path)):
                 return conn
@@ -55,19 +123,71 @@ def open_db(path: Path) -> sqlite3.Connection:
             conn.close()
             raise
         conn.close()
+        if query:
+            raise _read_only(path, "it needs creating or upgrading")
     from cardbase.db import schema
 
     schema.prepare(path)
     return connect(path)
 
 
+def _read_only(path: Path, what: str) -> DatabaseError:
+    why = "its folder" if not os.access(path.parent, os.W_OK) else "the file"
+    return DatabaseError(
+        f"{path}: {what}, but {why} is read-only; nothing was changed",
+        "Copy it somewhere you can write, or use 'cardbase backup' to make such a copy",
+    )
+
+
 @contextmanager
 def write_transaction(path: Path) -> Iterator[sqlite3.Connection]:
-    """The one way to write: the database prepared, then one transaction on its own connection."""
-    open_db(path).close()
-    conn = connect(path)
+    """The one way to write: a prepared, undamaged database, then one transaction on it."""
+    conn = open_db(path)
+    waited: list[bool] = []
     try:
-        with transaction(conn):
+        if read_only_query(path):
+            raise _read_only(path, "cannot write to the database")
+        health.check_before_write(conn, path)
+        with transaction(conn, lambda c: _begin_waiting(c, waited)):
             yield conn
+    except sqlite3.DatabaseError as exc:
+        if health.is_damage(exc):
+            raise health.damaged(path, exc) from exc
+        if waited and not conn.in_transaction and _busy(exc):
+            minutes = WRITE_WAIT_SECONDS / 60
+            raise DatabaseError(
+                f"{path}: another command was still writing after {minutes:g} minutes; "
+                "nothing was changed",
+                "Try again when it has finished",
+            ) from exc
+        raise
     finally:
         conn.close()
+
+
+def _begin_waiting(conn: sqlite3.Connection, waited: list[bool]) -> None:
+    """BEGIN IMMEDIATE, waiting for another command's write as long as a bulk job takes.
+
+    SQLite's busy timeout would wait in one call that Ctrl-C cannot stop, so the wait is a
+    loop of short tries; the first that fails says, once, what we are waiting for.
+    """
+    deadline = time.monotonic() + WRITE_WAIT_SECONDS
+    conn.execute(f"PRAGMA busy_timeout = {int(WAIT_NOTICE_SECONDS * 1000)}")
+    try:
+        while True:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                if not _busy(exc) or time.monotonic() >= deadline:
+                    raise
+            if not waited:
+                waited.append(True)
+                _notice[0](WAITING)
+                conn.execute(f"PRAGMA busy_timeout = {_POLL_MS}")
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+
+
+def _busy(exc: sqlite3.Error) -> bool:
+    return getattr(exc, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_BUSY

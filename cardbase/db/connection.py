@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import re
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -21,15 +21,19 @@ BUSY_TIMEOUT_MS = 10_000
 MMAP_BYTES = 256 * 1024 * 1024
 
 
-def connect(path: Path) -> sqlite3.Connection:
+def connect(path: Path, uri_query: str | None = None) -> sqlite3.Connection:
     """A plain sqlite3 connection with the settings every cardbase connection uses.
 
     Autocommit (``isolation_level=None``): transactions are begun explicitly, by
     `write_transaction`, never implicitly by the driver, which would take a read lock first
-    and upgrade it later (what makes "database is locked").
+    and upgrade it later (what makes "database is locked"). `uri_query` (``mode=ro``,
+    ``immutable=1``) opens a file that cardbase may only read; see `cardbase.db.connect`.
     """
+    target = f"{path.absolute().as_uri()}?{uri_query}" if uri_query else path
     try:
-        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        conn = sqlite3.connect(
+            target, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, uri=bool(uri_query)
+        )
     except sqlite3.Error as exc:
         raise DatabaseError(f"{path}: cannot open the database ({exc})") from exc
     conn.row_factory = sqlite3.Row
@@ -51,11 +55,19 @@ def _regexp(pattern: str, value: str | None) -> bool:
 
 
 @contextmanager
-def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    """One write transaction on an open connection: committed whole, or rolled back whole."""
+def transaction(
+    conn: sqlite3.Connection, begin: Callable[[sqlite3.Connection], None] | None = None
+) -> Iterator[sqlite3.Connection]:
+    """One write transaction on an open connection: committed whole, or rolled back whole.
+
+    `begin` takes the write lock in place of a plain BEGIN IMMEDIATE (a writer that waits).
+    """
     conn.execute("PRAGMA journal_mode = WAL")  # lets readers read while a bulk job writes
     conn.execute("PRAGMA synchronous = NORMAL")
-    conn.execute("BEGIN IMMEDIATE")
+    if begin is None:
+        conn.execute("BEGIN IMMEDIATE")
+    else:
+        begin(conn)
     try:
         yield conn
     except BaseException:

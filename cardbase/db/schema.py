@@ -15,6 +15,7 @@ from pathlib import Path
 from cardbase.db import tables
 from cardbase.db.connection import connect, transaction
 from cardbase.db.header import is_current, read_header
+from cardbase.db.health import RESTORE_HINT, check_pages, damaged, is_damage
 from cardbase.errors import DatabaseError
 
 _FTS = tables.CARD_FTS_TABLE
@@ -22,19 +23,21 @@ _CARD = tables.CARD_TABLE
 _FTS_COLUMNS = ", ".join(tables.FTS_COLUMNS)
 _NEW = ", ".join("new." + c for c in tables.FTS_COLUMNS)
 _OLD = ", ".join("old." + c for c in tables.FTS_COLUMNS)
+# The triggers that keep the full-text index in step with the card table.
+FTS_TRIGGERS = (f"{_CARD}_fts_ai", f"{_CARD}_fts_ad", f"{_CARD}_fts_au")
 FTS_DDL = (
     f"""CREATE VIRTUAL TABLE {_FTS} USING fts5(
         {_FTS_COLUMNS},
         content="{_CARD}", content_rowid="id",
         tokenize='porter unicode61 remove_diacritics 2'
     )""",
-    f"""CREATE TRIGGER {_CARD}_fts_ai AFTER INSERT ON {_CARD} BEGIN
+    f"""CREATE TRIGGER {FTS_TRIGGERS[0]} AFTER INSERT ON {_CARD} BEGIN
         INSERT INTO {_FTS}(rowid, {_FTS_COLUMNS}) VALUES (new.id, {_NEW});
     END""",
-    f"""CREATE TRIGGER {_CARD}_fts_ad AFTER DELETE ON {_CARD} BEGIN
+    f"""CREATE TRIGGER {FTS_TRIGGERS[1]} AFTER DELETE ON {_CARD} BEGIN
         INSERT INTO {_FTS}({_FTS}, rowid, {_FTS_COLUMNS}) VALUES ('delete', old.id, {_OLD});
     END""",
-    f"""CREATE TRIGGER {_CARD}_fts_au AFTER UPDATE ON {_CARD} BEGIN
+    f"""CREATE TRIGGER {FTS_TRIGGERS[2]} AFTER UPDATE ON {_CARD} BEGIN
         INSERT INTO {_FTS}({_FTS}, rowid, {_FTS_COLUMNS}) VALUES ('delete', old.id, {_OLD});
         INSERT INTO {_FTS}(rowid, {_FTS_COLUMNS}) VALUES (new.id, {_NEW});
     END""",
@@ -46,11 +49,9 @@ def prepare(path: Path, catalogue: Path | None = None) -> None:
 
     A new database gets `catalogue` (default: the bundled cards.csv).
     """
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise DatabaseError(f"{path}: cannot create its folder ({exc.strerror or exc})") from exc
+    make_folder(path)
     conn = connect(path)
+    upgrading = False
     try:
         with transaction(conn):
             app_id, version, objects = read_header(conn, path)
@@ -59,11 +60,37 @@ def prepare(path: Path, catalogue: Path | None = None) -> None:
             if objects == 0:
                 _create(conn, catalogue)
             else:
-                _migrate(conn, version)
+                upgrading = True
+                check_pages(conn, path)
+                migrate(conn, version)
     except sqlite3.Error as exc:  # disk full, permissions, no such folder
+        if is_damage(exc):
+            raise damaged(path, exc) from exc
+        if upgrading:
+            raise DatabaseError(
+                f"{path}: cannot upgrade the database ({exc}); nothing was changed", RESTORE_HINT
+            ) from exc
         raise DatabaseError(f"{path}: cannot create or upgrade the database ({exc})") from exc
     finally:
         conn.close()
+
+
+def make_folder(path: Path) -> None:
+    """The default location's folders are cardbase's to make; any other missing folder is
+    more likely a typo (`--db nope/x.db`) than a wish for a new, empty collection."""
+    from cardbase.db.connect import default_db_path
+
+    if path.parent.is_dir():
+        return
+    if path != default_db_path():
+        raise DatabaseError(
+            f"{path}: the folder {path.parent} does not exist; nothing was created",
+            "Check the path, or create the folder first",
+        )
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DatabaseError(f"{path}: cannot create its folder ({exc.strerror or exc})") from exc
 
 
 def create_statements() -> list[str]:
@@ -90,7 +117,8 @@ def _create(conn: sqlite3.Connection, catalogue: Path | None) -> None:
     load_catalogue(conn, catalogue or bundled_catalogue())
 
 
-def _migrate(conn: sqlite3.Connection, version: int) -> None:
+def migrate(conn: sqlite3.Connection, version: int) -> None:
+    """Bring a database at a known older `version` forward, inside the caller's transaction."""
     from cardbase.db.migrations import MIGRATIONS
 
     for target in range(version + 1, tables.SCHEMA_VERSION + 1):

@@ -1,0 +1,159 @@
+"""Telling a damaged database from a healthy one, before a write makes the damage worse.
+
+SQLite notices a damaged page only when a statement reads it, so a write can go through on
+a file whose other pages are garbage, and every later write adds to what a restore will
+lose. `check_before_write` therefore runs SQLite's ``quick_check`` (every page's structure,
+without matching indexes to their tables) before each write: at 100k cards it costs about
+0.12 s, against an ``add`` of about 0.19 s; on the bundled catalogue about a millisecond.
+A cheaper ``quick_check(TABLE)`` of only the tables a write changes skips the free-page
+list, and a write takes its new pages from there. Reads are not checked: the damage they
+run into is reported as such (`damaged`), and they cannot add to it.
+
+Comparing a whole schema with the models needs SQLModel (half a second to import), so only
+``doctor`` and ``restore`` do it (`schema_differences`); a write checks the cheaper half that
+matters to it: the tables and the full-text triggers it writes through are all there.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from pathlib import Path
+
+from cardbase.db import tables
+from cardbase.errors import DatabaseError
+
+RESTORE_HINT = (
+    "Run 'cardbase doctor' to see what is wrong, or 'cardbase restore BACKUP' to put a backup "
+    "in its place"
+)
+_DAMAGE_CODES = (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+_TABLES = (
+    tables.CARD_TABLE,
+    tables.CARD_FTS_TABLE,
+    tables.OWNERSHIP_TABLE,
+    tables.BATCH_TABLE,
+    tables.HISTORY_TABLE,
+    tables.DECK_TABLE,
+    tables.DECK_ENTRY_TABLE,
+)
+
+
+def is_damage(exc: BaseException) -> bool:
+    """True for SQLite's own verdict that a file is damaged, as opposed to busy or refused."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return (
+        isinstance(exc, sqlite3.DatabaseError)
+        and code is not None
+        and code & 0xFF in (_DAMAGE_CODES)
+    )
+
+
+def damaged(path: Path, detail: object) -> DatabaseError:
+    return DatabaseError(
+        f"{path}: the database is damaged ({_first_line(detail)}); nothing was changed",
+        RESTORE_HINT,
+    )
+
+
+def schema_broken(path: Path, detail: object) -> DatabaseError:
+    return DatabaseError(
+        f"{path}: the database's tables are not cardbase's ({_first_line(detail)}); "
+        "nothing was changed",
+        RESTORE_HINT,
+    )
+
+
+def _first_line(detail: object) -> str:
+    lines = [line for line in str(detail).splitlines() if not line.startswith("*** in database")]
+    return lines[0] if lines else "no detail"
+
+
+def page_problems(
+    conn: sqlite3.Connection, check: str = "quick_check", limit: int = 3
+) -> list[str]:
+    """SQLite's page checks as a list of problems, empty when all is well.
+
+    When the damage stops the check itself, the error is the one problem.
+    """
+    try:
+        rows = [row[0] for row in conn.execute(f"PRAGMA {check}({int(limit)})")]
+    except sqlite3.DatabaseError as exc:
+        if is_damage(exc):
+            return [str(exc)]
+        raise
+    return [] if rows == ["ok"] else [_first_line(row) for row in rows]
+
+
+def check_before_write(conn: sqlite3.Connection, path: Path) -> None:
+    """Refuse to write into a file with damaged pages or with tables or triggers missing."""
+    check_pages(conn, path)
+    present = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+    missing = [name for name in required_objects() if name not in present]
+    if missing:
+        raise schema_broken(path, f"missing: {', '.join(missing)}")
+
+
+def check_pages(conn: sqlite3.Connection, path: Path) -> None:
+    problems = page_problems(conn)
+    if problems:
+        raise damaged(path, problems[0])
+
+
+def required_objects() -> tuple[str, ...]:
+    """The tables and triggers every write relies on, named without importing SQLModel."""
+    from cardbase.db.schema import FTS_TRIGGERS
+
+    return (*_TABLES, *FTS_TRIGGERS)
+
+
+def schema_differences(conn: sqlite3.Connection) -> list[str]:
+    """What differs between this database's schema and the one the SQLModel tables compile to.
+
+    Compared object by object (tables, indexes, triggers, the full-text table), with the SQL
+    folded as tests/test_upgrades.py folds it, so an upgraded file equals a new one.
+    """
+    reference = _reference_schema()
+    expected, actual = _shape(reference), _shape(conn)
+    found = []
+    for key in sorted(expected.keys() - actual.keys()):
+        found.append(f"missing {_kind(key, expected[key])} {key[1]}")
+    for key in sorted(actual.keys() - expected.keys()):
+        found.append(f"extra {_kind(key, actual[key])} {key[1]}")
+    for key in sorted(expected.keys() & actual.keys()):
+        if expected[key] != actual[key]:
+            found.append(_changed(reference, conn, key))
+    return found
+
+
+def _reference_schema() -> sqlite3.Connection:
+    from cardbase.db.schema import FTS_DDL, create_statements
+
+    reference = sqlite3.connect(":memory:")
+    for statement in (*create_statements(), *FTS_DDL):
+        reference.execute(statement)
+    return reference
+
+
+def _shape(conn: sqlite3.Connection) -> dict[tuple[str, str], str]:
+    rows = conn.execute("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
+    return {(kind, name): re.sub(r"[\s\"]+", "", sql or "") for kind, name, sql in rows}
+
+
+def _kind(key: tuple[str, str], sql: str) -> str:
+    if sql.upper().startswith("CREATEVIRTUALTABLE"):
+        return "full-text table"
+    return key[0]
+
+
+def _changed(reference: sqlite3.Connection, conn: sqlite3.Connection, key: tuple[str, str]) -> str:
+    kind, name = key
+    if kind != "table":
+        return f"{kind} {name} differs from this cardbase's"
+    want = [row[1] for row in reference.execute(f'PRAGMA table_xinfo("{name}")')]
+    have = [row[1] for row in conn.execute(f'PRAGMA table_xinfo("{name}")')]
+    gone = [column for column in want if column not in have]
+    added = [column for column in have if column not in want]
+    parts = [f"missing column {name}.{column}" for column in gone]
+    parts += [f"extra column {name}.{column}" for column in added]
+    return "; ".join(parts) or f"table {name}'s definition differs from this cardbase's"
