@@ -343,3 +343,18 @@ def test_import_ods(run: Run, tmp_path: Path) -> None:
     result = run("import", str(path))
     assert result.exit_code == 0, result.output
     assert owned(run) == {("1 U 15", "nonfoil"): 2, ("1 U 15", "foil"): 1}
+
+
+@pytest.mark.parametrize("quantity", ["1e30", "9223372036854775808", "10000", 4611686018427387904])
+def test_a_quantity_past_the_cap_is_a_row_error(
+    run: Run, tmp_path: Path, checksum, quantity: object
+) -> None:
+    """One cap on copies for every way in: a sheet row, like `add`, holds at most 9,999."""
+    path = tmp_path / "huge.csv"
+    path.write_text(f"Name,Qty\nChugawug Elder,{quantity}\n")
+    before = checksum(run.db_path)
+    result = run("import", str(path))
+    assert result.exit_code == 2
+    assert "is more than 9,999 copies" in result.stderr
+    assert "row 2" in result.stderr
+    assert checksum(run.db_path) == before

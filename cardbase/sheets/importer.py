@@ -21,7 +21,7 @@ from cardbase.codes import parse_code
 from cardbase.collection.changes import Change, Mode, Request
 from cardbase.errors import CardbaseError, first_few
 from cardbase.fields import FOIL, NONFOIL
-from cardbase.limits import MAX_CELL, MAX_ROWS
+from cardbase.limits import MAX_CELL, MAX_COUNT, MAX_ROWS
 from cardbase.sheets.columns import FINISH_VALUES, Columns, find_header, fold
 from cardbase.sheets.files import SheetError, stream_sheets, unsafe_text
 
@@ -115,8 +115,12 @@ def _text(value: Any) -> str:
 
 
 def _count(value: Any, column: str) -> int:
-    """A count from a cell: 3, 3.0, "3" and " 3 " are three; blank is none."""
-    if value.__class__ is float and value >= 0 and value.is_integer():
+    """A count from a cell: 3, 3.0, "3" and " 3 " are three; blank is none.
+
+    At most `MAX_COUNT`, the cap `add` has too: 1e30 copies is a typo, and would not fit in
+    the database.
+    """
+    if value.__class__ is float and 0 <= value <= MAX_COUNT and value.is_integer():
         return int(value)  # the usual cell, as calamine reads numbers
     if value is None or value == "" or (isinstance(value, str) and not value.strip()):
         return 0
@@ -132,6 +136,10 @@ def _count(value: Any, column: str) -> int:
             raise CardbaseError(f"{column} '{shorten(str(value))}' is not a number") from None
     if number < 0 or not float(number).is_integer():
         raise CardbaseError(f"{column} '{shorten(_text(value))}' must be a whole number, 0 or more")
+    if number > MAX_COUNT:
+        raise CardbaseError(
+            f"{column} '{shorten(_text(value))}' is more than {MAX_COUNT:,} copies; check the cell"
+        )
     return int(number)
 
 
