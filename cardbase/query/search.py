@@ -20,6 +20,7 @@ from cardbase.catalog.cards import (
     card_from_row,
 )
 from cardbase.db import tables
+from cardbase.db.interrupt import interruptible
 from cardbase.fields import FIELD_BY_NAME
 from cardbase.query import nodes as q
 from cardbase.query.parse import parse_query
@@ -129,12 +130,14 @@ def search(conn: sqlite3.Connection, query: q.Query, limit: int | None = None) -
     found = plan(query, limit)
     cursor = conn.cursor()
     cursor.row_factory = None  # plain tuples: thousands of rows on a broad search
-    return [card_from_row(row) for row in cursor.execute(found.sql, found.params)]
+    with interruptible():
+        return [card_from_row(row) for row in cursor.execute(found.sql, found.params)]
 
 
 def count(conn: sqlite3.Connection, query: q.Query) -> int:
     found = plan(query, count=True)
-    return int(conn.execute(found.sql, found.params).fetchone()[0])
+    with interruptible():
+        return int(conn.execute(found.sql, found.params).fetchone()[0])
 
 
 def run_query(conn: sqlite3.Connection, text: str, limit: int | None = None) -> list[Card]:
@@ -161,9 +164,10 @@ def owned_totals(conn: sqlite3.Connection, query: q.Query) -> Totals:
     from cardbase.collection.stats import Totals
 
     found = plan(query)
-    row = conn.execute(
-        f"SELECT coalesce(sum(nonfoil), 0), coalesce(sum(foil), 0), "
-        f"coalesce(sum(nonfoil + foil > 0), 0) FROM ({found.sql})",
-        found.params,
-    ).fetchone()
+    with interruptible():
+        row = conn.execute(
+            f"SELECT coalesce(sum(nonfoil), 0), coalesce(sum(foil), 0), "
+            f"coalesce(sum(nonfoil + foil > 0), 0) FROM ({found.sql})",
+            found.params,
+        ).fetchone()
     return Totals(row[0] + row[1], row[0], row[1], row[2])

@@ -18,6 +18,7 @@ from cardbase.codes import parse_code
 from cardbase.errors import CardbaseError, CodeError, QueryError
 from cardbase.fields import FIELD_BY_NAME, CardField, Kind
 from cardbase.query import nodes as q
+from cardbase.query.regex import PatternError, compile_pattern
 from cardbase.similar import closest
 
 _NUMBER = re.compile(r"-?[0-9]+")
@@ -77,10 +78,16 @@ def text_match(
 
 
 def regex(field: CardField, pattern: str, at: Span, errors: Errors) -> q.Node:
+    """A /regex/ term, compiled now by the engine SQLite will run it with, so a pattern that
+    cannot run is refused here with a caret under the part RE2 named. `at` spans the
+    pattern with its slashes."""
     try:
-        re.compile(pattern)
-    except re.error as exc:
-        raise errors.error(f"bad regular expression: {exc}", at) from None
+        compile_pattern(pattern)
+    except PatternError as exc:
+        offset = pattern.find(exc.fragment) if exc.fragment else -1
+        start = at.start + 1 + offset
+        where = at if offset < 0 else Span(start, start + len(exc.fragment))
+        raise errors.error(f"bad regular expression: {exc.message}", where, exc.hint) from None
     return q.Regex(field, pattern)
 
 
