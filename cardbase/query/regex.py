@@ -17,10 +17,12 @@ from typing import Any
 
 PROGRAM_BYTES = 8 << 20  # RE2's memory for one pattern (its default): a bigger one is refused
 HINT = (
-    "Regular expressions use RE2 syntax, which has no backreferences or lookaround, so that "
+    "Regular expressions are RE2's, which leaves out backreferences and lookaround so that "
     "every search ends quickly"
 )
 _BACKREFERENCE = re.compile(r"\\[1-9]")
+_REPEAT = re.compile(r"\{([0-9]+)(?:,([0-9]*))?\}")
+MAX_REPEAT = 1_000  # RE2's own limit on a{n}
 
 
 class PatternError(ValueError):
@@ -42,6 +44,9 @@ def compile_pattern(pattern: str) -> Callable[[str], bool]:
     """
     import re2
 
+    huge = _huge_repeat(pattern)
+    if huge:
+        raise PatternError("invalid repetition size", huge, f"At most {MAX_REPEAT:,} repeats")
     options = re2.Options()
     options.case_sensitive = False
     options.log_errors = False  # RE2 would print its own line to stderr
@@ -95,4 +100,28 @@ def _unsupported(fragment: str, pattern: str) -> str | None:
         return "lookbehind"
     if _BACKREFERENCE.fullmatch(fragment) or (fragment == "(?P" and "(?P=" in pattern):
         return "backreferences"
+    return None
+
+
+def _huge_repeat(pattern: str) -> str | None:
+    """A repeat count RE2 would not refuse but read as text: a{1001} is an error in RE2, yet
+    a{99999999999} (past its integers) silently searches for the characters "a{999...".
+    Both are refused alike, as every other engine refuses them."""
+    position, in_class = 0, False
+    while position < len(pattern):
+        ch = pattern[position]
+        if ch == "\\":
+            position += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+            position += 2 if pattern[position + 1 : position + 2] == "]" else 1
+            continue
+        elif ch == "{" and (repeat := _REPEAT.match(pattern, position)):
+            counts = [count for count in repeat.groups() if count]
+            if any(len(count) > 4 or int(count) > MAX_REPEAT for count in counts):
+                return repeat.group()
+        position += 1
     return None
