@@ -188,6 +188,7 @@ HOSTILE_QUERIES = [
     (" or ".join(["a"] * 1_000), f"at most {MAX_TERMS} terms", "a"),
     (" ".join(["cost>1"] * 1_500), f"at most {MAX_TERMS} terms", "cost>1"),
     ("x" * (MAX_QUERY_CHARS + 1), "characters long", "x"),
+    ("name:/chug\udcff/", "not UTF-8", "\udcff"),
 ]
 
 
@@ -307,6 +308,9 @@ CLI_HOSTILE = [
     ["add", f"Chugawug Cook x{BIG}"],
     ["set", f"1 U {BIG} x2"],
     ["remove", "1 U -3"],
+    ["search", "chug\udcff"],  # a byte that was not UTF-8, as Python hands it on
+    ["search", "--trait", "chug\udcff"],
+    ["search", "--sort", "cost\udcff"],
 ]
 
 

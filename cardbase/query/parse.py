@@ -23,7 +23,7 @@ from cardbase.errors import QueryError, shorten
 from cardbase.fields import FIELD_BY_NAME
 from cardbase.limits import MAX_NESTING, MAX_QUERY_CHARS, MAX_TERMS
 from cardbase.query import nodes as q
-from cardbase.query.terms import BUILDERS, Span, code_term, regex, text_match
+from cardbase.query.terms import BUILDERS, Span, code_term, regex, text_match, unreadable
 from cardbase.similar import closest
 
 _FIELD_TERM = re.compile(r"([A-Za-z]+)(>=|<=|!=|:|=|>|<)(.*)", re.DOTALL)
@@ -59,9 +59,9 @@ class Tokenizer:
 
     def run(self) -> list[Token]:
         text = self.text
-        for position, ch in enumerate(text):
-            if (ch < " " and not ch.isspace()) or ch == "\x7f":
-                raise self.error(f"control character {ch!r} in the query", position)
+        bad = unreadable(text)
+        if bad:
+            raise self.error(bad[1], bad[0])
         while self.pos < len(text):
             ch, start = text[self.pos], self.pos
             if ch.isspace():

@@ -53,6 +53,18 @@ def _fts_string(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
+def unreadable(text: str) -> tuple[int, str] | None:
+    """The first character of `text` that a query cannot hold, and why: control characters,
+    and bytes that were not UTF-8 (Python hands them on as lone surrogates, which SQLite's
+    UTF-8 cannot take)."""
+    for position, ch in enumerate(text):
+        if (ch < " " and not ch.isspace()) or ch == "\x7f":
+            return position, f"control character {ch!r} in the query"
+        if "\ud800" <= ch <= "\udfff":
+            return position, "bytes that are not UTF-8 text in the query"
+    return None
+
+
 def text_match(
     field: CardField | None, value: str, phrase: bool, at: Span, errors: Errors, raw: str
 ) -> q.Node:
@@ -272,6 +284,9 @@ def option_node(field: CardField, value: str) -> q.Node:
             )
         if not rest.strip():
             raise errors.error(f"--{field.name} needs a value, e.g. --{field.name} {field.example}")
+        bad = unreadable(value)
+        if bad:
+            raise errors.error(bad[1], Span(bad[0], bad[0] + 1))
         assert field.kind is not None  # only query fields have plain options
         node = BUILDERS[field.kind](field, op, rest, Span(len(op), len(value)), errors)
     except QueryError as exc:
