@@ -284,3 +284,12 @@ def test_a_long_query_shows_a_window_around_the_caret(text: str, problem: str) -
     assert shown[column:].startswith(problem)
     assert shown.startswith("  ...") == (caught.value.start > 30)
     assert shown.endswith("...") == (caught.value.start < len(text) - 60)
+
+
+def test_a_deck_line_with_a_huge_count_is_a_problem_of_the_deck(run: Run, tmp_path) -> None:
+    deck = tmp_path / "deck.txt"
+    deck.write_text(f"{BIG} Chugawug Cook\n3 Chugawug Cook\n")
+    result = run("deck", "check", str(deck))
+    assert result.exit_code == 1  # an invalid deck, not an internal error
+    assert "bad-line: line 1" in result.stdout
+    assert all(len(line) < 400 for line in result.stdout.splitlines())  # the line, quoted twice
