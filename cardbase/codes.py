@@ -11,12 +11,15 @@ import functools
 import re
 from typing import NamedTuple
 
-from cardbase.errors import CodeError
+from cardbase.errors import CodeError, shorten
 from cardbase.fields import RARITY_LETTERS, RARITY_NAMES
 from cardbase.limits import MAX_NUMBER, MAX_SERIES
 
 _CANONICAL = re.compile(rf"([1-9][0-9]{{0,2}}) ([{RARITY_LETTERS}]) ([1-9][0-9]{{0,4}})")
-_PIECES = re.compile(r"[0-9]+|[^\W\d_]+|[^\s\-/]")
+# A '-' between parts is a separator (1-U-132), but one that starts a part, after a space or
+# a '/', is a minus sign: "1 U -3" is card -3, refused as such, not card 3.
+_PIECES = re.compile(r"(?:(?<![^\s/])-)?[0-9]+|[^\W\d_]+|[^\s\-/]")
+_NUMBER = re.compile(r"-?[0-9]+")
 _SHAPE = "like '1 U 132' (series, rarity letter, card number)"
 
 
@@ -48,22 +51,25 @@ def parse_code(text: str) -> CollectorCode:
         series, rarity, number = int(canonical[1]), canonical[2], int(canonical[3])
         if 0 < series <= MAX_SERIES and 0 < number <= MAX_NUMBER:
             return CollectorCode(series, rarity, number)
-    shown = text.strip()
-    if not shown:
+    if not text.strip():
         raise CodeError(f"empty collector code; expected one {_SHAPE}")
-    pieces = _PIECES.findall(shown)
-    if len(pieces) == 3 and pieces[0].isdigit() and pieces[2].isdigit():
+    shown = shorten(text.strip())
+    pieces = _PIECES.findall(text.strip())
+    numbers = [bool(_NUMBER.fullmatch(piece)) for piece in pieces]
+    if len(pieces) == 3 and numbers[0] and numbers[2]:
         series_text, rarity_text, number_text = pieces
-    elif len(pieces) == 2 and pieces[0].isdigit() and not pieces[1].isdigit():
+    elif len(pieces) == 2 and numbers[0] and not numbers[1]:
         raise CodeError(f"{shown}: the card number is missing; expected a code {_SHAPE}")
-    elif len(pieces) > 3 and pieces[0].isdigit() and pieces[2].isdigit():
-        raise CodeError(f"{shown}: unexpected '{pieces[3]}' after the card number")
+    elif len(pieces) > 3 and numbers[0] and numbers[2]:
+        raise CodeError(f"{shown}: unexpected '{shorten(pieces[3], 20)}' after the card number")
     else:
         raise CodeError(f"{shown}: not a collector code; expected one {_SHAPE}")
     series = _positive(shown, "series", series_text, MAX_SERIES)
     rarity = rarity_text.upper()
     if rarity not in RARITY_NAMES:
-        raise CodeError(f"{shown}: rarity '{rarity_text}' is not one of {' '.join(RARITY_NAMES)}")
+        raise CodeError(
+            f"{shown}: rarity '{shorten(rarity_text, 20)}' is not one of {' '.join(RARITY_NAMES)}"
+        )
     number = _positive(shown, "card number", number_text, MAX_NUMBER)
     return CollectorCode(series, rarity, number)
 
@@ -73,19 +79,22 @@ def looks_like_code(text: str) -> bool:
     pieces = _PIECES.findall(text.strip())
     return (
         len(pieces) == 3
-        and pieces[0].isdigit()
-        and pieces[2].isdigit()
+        and bool(_NUMBER.fullmatch(pieces[0]))
+        and bool(_NUMBER.fullmatch(pieces[2]))
         and len(pieces[1]) == 1
         and pieces[1].isalpha()
     )
 
 
 def _positive(shown: str, part: str, digits: str, limit: int) -> int:
-    if not digits.isascii() or not digits.isdigit():
-        raise CodeError(f"{shown}: {part} '{digits}' is not a number")
+    """A part's number, checked by its digits first: int() refuses numbers of over 4,300."""
+    if not _NUMBER.fullmatch(digits):
+        raise CodeError(f"{shown}: {part} '{shorten(digits, 20)}' is not a number")
+    if digits.startswith("-") and digits.strip("-0"):
+        raise CodeError(f"{shown}: {part} {shorten(digits, 20)} must be 1 or more")
+    if len(digits.lstrip("-0")) > len(str(limit)) or int(digits) > limit:
+        raise CodeError(f"{shown}: {part} {shorten(digits, 20)} is too large (at most {limit})")
     value = int(digits)
     if value < 1:
-        raise CodeError(f"{shown}: {part} must be 1 or more, not {digits}")
-    if value > limit:
-        raise CodeError(f"{shown}: {part} {value} is too large (at most {limit})")
+        raise CodeError(f"{shown}: {part} {value} must be 1 or more")
     return value

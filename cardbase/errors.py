@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+QUOTED_CHARS = 80  # of the user's text in one error line: enough to recognise it
+
 
 class CardbaseError(Exception):
     """Bad input from the user: a code, a name, a file, a query."""
@@ -66,10 +68,29 @@ class QueryError(CardbaseError):
         self.end = max(self.start + 1, min(end, len(query) + 1))
 
     def __str__(self) -> str:
-        # one column per character, so that the caret stays under the problem
-        shown = "".join(_shown(ch) for ch in self.query)
-        caret = " " * self.start + "^" * (self.end - self.start)
-        return f"{super().__str__()}\n  {shown}\n  {caret}"
+        """The message, then the query with a caret under the problem: all of a short query,
+        and of a long one the 80 characters around the caret, between ellipses."""
+        length = len(self.query)
+        # The caret may stand just past the end ("expected a value after 'cost:'").
+        first = max(0, min(self.start - QUOTED_CHARS // 3, length + 1 - QUOTED_CHARS))
+        last = first + QUOTED_CHARS
+        before = "..." if first > 0 else ""
+        after = "..." if last < length else ""
+        shown = "".join(_shown(ch) for ch in self.query[first:last])
+        caret = " " * (len(before) + self.start - first) + "^" * (min(self.end, last) - self.start)
+        return f"{super().__str__()}\n  {before}{shown}{after}\n  {caret}"
+
+
+def shorten(text: str, width: int = QUOTED_CHARS) -> str:
+    """User text as an error line quotes it: one line, and at most `width` of its characters.
+
+    A message is read by a person: a 10 MB query or a 5,000-digit number pasted by mistake
+    must not become a 10 MB line, and a newline in a value must not start a second one.
+    """
+    visible = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text[: width + 1])
+    if len(text) <= width and len(visible) <= width:
+        return visible
+    return f"{visible[:width]}... ({len(text):,} characters)"
 
 
 def _shown(ch: str) -> str:

@@ -34,3 +34,11 @@ MAX_PASTED = 1_000_000  # bytes `add -` reads from standard input
 MAX_ITEM_LINE = 1_000  # characters of one pasted item
 
 # -- Queries ------------------------------------------------------------------------------
+# Far past any query a person types or a script builds, and inside what SQLite can run: the
+# nesting is what SQLite's parser runs out of first (its stack of 100 overflows near 19 levels
+# of -), and a query at every limit at once still runs (tests/test_query_limits.py).
+MAX_QUERY_CHARS = 20_000  # characters in one query, or in one filter option's value
+MAX_TERMS = 500  # terms in one query
+MAX_NESTING = 12  # ( ) and - inside one another
+MAX_QUERY_NUMBER = 999_999_999  # a number in a query, either sign: cost>=2, atk:1..3
+MAX_RESULTS = 1_000_000_000  # --limit N: a larger N means every match, as this one does

@@ -41,8 +41,8 @@ def test_canonical_form() -> None:
     [
         ("1 X 132", "1 X 132: rarity 'X' is not one of C U R E P S"),
         ("1 UU 132", "rarity 'UU' is not one of"),
-        ("0 U 5", "series must be 1 or more, not 0"),
-        ("1 U 0", "card number must be 1 or more, not 0"),
+        ("0 U 5", "0 U 5: series 0 must be 1 or more"),
+        ("1 U 0", "1 U 0: card number 0 must be 1 or more"),
         ("1 U", "the card number is missing"),
         ("", "empty collector code"),
         ("   ", "empty collector code"),
@@ -53,6 +53,14 @@ def test_canonical_form() -> None:
         (f"1 U {MAX_NUMBER + 1}", "card number 100000 is too large"),
         ("1 U 1 2", "unexpected '2'"),
         ("1 ü 3", "rarity 'ü' is not one of"),
+        ("1 U -3", "1 U -3: card number -3 must be 1 or more"),  # a minus, not a separator
+        ("1/U/-3", "card number -3 must be 1 or more"),
+        ("-1 U 3", "series -1 must be 1 or more"),
+        ("1 U " + "9" * 5_000, "card number 99999999999999999999... (5,000 characters) is too"),
+        ("1 U -" + "9" * 5_000, "card number -9999999999999999999... (5,001 characters) must be"),
+        ("9" * 5_000 + " U 1", "series 99999999999999999999... (5,000 characters) is too large"),
+        ("1 U 3 " + "x" * 5_000, "unexpected 'xxxxxxxxxxxxxxxxxxxx... (5,000 characters)'"),
+        ("1 U 3\n4", "1 U 3\\n4: unexpected '4'"),  # the newline shown, the message one line
     ],
 )
 def test_parse_rejects_naming_the_bad_part(text: str, message: str) -> None:
@@ -60,6 +68,26 @@ def test_parse_rejects_naming_the_bad_part(text: str, message: str) -> None:
         parse_code(text)
     assert message in str(caught.value)
     assert "\n" not in str(caught.value)
+    assert len(str(caught.value)) < 250  # the input is quoted, shortened if long
+
+
+@pytest.mark.parametrize(
+    ("text", "code"), [("1-U-3", "1 U 3"), ("1U-3", "1 U 3"), ("1 -U- 3", "1 U 3")]
+)
+def test_a_dash_between_parts_is_a_separator(text: str, code: str) -> None:
+    assert str(parse_code(text)) == code
+
+
+@given(
+    st.sampled_from(["", "-", "0"]),
+    st.text(st.sampled_from("0123456789"), min_size=1, max_size=6_000),
+)
+def test_any_number_is_a_code_or_a_code_error(sign: str, digits: str) -> None:
+    for text in (f"1 U {sign}{digits}", f"{sign}{digits} U 1"):
+        try:
+            parse_code(text)
+        except CodeError as exc:
+            assert len(str(exc)) < 250
 
 
 codes = st.builds(

@@ -42,11 +42,22 @@ def test_parse_entry(line: str, copies: int, card: str, finish: str | None) -> N
 
 @pytest.mark.parametrize(
     ("line", "message"),
-    [("   ", "names no card"), ("", "names no card"), ("0 Chugawug Cook", "count must be 1")],
+    [
+        ("   ", "names no card"),
+        ("", "names no card"),
+        ("0 Chugawug Cook", "count must be 1"),
+        ("10000 Chugawug Cook", "count must be 1 to 9999, not 10000"),
+        ("99999999999999999999999 Chugawug Cook", "count must be 1 to 9999, not 9999"),
+        ("9" * 5_000 + " Chugawug Cook", r"not 99999999999999999999\.\.\. \(5,000 characters\)"),
+        ("Chugawug Cook x" + "9" * 5_000, "count must be 1 to 9999"),
+        ("9" * 5_000 + 'x"1 C 14"', "count must be 1 to 9999"),
+    ],
+    ids=["spaces", "empty", "zero", "10000", "2**76", "5000 digits", "x5000 digits", "5000x code"],
 )
 def test_bad_entries(line: str, message: str) -> None:
-    with pytest.raises(CardbaseError, match=message):
+    with pytest.raises(CardbaseError, match=message) as caught:
         parse_entry(line)
+    assert len(str(caught.value)) < 250  # the line is quoted, shortened if long
 
 
 def test_zero_allowed_where_asked() -> None:

@@ -323,7 +323,7 @@ def test_bad_option_names_the_option() -> None:
         ("t>creature", "type takes ':' or '!=', not '>'", 2),
         ("is:heroic", "unknown is:heroic. Did you mean is:hero?", 3),
         ("gem:purple", "unknown gem colours 'purple'", 4),
-        ("name:/[a/", "bad regular expression", 5),
+        ("name:/[a/", "bad regular expression: missing ]", 6),
         ("/abc", "this /regex/ has no closing /", 0),
         ("dragon or", "expected a term after 'or'", 7),
         ("or dragon", "'or' needs a term on each side", 0),

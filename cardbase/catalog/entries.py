@@ -13,7 +13,7 @@ import re
 from typing import NamedTuple
 
 from cardbase.codes import looks_like_code
-from cardbase.errors import CardbaseError
+from cardbase.errors import CardbaseError, shorten
 from cardbase.fields import FOIL, NONFOIL
 from cardbase.limits import MAX_COUNT
 
@@ -47,13 +47,17 @@ def parse_entry(text: str, minimum: int = 1) -> Entry:
     """
     line = " ".join(text.split())
     rest, finish = _strip_finish(line)
-    count, card = _split_count(rest)
+    digits, card = _split_count(rest)
     card = card.strip().strip('"').strip()
     if not card:
-        raise CardbaseError(f"'{line}' names no card")
-    if count < minimum or count > MAX_COUNT:
-        raise CardbaseError(f"'{line}': the count must be {minimum} to {MAX_COUNT}, not {count}")
-    return Entry(count, card, finish, line, rest.strip('"'))
+        raise CardbaseError(f"'{shorten(line)}' names no card")
+    # Digits first: int() refuses numbers of over 4,300 digits, and SQLite past 2**63.
+    if len(digits.lstrip("0")) > len(str(MAX_COUNT)) or not minimum <= int(digits) <= MAX_COUNT:
+        raise CardbaseError(
+            f"'{shorten(line)}': the count must be {minimum} to {MAX_COUNT}, "
+            f"not {shorten(digits, 20)}"
+        )
+    return Entry(int(digits), card, finish, line, rest.strip('"'))
 
 
 def _strip_finish(line: str) -> tuple[str, str | None]:
@@ -65,19 +69,20 @@ def _strip_finish(line: str) -> tuple[str, str | None]:
     return line, None
 
 
-def _split_count(text: str) -> tuple[int, str]:
+def _split_count(text: str) -> tuple[str, str]:
+    """The count's digits (not yet a number: they may be thousands) and the card's text."""
     if looks_like_code(text):  # "1 X 132" is a code with a wrong letter, not "1x card 132"
-        return 1, text
+        return "1", text
     match = _COUNT_FIRST.fullmatch(text)
     if match:
-        return int(match.group(1)), match.group(2)
+        return match.group(1), match.group(2)
     match = _COUNT_LAST.fullmatch(text)
     if match:
-        return int(match.group(2)), match.group(1)
+        return match.group(2), match.group(1)
     match = _LEADING_NUMBER.fullmatch(text)
     if match:
-        return int(match.group(1)), match.group(2)
-    return 1, text
+        return match.group(1), match.group(2)
+    return "1", text
 
 
 def format_entry(count: int, card: str, finish: str | None = None) -> str:

@@ -107,7 +107,10 @@ def undo(output: OutputOption = Output.table) -> None:
 @command(app)
 def history(
     limit: Annotated[
-        int, typer.Option("--limit", "-n", min=1, help="Show the last N batches.")
+        int,
+        typer.Option(
+            "--limit", "-n", parser=opt.whole_number, metavar="N", help="Show the last N batches."
+        ),
     ] = 20,
     output: OutputOption = Output.table,
 ) -> None:

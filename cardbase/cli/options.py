@@ -14,7 +14,9 @@ from typing import Annotated, Any
 
 import typer
 
+from cardbase.errors import shorten
 from cardbase.fields import FLAGS, OPTION_FIELDS, SORT_KEYS, CardField
+from cardbase.limits import MAX_RESULTS
 
 PANEL = "Filters (same as the query language)"
 
@@ -88,7 +90,29 @@ Sort = Annotated[
     typer.Option("--sort", help=f"Sort by {', '.join(SORT_KEYS)}."),
 ]
 Desc = Annotated[bool, typer.Option("--desc", help="Sort in descending order.")]
-Limit = Annotated[int | None, typer.Option("--limit", "-n", min=1, help="Show at most N cards.")]
+
+
+def whole_number(value: str | int) -> int:
+    """`--limit N`: 1 or more; an N past `MAX_RESULTS` means every match, as that one does,
+    so it is read as that rather than sent to SQLite, which holds no number past 2**63 (and
+    int() reads none of over 4,300 digits)."""
+    if isinstance(value, int):
+        return value
+    text = value.strip()
+    if not text.isascii() or not text.isdigit():
+        raise typer.BadParameter(f"'{shorten(text, 20)}' is not a whole number")
+    digits = text.lstrip("0")
+    if not digits:
+        raise typer.BadParameter("it must be 1 or more")
+    if len(digits) > len(str(MAX_RESULTS)):
+        return MAX_RESULTS
+    return min(int(digits), MAX_RESULTS)
+
+
+Limit = Annotated[
+    int | None,
+    typer.Option("--limit", "-n", parser=whole_number, metavar="N", help="Show at most N cards."),
+]
 ShowAll = Annotated[
     bool, typer.Option("--all", help="On a terminal too, show every match, not only the first 50.")
 ]

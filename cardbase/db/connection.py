@@ -2,18 +2,20 @@
 
 The lowest layer of `cardbase.db`: `connect` (which opens databases ready for use) and
 `schema` (which makes them ready) both build on it.
+
+Every connection's statements end when Ctrl-C is pressed (see `cardbase.db.interrupt`).
 """
 
 from __future__ import annotations
 
-import functools
-import re
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from cardbase.db import interrupt
 from cardbase.errors import DatabaseError
+from cardbase.query.regex import compile_pattern
 
 BUSY_TIMEOUT_MS = 10_000
 # Reads go through a memory map instead of a read() call per page: a filtered scan of 100k
@@ -38,20 +40,18 @@ def connect(path: Path, uri_query: str | None = None) -> sqlite3.Connection:
         raise DatabaseError(f"{path}: cannot open the database ({exc})") from exc
     conn.row_factory = sqlite3.Row
     conn.create_function("regexp", 2, _regexp, deterministic=True)
+    interrupt.watch(conn)
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
     conn.execute("PRAGMA foreign_keys = ON")
     return conn
 
 
-@functools.lru_cache(maxsize=64)
-def _compiled(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
-
-
+@interrupt.callback
 def _regexp(pattern: str, value: str | None) -> bool:
-    """SQLite's REGEXP for the query language's /regex/ terms: case-insensitive search."""
-    return value is not None and _compiled(pattern).search(value) is not None
+    """SQLite's REGEXP for the query language's /regex/ terms: case-insensitive, and in time
+    linear in the value (RE2), so no pattern can hold a statement for long."""
+    return isinstance(value, str) and compile_pattern(pattern)(value)
 
 
 @contextmanager
@@ -70,8 +70,14 @@ def transaction(
         begin(conn)
     try:
         yield conn
-    except BaseException:
+    except BaseException as exc:
+        by_ctrl_c = isinstance(exc, sqlite3.OperationalError) and interrupt.stopped()
         if conn.in_transaction:  # SQLite ends some failed transactions itself (disk full)
             conn.execute("ROLLBACK")
+        if by_ctrl_c:  # Ctrl-C ended a statement: the interrupt it was, once rolled back
+            raise KeyboardInterrupt from None
         raise
+    if interrupt.stopped():  # Ctrl-C came during a statement that still finished
+        conn.execute("ROLLBACK")
+        raise KeyboardInterrupt
     conn.execute("COMMIT")

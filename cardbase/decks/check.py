@@ -17,7 +17,7 @@ from cardbase.codes import looks_like_code
 from cardbase.db import tables
 from cardbase.decks.formats import FORMATS, Format, Placed, Problem, check
 from cardbase.decks.lists import DeckLine, DeckList
-from cardbase.errors import CardbaseError
+from cardbase.errors import CardbaseError, shorten
 from cardbase.fields import DEFAULT_FORMAT, GEM_COLOURS
 
 
@@ -63,7 +63,7 @@ def place(
         Problem(
             "bad-line",
             "one card entry a line",
-            f"line {p.line} '{p.text}': {p.message}" if p.line else p.message,
+            f"line {p.line} '{shorten(p.text)}': {p.message}" if p.line else p.message,
             (p.line,) if p.line else (),
         )
         for p in deck.problems

@@ -54,7 +54,7 @@ class Not(NamedTuple):
         sql, params = self.child.clause()
         # A comparison with a missing value (a resource's attack) is NULL, and NOT NULL is
         # NULL again: coalesce makes "-atk>3" include the cards that have no attack.
-        return f"NOT coalesce(({sql}), 0)", params
+        return f"NOT coalesce({sql}, 0)", params
 
     def describe(self) -> str:
         return "-" + _grouped(self.child, And, Or)

@@ -19,10 +19,11 @@ from typing import NamedTuple
 
 from cardbase.catalog.cards import name_key
 from cardbase.codes import looks_like_code
-from cardbase.errors import QueryError
+from cardbase.errors import QueryError, shorten
 from cardbase.fields import FIELD_BY_NAME
+from cardbase.limits import MAX_NESTING, MAX_QUERY_CHARS, MAX_TERMS
 from cardbase.query import nodes as q
-from cardbase.query.terms import BUILDERS, Span, code_term, regex, text_match
+from cardbase.query.terms import BUILDERS, Span, code_term, regex, text_match, unreadable
 from cardbase.similar import closest
 
 _FIELD_TERM = re.compile(r"([A-Za-z]+)(>=|<=|!=|:|=|>|<)(.*)", re.DOTALL)
@@ -58,9 +59,9 @@ class Tokenizer:
 
     def run(self) -> list[Token]:
         text = self.text
-        for position, ch in enumerate(text):
-            if (ch < " " and not ch.isspace()) or ch == "\x7f":
-                raise self.error(f"control character {ch!r} in the query", position)
+        bad = unreadable(text)
+        if bad:
+            raise self.error(bad[1], bad[0])
         while self.pos < len(text):
             ch, start = text[self.pos], self.pos
             if ch.isspace():
@@ -139,11 +140,23 @@ def parse_query(text: str) -> q.Query:
 
 
 class Parser:
+    """A recursive-descent parser, held to `MAX_NESTING` and `MAX_TERMS` so that Python's
+    recursion and SQLite's expression depth never run out whatever the query."""
+
     def __init__(self, text: str) -> None:
         self.text = text
+        if len(text) > MAX_QUERY_CHARS:
+            raise QueryError(
+                f"the query is {len(text):,} characters long; at most {MAX_QUERY_CHARS:,}",
+                text,
+                MAX_QUERY_CHARS,
+                len(text),
+            )
         self.tokens = Tokenizer(text).run()
         self.index = 0
         self.sort: list[q.Sort] = []
+        self.depth = 0
+        self.terms = 0
 
     def error(
         self, message: str, token: Token | Span | None = None, hint: str | None = None
@@ -199,24 +212,38 @@ class Parser:
 
     def unary(self, top: bool) -> q.Node | None:
         token = self.take()
-        if token.kind is T.NEG:
-            following = self.peek()
-            if following is None or following.kind in (T.OR, T.RPAREN, T.AND):
-                raise self.error("expected a term after '-'", token)
-            child = self.unary(top=False)
-            return q.Not(child) if child is not None else None
-        if token.kind is T.LPAREN:
-            inner = self.or_expr(top=False)
-            closing = self.peek()
-            if closing is None:
-                raise self.error("this '(' is never closed; add a ')'", token)
-            self.take()
-            if inner is None:
-                raise self.error("empty parentheses", token)
-            return inner
+        if token.kind in (T.NEG, T.LPAREN):
+            self.depth += 1
+            if self.depth > MAX_NESTING:
+                raise self.error(
+                    f"more than {MAX_NESTING} levels of ( ) and - inside one another", token
+                )
+            node = self.group(token) if token.kind is T.LPAREN else self.negation(token)
+            self.depth -= 1
+            return node
         if token.kind is T.RPAREN:  # pragma: no cover - and_expr stops before ')'
             raise self.error("unexpected ')'", token)
+        self.terms += 1
+        if self.terms > MAX_TERMS:
+            raise self.error(f"a query has at most {MAX_TERMS} terms", token)
         return self.term(token, top)
+
+    def negation(self, token: Token) -> q.Node | None:
+        following = self.peek()
+        if following is None or following.kind in (T.OR, T.RPAREN, T.AND):
+            raise self.error("expected a term after '-'", token)
+        child = self.unary(top=False)
+        return q.Not(child) if child is not None else None
+
+    def group(self, token: Token) -> q.Node:
+        inner = self.or_expr(top=False)
+        closing = self.peek()
+        if closing is None:
+            raise self.error("this '(' is never closed; add a ')'", token)
+        self.take()
+        if inner is None:
+            raise self.error("empty parentheses", token)
+        return inner
 
     def term(self, token: Token, top: bool) -> q.Node | None:
         span = Span(token.start, token.end)
@@ -244,7 +271,7 @@ class Parser:
             close = closest(name.lower(), list(FIELD_BY_NAME))
             hint = f"Did you mean {close}? " if close else ""
             raise QueryError(
-                f"unknown field '{name}'",
+                f"unknown field '{shorten(name)}'",
                 self.text,
                 token.start,
                 name_end,
@@ -252,7 +279,7 @@ class Parser:
             )
         value_span = Span(name_end + len(op), token.end)
         if not value:
-            raise self.error(f"expected a value after '{name}{op}'", token)
+            raise self.error(f"expected a value after '{shorten(name)}{op}'", token)
         assert field.kind is not None  # FIELD_BY_NAME holds only the query's fields
         builder = BUILDERS[field.kind]
         node = builder(field, op, value, value_span, self)

@@ -20,7 +20,10 @@ from cardbase.catalog.cards import (
     card_from_row,
 )
 from cardbase.db import tables
+from cardbase.db.interrupt import interruptible
+from cardbase.errors import CardbaseError, shorten
 from cardbase.fields import FIELD_BY_NAME
+from cardbase.limits import MAX_RESULTS
 from cardbase.query import nodes as q
 from cardbase.query.parse import parse_query
 from cardbase.query.terms import flag_node, option_node
@@ -92,6 +95,12 @@ def _ranked_terms(root: q.Node | None) -> tuple[list[q.TextMatch], list[q.Node]]
 
 
 def plan(query: q.Query, limit: int | None = None, count: bool = False) -> SearchPlan:
+    """The statement for `query`. A `limit` past `MAX_RESULTS` means every match, as that one
+    does, and is read as it: SQLite holds no integer past 2**63."""
+    if limit is not None:
+        if limit < 0:
+            raise CardbaseError(f"the limit must be 0 or more, not {shorten(str(limit))}")
+        limit = min(limit, MAX_RESULTS)
     text_terms, rest = _ranked_terms(query.root)
     params: list[Any] = []
     columns = "count(*)" if count else CARD_COLUMNS_SQL
@@ -107,7 +116,7 @@ def plan(query: q.Query, limit: int | None = None, count: bool = False) -> Searc
         )
         params.append(" AND ".join(term.fts for term in text_terms))
         if top:
-            params.append(int(limit or 0))
+            params.append(limit)
     sql += f" {OWNERSHIP_JOIN_SQL}"
     if rest:
         where, where_params = (rest[0] if len(rest) == 1 else q.And(tuple(rest))).clause()
@@ -121,7 +130,7 @@ def plan(query: q.Query, limit: int | None = None, count: bool = False) -> Searc
         sql += f" ORDER BY {', '.join(order)}"
         if limit is not None:
             sql += " LIMIT ?"
-            params.append(int(limit))
+            params.append(limit)
     return SearchPlan(query, sql, params)
 
 
@@ -129,12 +138,14 @@ def search(conn: sqlite3.Connection, query: q.Query, limit: int | None = None) -
     found = plan(query, limit)
     cursor = conn.cursor()
     cursor.row_factory = None  # plain tuples: thousands of rows on a broad search
-    return [card_from_row(row) for row in cursor.execute(found.sql, found.params)]
+    with interruptible():
+        return [card_from_row(row) for row in cursor.execute(found.sql, found.params)]
 
 
 def count(conn: sqlite3.Connection, query: q.Query) -> int:
     found = plan(query, count=True)
-    return int(conn.execute(found.sql, found.params).fetchone()[0])
+    with interruptible():
+        return int(conn.execute(found.sql, found.params).fetchone()[0])
 
 
 def run_query(conn: sqlite3.Connection, text: str, limit: int | None = None) -> list[Card]:
@@ -161,9 +172,10 @@ def owned_totals(conn: sqlite3.Connection, query: q.Query) -> Totals:
     from cardbase.collection.stats import Totals
 
     found = plan(query)
-    row = conn.execute(
-        f"SELECT coalesce(sum(nonfoil), 0), coalesce(sum(foil), 0), "
-        f"coalesce(sum(nonfoil + foil > 0), 0) FROM ({found.sql})",
-        found.params,
-    ).fetchone()
+    with interruptible():
+        row = conn.execute(
+            f"SELECT coalesce(sum(nonfoil), 0), coalesce(sum(foil), 0), "
+            f"coalesce(sum(nonfoil + foil > 0), 0) FROM ({found.sql})",
+            found.params,
+        ).fetchone()
     return Totals(row[0] + row[1], row[0], row[1], row[2])

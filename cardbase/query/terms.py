@@ -15,9 +15,11 @@ from typing import NamedTuple, Protocol
 
 from cardbase import fields
 from cardbase.codes import parse_code
-from cardbase.errors import CardbaseError, CodeError, QueryError
+from cardbase.errors import CardbaseError, CodeError, QueryError, shorten
 from cardbase.fields import FIELD_BY_NAME, CardField, Kind
+from cardbase.limits import MAX_QUERY_CHARS, MAX_QUERY_NUMBER
 from cardbase.query import nodes as q
+from cardbase.query.regex import PatternError, compile_pattern
 from cardbase.similar import closest
 
 _NUMBER = re.compile(r"-?[0-9]+")
@@ -51,6 +53,18 @@ def _fts_string(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
+def unreadable(text: str) -> tuple[int, str] | None:
+    """The first character of `text` that a query cannot hold, and why: control characters,
+    and bytes that were not UTF-8 (Python hands them on as lone surrogates, which SQLite's
+    UTF-8 cannot take)."""
+    for position, ch in enumerate(text):
+        if (ch < " " and not ch.isspace()) or ch == "\x7f":
+            return position, f"control character {ch!r} in the query"
+        if "\ud800" <= ch <= "\udfff":
+            return position, "bytes that are not UTF-8 text in the query"
+    return None
+
+
 def text_match(
     field: CardField | None, value: str, phrase: bool, at: Span, errors: Errors, raw: str
 ) -> q.Node:
@@ -67,7 +81,7 @@ def text_match(
     prefix = value.endswith("*") and not phrase
     words = value.rstrip("*") if prefix else value
     if not any(ch.isalnum() for ch in words):
-        raise errors.error(f"'{value}' has no letters or digits to search for", at)
+        raise errors.error(f"'{shorten(value)}' has no letters or digits to search for", at)
     if field is not None and field.name == "name" and not phrase:
         prefix = True  # name:chug finds Chugawug, as the game client's search box did
     fts = _fts_string(words) + ("*" if prefix else "")
@@ -77,10 +91,16 @@ def text_match(
 
 
 def regex(field: CardField, pattern: str, at: Span, errors: Errors) -> q.Node:
+    """A /regex/ term, compiled now by the engine SQLite will run it with, so a pattern that
+    cannot run is refused here with a caret under the part RE2 named. `at` spans the
+    pattern with its slashes."""
     try:
-        re.compile(pattern)
-    except re.error as exc:
-        raise errors.error(f"bad regular expression: {exc}", at) from None
+        compile_pattern(pattern)
+    except PatternError as exc:
+        offset = pattern.find(exc.fragment) if exc.fragment else -1
+        start = at.start + 1 + offset
+        where = at if offset < 0 else Span(start, start + len(exc.fragment))
+        raise errors.error(f"bad regular expression: {exc.message}", where, exc.hint) from None
     return q.Regex(field, pattern)
 
 
@@ -93,9 +113,19 @@ def code_term(value: str, at: Span, errors: Errors) -> q.Node:
 
 
 def _number(text: str, at: Span, errors: Errors, offset: int = 0) -> int:
+    """A number of the query, within what SQLite holds (and Python's int() reads: a number
+    of thousands of digits is refused before int() would refuse it with a ValueError)."""
+    sub = Span(at.start + offset, at.start + offset + max(1, len(text)))
     if not _NUMBER.fullmatch(text):
-        sub = Span(at.start + offset, at.start + offset + max(1, len(text)))
-        raise errors.error(f"expected a number, not '{text}'", sub)
+        raise errors.error(f"expected a number, not '{shorten(text, 20)}'", sub)
+    if len(text.lstrip("-").lstrip("0")) > len(str(MAX_QUERY_NUMBER)) or (
+        abs(int(text)) > MAX_QUERY_NUMBER
+    ):
+        raise errors.error(
+            f"{shorten(text, 20)} is out of range: a number in a query is at most "
+            f"{MAX_QUERY_NUMBER:,} either side of 0",
+            sub,
+        )
     return int(text)
 
 
@@ -120,7 +150,7 @@ def _rarity_letter(value: str, at: Span, errors: Errors) -> str:
             return letter
     close = closest(word, [name.lower() for name in fields.RARITY_NAMES.values()])
     raise errors.error(
-        f"unknown rarity '{value}'",
+        f"unknown rarity '{shorten(value)}'",
         at,
         f"Did you mean {close}?" if close else "Use c, u, r, e, p, s or a rarity's name",
     )
@@ -161,7 +191,7 @@ def build_choice(field: CardField, op: str, value: str, at: Span, errors: Errors
     if chosen is None:
         close = closest(word, list(folded))
         hint = f"Did you mean {close}?" if close else f"Choose from {', '.join(folded)}"
-        raise errors.error(f"unknown {field.name} '{value}'", at, hint)
+        raise errors.error(f"unknown {field.name} '{shorten(value)}'", at, hint)
     return q.Choice(field, None if chosen == fields.NO_SPHERE else chosen, negated_op=op == "!=")
 
 
@@ -181,7 +211,9 @@ def build_gem(field: CardField, op: str, value: str, at: Span, errors: Errors) -
     names = {name: letter for letter, name in fields.GEM_COLOURS.items()}
     letters = names.get(value.lower()) or value.upper()
     if not letters or any(ch not in fields.GEM_COLOURS for ch in letters):
-        raise errors.error(f"unknown gem colours '{value}'", at, "Use letters R G B Y, e.g. gem:rr")
+        raise errors.error(
+            f"unknown gem colours '{shorten(value)}'", at, "Use letters R G B Y, e.g. gem:rr"
+        )
     return q.GemColours(letters)
 
 
@@ -190,7 +222,7 @@ def build_flag(field: CardField, op: str, value: str, at: Span, errors: Errors) 
     if op != ":" or word not in fields.FLAGS:
         close = closest(word, list(fields.FLAGS))
         hint = f"Did you mean is:{close}?" if close else f"Use one of {', '.join(fields.FLAGS)}"
-        raise errors.error(f"unknown is:{value}", at, hint)
+        raise errors.error(f"unknown is:{shorten(value)}", at, hint)
     return q.Flag(word)
 
 
@@ -206,7 +238,7 @@ def build_sort(field: CardField, op: str, value: str, at: Span, errors: Errors) 
     if name not in fields.SORT_KEYS:
         close = closest(key, list(fields.SORT_KEYS))
         hint = f"Did you mean {close}?" if close else f"Sort by {', '.join(fields.SORT_KEYS)}"
-        raise errors.error(f"cannot sort by '{key}'", at, hint)
+        raise errors.error(f"cannot sort by '{shorten(key)}'", at, hint)
     return q.Sort(name, descending)
 
 
@@ -245,12 +277,20 @@ def option_node(field: CardField, value: str) -> q.Node:
         rest = f'"{rest.strip()}"'
     errors = _OptionValue(field.name, value)
     try:
+        if len(value) > MAX_QUERY_CHARS:
+            raise errors.error(
+                f"the value is {len(value):,} characters long; at most {MAX_QUERY_CHARS:,}",
+                Span(MAX_QUERY_CHARS, len(value)),
+            )
         if not rest.strip():
             raise errors.error(f"--{field.name} needs a value, e.g. --{field.name} {field.example}")
+        bad = unreadable(value)
+        if bad:
+            raise errors.error(bad[1], Span(bad[0], bad[0] + 1))
         assert field.kind is not None  # only query fields have plain options
         node = BUILDERS[field.kind](field, op, rest, Span(len(op), len(value)), errors)
     except QueryError as exc:
-        raise CardbaseError(f"--{field.name} {value}: {exc.message}", exc.hint) from None
+        raise CardbaseError(f"--{field.name} {shorten(value)}: {exc.message}", exc.hint) from None
     assert not isinstance(node, q.Sort)  # order: has no plain option; --sort is its own
     return node
 
