@@ -386,3 +386,12 @@ def test_wildhearts_deck_saved_keeps_its_format(both_games: Path, tmp_path: Path
     result = run("deck", "check", "Pack")
     assert result.exit_code == 0, result.output
     assert "Wildhearts Free-For-All, 4 players" in result.stdout
+
+
+def test_a_bad_count_line_is_quoted_once(run: Run, tmp_path: Path) -> None:
+    deck = tmp_path / "deck.txt"
+    deck.write_text("3 Chugawug Elder\n0 Pixie Dewdancer\n")
+    result = run("deck", "check", str(deck), "-o", "json")
+    assert result.exit_code == 1
+    (bad,) = [p for p in json.loads(result.stdout)["problems"] if p["code"] == "bad-line"]
+    assert bad["message"] == "line 2 '0 Pixie Dewdancer': the count must be 1 to 9999, not 0"

@@ -40,6 +40,15 @@ class Entry(NamedTuple):
     whole: str  # the line without its finish: the card text if the count guess was wrong
 
 
+class EntryError(CardbaseError):
+    """A line that is not a card entry; `reason` is the message without the line quoted, for
+    reports that quote the line themselves (a deck check's "line 3 '...': reason")."""
+
+    def __init__(self, line: str, reason: str, joiner: str = ": ") -> None:
+        super().__init__(f"'{shorten(line)}'{joiner}{reason}")
+        self.reason = reason
+
+
 def parse_entry(text: str, minimum: int = 1) -> Entry:
     """Split a line into count, card text and finish; raise `CardbaseError` if it has no card.
 
@@ -50,12 +59,11 @@ def parse_entry(text: str, minimum: int = 1) -> Entry:
     digits, card = _split_count(rest)
     card = card.strip().strip('"').strip()
     if not card:
-        raise CardbaseError(f"'{shorten(line)}' names no card")
+        raise EntryError(line, "names no card", " ")
     # Digits first: int() refuses numbers of over 4,300 digits, and SQLite past 2**63.
     if len(digits.lstrip("0")) > len(str(MAX_COUNT)) or not minimum <= int(digits) <= MAX_COUNT:
-        raise CardbaseError(
-            f"'{shorten(line)}': the count must be {minimum} to {MAX_COUNT}, "
-            f"not {shorten(digits, 20)}"
+        raise EntryError(
+            line, f"the count must be {minimum} to {MAX_COUNT}, not {shorten(digits, 20)}"
         )
     return Entry(int(digits), card, finish, line, rest.strip('"'))
 

@@ -116,6 +116,9 @@ def _unexpected(exc: Exception) -> typer.Exit:
         return fail(str(health.damaged(STATE.db_path, exc)))
     if isinstance(exc, sqlite3.OperationalError) and str(exc).startswith(MISSING_SCHEMA):
         return fail(str(health.schema_broken(STATE.db_path, exc)))
+    if isinstance(exc, sqlite3.OperationalError) and str(exc) == "interrupted":
+        # Ctrl-C while SQLite ran a statement outside the query layer (stats, an export)
+        return fail("interrupted; nothing was changed", INTERRUPTED)
     if isinstance(exc, sqlite3.OperationalError):
         return fail(f"{STATE.db_path}: {exc}; nothing was changed")
     return fail(

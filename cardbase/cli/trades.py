@@ -11,6 +11,7 @@ from cardbase.cli import options as opt
 from cardbase.cli import render
 from cardbase.cli.app import STATE, Output, OutputOption, app, command
 from cardbase.fields import PLAYSET
+from cardbase.limits import MAX_SERIES
 
 if TYPE_CHECKING:
     from cardbase.trades import TradeItem
@@ -26,7 +27,12 @@ KeepDecks = Annotated[
 ]
 CompleteSeries = Annotated[
     int | None,
-    typer.Option("--complete-series", min=1, help="Also want what completes this series."),
+    typer.Option(
+        "--complete-series",
+        min=1,
+        max=MAX_SERIES,
+        help="Also want what completes this series.",
+    ),
 ]
 
 

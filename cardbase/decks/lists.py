@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-from cardbase.catalog.entries import parse_entry
+from cardbase.catalog.entries import EntryError, parse_entry
 from cardbase.errors import CardbaseError
 from cardbase.limits import MAX_DECK_FILE
 
@@ -92,8 +92,8 @@ def parse_deck_text(text: str, source: str) -> DeckList:
             continue
         try:
             entry = parse_entry(line)
-        except CardbaseError as exc:
-            problems.append(LineProblem(number, line, exc.message))
+        except EntryError as exc:
+            problems.append(LineProblem(number, line, exc.reason))
             continue
         lines.append(DeckLine(number, section, entry.copies, entry.card, entry.whole, line))
     return DeckList(source, lines, problems)

@@ -325,10 +325,10 @@ def _read_beside_catalogue(
     """
     from concurrent.futures import ThreadPoolExecutor
 
-    from cardbase.db.connection import connect
+    from cardbase.db.connect import open_existing
 
     def load() -> Catalogue:
-        conn = connect(db_path)
+        conn = open_existing(db_path)  # prepared by the caller; read-only where it must be
         try:
             return Catalogue.load(conn)
         finally:
