@@ -41,15 +41,7 @@ from harness import (
     run_command,
     tool,
 )
-
-BARE_SEARCH = """
-import sqlite3, sys
-conn = sqlite3.connect(sys.argv[1])
-rows = conn.execute(
-    "SELECT card.* FROM card JOIN card_fts ON card_fts.rowid = card.id "
-    "WHERE card_fts MATCH ? ORDER BY card_fts.rank", (sys.argv[2],)).fetchall()
-sys.stdout.write("\\n".join("\\t".join(map(str, row)) for row in rows))
-"""
+from peers import BARE_SEARCH, EXPORT_FLOOR, OPENPYXL_READ, PANDAS_READ
 
 
 def bench_search(ctx: Context) -> Iterator[Row]:
@@ -181,16 +173,6 @@ def bench_catalogue_import(ctx: Context) -> Iterator[Row]:
         )
 
 
-PANDAS_READ = "import pandas, sys; pandas.read_excel(sys.argv[1], engine='openpyxl', header=None)"
-OPENPYXL_READ = (
-    "import openpyxl, sys\n"
-    "book = openpyxl.load_workbook(sys.argv[1], read_only=True)\n"
-    "for sheet in book.worksheets:\n"
-    "    for row in sheet.iter_rows(values_only=True):\n"
-    "        pass\n"
-)
-
-
 def bench_collection_import(ctx: Context) -> Iterator[Row]:
     cardbase = str(BIN / "cardbase")
     sheet = ctx.data / f"collection-{ctx.size}.xlsx"
@@ -249,25 +231,6 @@ def bench_names(ctx: Context) -> Iterator[Row]:
         f"{resolved} of {len(names) - 1} resolved, {suggested} refused with suggestions",
         target="<= 2 s",
     )
-
-
-EXPORT_FLOOR = """
-import sqlite3, sys
-from openpyxl import Workbook
-conn = sqlite3.connect(sys.argv[1])
-rows = conn.execute(
-    "SELECT c.series || ' ' || c.rarity || ' ' || c.number, c.series, c.rarity, c.number, c.name,"
-    " c.type, coalesce(c.sphere, ''), CASE WHEN c.hero THEN 'yes' ELSE '' END, c.traits, c.cost,"
-    " c.attack, c.defense, c.gems, coalesce(o.nonfoil, 0), coalesce(o.foil, 0)"
-    " FROM card c LEFT JOIN ownership o ON o.card_id = c.id ORDER BY c.game, c.series, c.number")
-book = Workbook(write_only=True)
-sheet = book.create_sheet("Cards")
-sheet.append(["Code", "Series", "Rarity", "Number", "Name", "Type", "Sphere", "Hero", "Traits",
-              "Cost", "Attack", "Defense", "Gems", "Nonfoil", "Foil"])
-for row in rows:
-    sheet.append(row)
-book.save(sys.argv[2])
-"""
 
 
 def bench_export(ctx: Context) -> Iterator[Row]:

@@ -52,6 +52,10 @@ class CatalogueError(CardbaseError):
         return "\n".join([self.message, *self.problems])
 
 
+class SheetError(CardbaseError):
+    """A file that cannot be read as a spreadsheet, or cannot be written (any file we write)."""
+
+
 class DatabaseError(CardbaseError):
     """A database file that is not ours, is damaged, or was made by a newer cardbase."""
 

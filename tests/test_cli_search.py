@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardbase.cli.render import visible
 from cardbase.db import connect as db
 from cardbase.db import schema
 from cardbase.errors import QueryError
 from cardbase.query.search import build_query, search
+from cardbase.text import visible
 from tests.conftest import MINI_CATALOGUE, QUERY_TOKENS, Run
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cardbase.db import connect as db
-from cardbase.db import schema, tables
+from cardbase.db import paths, schema, tables
 from cardbase.db.header import read_header
 from cardbase.db.models import BatchRow, CardRow, DeckEntryRow, DeckRow, HistoryRow, OwnershipRow
 from cardbase.errors import DatabaseError
@@ -100,10 +100,10 @@ def test_refuses_a_folder(tmp_path: Path) -> None:
 
 def test_db_path_precedence(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("CARDBASE_DB", str(tmp_path / "env.db"))
-    assert db.resolve_db_path(str(tmp_path / "opt.db")) == tmp_path / "opt.db"
-    assert db.resolve_db_path(None) == tmp_path / "env.db"
+    assert paths.resolve_db_path(str(tmp_path / "opt.db")) == tmp_path / "opt.db"
+    assert paths.resolve_db_path(None) == tmp_path / "env.db"
     monkeypatch.delenv("CARDBASE_DB")
-    assert db.resolve_db_path(None).name == "cardbase.db"
+    assert paths.resolve_db_path(None).name == "cardbase.db"
 
 
 def test_a_database_that_cannot_be_created_is_one_line(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from cardbase.cli.render import visible
+from cardbase.text import visible
 from tests.conftest import Run
 
 # Clear the screen, retitle the window, overwrite the line, an 8-bit CSI, a right-to-left

@@ -49,7 +49,7 @@ class State:
 
     @property
     def db_path(self) -> Path:
-        from cardbase.db.connect import resolve_db_path
+        from cardbase.db.paths import resolve_db_path
 
         return resolve_db_path(self.db_option)
 
@@ -101,7 +101,7 @@ def root(
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
-    from cardbase.cli.render import visible
+    from cardbase.text import visible
 
     typer.echo(f"cardbase: {visible(message, keep=NEWLINES)}", err=True)
     return typer.Exit(code)

@@ -6,9 +6,7 @@ use starts as fast as the query itself.
 
 from __future__ import annotations
 
-import functools
 import os
-import re
 import sys
 from collections.abc import Iterable, Sequence
 from itertools import chain
@@ -18,6 +16,7 @@ from cardbase.catalog.cards import Card
 from cardbase.cli.app import Output
 from cardbase.fields import JSON_KEYS, TABLE_FIELDS
 from cardbase.games import DEFAULT_GAME
+from cardbase.text import UNSEEN_IN_JSON, pattern, visible
 
 CARD_HEADERS = tuple(field.table or field.name for field in TABLE_FIELDS)
 
@@ -26,31 +25,6 @@ TERMINAL_PAGE = 50  # rows of a table on a terminal; see cardbase.cli.paging
 # rich draws about 1,200 rows a second; a longer table (a big import's history, --all) is
 # printed plain rather than keep the terminal waiting for its box.
 RICH_MAX_ROWS = 500
-
-
-# What a terminal would act on rather than show: C0 and C1 controls and DEL (ESC starts
-# sequences that recolour, move the cursor or retitle the window; CR overwrites the line),
-# and the bidirectional overrides that make text read in another order than it is stored.
-_UNSEEN = r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"
-_UNSEEN_IN_JSON = r"[\x7f-\x9f\u202a-\u202e\u2066-\u2069]"  # JSON escapes C0 itself
-
-
-@functools.cache
-def _pattern(pattern: str) -> re.Pattern[str]:
-    """Compiled on first use: most commands print only text that needs none (0.6 ms)."""
-    return re.compile(pattern)
-
-
-def visible(text: str, keep: str = "") -> str:
-    """`text` safe for a terminal: each control character shown as an escape (``\\x1b``).
-
-    Catalogue text comes from files anyone can write, so nothing printed from it may reach
-    the terminal as a control sequence. `keep` names the ones a layout means (a newline).
-    Printable text (``str.isprintable``, in C) is all there is to check almost always.
-    """
-    if text.isprintable():
-        return text
-    return _pattern(_UNSEEN).sub(lambda m: m[0] if m[0] in keep else _escape(m[0]), text)
 
 
 def _visible_rows(rows: list[Sequence[str]]) -> list[Sequence[str]]:
@@ -66,11 +40,6 @@ def echo(message: object = "", *, err: bool = False, nl: bool = True) -> None:
     import typer
 
     typer.echo(visible(str(message), keep="\n"), err=err, nl=nl)
-
-
-def _escape(character: str) -> str:
-    code = ord(character)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def on_terminal() -> bool:
@@ -129,12 +98,12 @@ def print_table(
 
 
 def print_json(value: Any) -> None:
-    """JSON escapes C0 controls itself; the rest of `_UNSEEN` becomes ``\\u`` escapes too,
+    """JSON escapes C0 controls itself; the rest of `text.UNSEEN` becomes ``\\u`` escapes too,
     which any JSON reader reads as the same characters."""
     import json
 
     text = json.dumps(value, indent=2, ensure_ascii=False)
-    text = _pattern(_UNSEEN_IN_JSON).sub(lambda m: f"\\u{ord(m[0]):04x}", text)
+    text = pattern(UNSEEN_IN_JSON).sub(lambda m: f"\\u{ord(m[0]):04x}", text)
     sys.stdout.write(text + "\n")
 
 

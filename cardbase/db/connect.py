@@ -28,7 +28,6 @@ from cardbase.db.connection import BUSY_TIMEOUT_MS, connect, transaction
 from cardbase.db.header import is_current, read_header
 from cardbase.errors import DatabaseError
 
-ENV_VAR = "CARDBASE_DB"
 # How long a writer waits for another command's write: a 100k-card catalogue import takes
 # about 7 s on this project's machine; a slow disk or a bigger file, many times that.
 WRITE_WAIT_SECONDS = 600.0
@@ -48,22 +47,6 @@ _notice: list[Callable[[str], None]] = [_quiet]
 def on_wait(callback: Callable[[str], None]) -> None:
     """Who hears that a writer is waiting: the CLI prints it; the library prints nothing."""
     _notice[0] = callback
-
-
-def default_db_path() -> Path:
-    from platformdirs import user_data_path
-
-    return user_data_path("cardbase", appauthor=False) / "cardbase.db"
-
-
-def resolve_db_path(option: str | os.PathLike[str] | None = None) -> Path:
-    """`--db` wins over `CARDBASE_DB`, which wins over the per-user default."""
-    if option:
-        return Path(option).expanduser()
-    env = os.environ.get(ENV_VAR)
-    if env:
-        return Path(env).expanduser()
-    return default_db_path()
 
 
 def existing_file(path: Path) -> bool:

@@ -21,6 +21,7 @@ import sqlite3
 from pathlib import Path
 
 from cardbase.db import tables
+from cardbase.db.ddl import FTS_DDL, FTS_TRIGGERS, create_statements
 from cardbase.errors import DatabaseError
 
 RESTORE_HINT = (
@@ -102,8 +103,6 @@ def check_pages(conn: sqlite3.Connection, path: Path) -> None:
 
 def required_objects() -> tuple[str, ...]:
     """The tables and triggers every write relies on, named without importing SQLModel."""
-    from cardbase.db.schema import FTS_TRIGGERS
-
     return (*_TABLES, *FTS_TRIGGERS)
 
 
@@ -127,8 +126,6 @@ def schema_differences(conn: sqlite3.Connection) -> list[str]:
 
 
 def _reference_schema() -> sqlite3.Connection:
-    from cardbase.db.schema import FTS_DDL, create_statements
-
     reference = sqlite3.connect(":memory:")
     for statement in (*create_statements(), *FTS_DDL):
         reference.execute(statement)

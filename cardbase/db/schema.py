@@ -14,34 +14,11 @@ from pathlib import Path
 
 from cardbase.db import tables
 from cardbase.db.connection import connect, transaction
+from cardbase.db.ddl import FTS_DDL, create_statements
 from cardbase.db.header import is_current, read_header
 from cardbase.db.health import RESTORE_HINT, check_pages, damaged, is_damage
+from cardbase.db.paths import default_db_path
 from cardbase.errors import DatabaseError
-
-_FTS = tables.CARD_FTS_TABLE
-_CARD = tables.CARD_TABLE
-_FTS_COLUMNS = ", ".join(tables.FTS_COLUMNS)
-_NEW = ", ".join("new." + c for c in tables.FTS_COLUMNS)
-_OLD = ", ".join("old." + c for c in tables.FTS_COLUMNS)
-# The triggers that keep the full-text index in step with the card table.
-FTS_TRIGGERS = (f"{_CARD}_fts_ai", f"{_CARD}_fts_ad", f"{_CARD}_fts_au")
-FTS_DDL = (
-    f"""CREATE VIRTUAL TABLE {_FTS} USING fts5(
-        {_FTS_COLUMNS},
-        content="{_CARD}", content_rowid="id",
-        tokenize='porter unicode61 remove_diacritics 2'
-    )""",
-    f"""CREATE TRIGGER {FTS_TRIGGERS[0]} AFTER INSERT ON {_CARD} BEGIN
-        INSERT INTO {_FTS}(rowid, {_FTS_COLUMNS}) VALUES (new.id, {_NEW});
-    END""",
-    f"""CREATE TRIGGER {FTS_TRIGGERS[1]} AFTER DELETE ON {_CARD} BEGIN
-        INSERT INTO {_FTS}({_FTS}, rowid, {_FTS_COLUMNS}) VALUES ('delete', old.id, {_OLD});
-    END""",
-    f"""CREATE TRIGGER {FTS_TRIGGERS[2]} AFTER UPDATE ON {_CARD} BEGIN
-        INSERT INTO {_FTS}({_FTS}, rowid, {_FTS_COLUMNS}) VALUES ('delete', old.id, {_OLD});
-        INSERT INTO {_FTS}(rowid, {_FTS_COLUMNS}) VALUES (new.id, {_NEW});
-    END""",
-)
 
 
 def prepare(path: Path, catalogue: Path | None = None) -> None:
@@ -78,8 +55,6 @@ def prepare(path: Path, catalogue: Path | None = None) -> None:
 def make_folder(path: Path) -> None:
     """The default location's folders are cardbase's to make; any other missing folder is
     more likely a typo (`--db nope/x.db`) than a wish for a new, empty collection."""
-    from cardbase.db.connect import default_db_path
-
     if path.parent.is_dir():
         return
     if path != default_db_path():
@@ -91,21 +66,6 @@ def make_folder(path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise DatabaseError(f"{path}: cannot create its folder ({exc.strerror or exc})") from exc
-
-
-def create_statements() -> list[str]:
-    """The DDL of every table and index, compiled from the SQLModel models for SQLite."""
-    from sqlalchemy.dialects import sqlite
-    from sqlalchemy.schema import CreateIndex, CreateTable
-
-    from cardbase.db.models import TABLES
-
-    dialect = sqlite.dialect()
-    statements = []
-    for table in TABLES:
-        statements.append(str(CreateTable(table).compile(dialect=dialect)))
-        statements += [str(CreateIndex(index).compile(dialect=dialect)) for index in table.indexes]
-    return statements
 
 
 def _create(conn: sqlite3.Connection, catalogue: Path | None) -> None:
@@ -132,4 +92,5 @@ def _stamp(conn: sqlite3.Connection, version: int) -> None:
 
 
 def rebuild_fts(conn: sqlite3.Connection) -> None:
-    conn.execute(f"INSERT INTO {_FTS}({_FTS}) VALUES ('rebuild')")
+    fts = tables.CARD_FTS_TABLE
+    conn.execute(f"INSERT INTO {fts}({fts}) VALUES ('rebuild')")

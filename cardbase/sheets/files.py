@@ -16,17 +16,13 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from cardbase.errors import CardbaseError
+from cardbase.errors import SheetError
 from cardbase.limits import MAX_COLUMNS, MAX_CSV_FILE, MAX_WORKBOOK_FILE
 
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".ods")
 TEXT_SUFFIXES = (".csv", ".tsv", ".txt")
 ZIP_MAGIC = b"PK\x03\x04"
 OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # old .xls, and the wrapper of password-protected workbooks
-
-
-class SheetError(CardbaseError):
-    """A file that cannot be read as a spreadsheet, or cannot be written (any file we write)."""
 
 
 HEAD_ROWS = 30  # rows read ahead, where a header row is looked for

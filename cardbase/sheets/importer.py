@@ -19,11 +19,11 @@ from cardbase.bulk import paused_gc
 from cardbase.catalog.names import Catalogue, NameResolver, Printing
 from cardbase.codes import parse_code
 from cardbase.collection.changes import Change, Mode, Request
-from cardbase.errors import CardbaseError, first_few
+from cardbase.errors import CardbaseError, SheetError, first_few
 from cardbase.fields import FOIL, NONFOIL
 from cardbase.limits import MAX_CELL, MAX_COUNT, MAX_ROWS
 from cardbase.sheets.columns import FINISH_VALUES, Columns, find_header, fold
-from cardbase.sheets.files import SheetError, stream_sheets, unsafe_text
+from cardbase.sheets.files import stream_sheets, unsafe_text
 
 SHOWN_TEXT = 60  # characters of a cell quoted in a message
 TOTAL_WORDS = frozenset({"total", "totals", "sum", "grandtotal", "subtotal"})

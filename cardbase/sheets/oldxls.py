@@ -16,6 +16,7 @@ import bisect
 import struct
 from collections.abc import Callable, Iterator
 
+from cardbase.errors import SheetError
 from cardbase.limits import (
     MAX_COLUMNS,
     MAX_SHEET_CELLS,
@@ -23,7 +24,6 @@ from cardbase.limits import (
     MAX_SHEET_TEXT,
     MAX_SHEETS,
 )
-from cardbase.sheets.files import SheetError
 
 ENDOFCHAIN, RESERVED = 0xFFFFFFFE, 0xFFFFFFFA
 STREAM_NAMES = ("Workbook", "Book", "WORKBOOK", "BOOK")  # calamine's order

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from cardbase.errors import SheetError
 from cardbase.limits import (
     MAX_COLUMNS,
     MAX_SHEET_CELLS,
@@ -24,7 +25,6 @@ from cardbase.limits import (
     MAX_SHEET_TEXT,
     MAX_SHEETS,
 )
-from cardbase.sheets.files import SheetError
 
 Part = bytes | bytearray  # an unpacked part, as `cardbase.sheets.zipped` hands it over
 

@@ -24,8 +24,8 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from cardbase.errors import SheetError
 from cardbase.limits import MAX_CELL
-from cardbase.sheets.files import SheetError
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # The characters an xlsx file cannot hold (openpyxl's ILLEGAL_CHARACTERS_RE; a test keeps

@@ -18,6 +18,7 @@ import zipfile
 import zlib
 from pathlib import PurePosixPath
 
+from cardbase.errors import SheetError
 from cardbase.limits import (
     MAX_WORKBOOK_PART,
     MAX_WORKBOOK_PARTS,
@@ -26,7 +27,6 @@ from cardbase.limits import (
 )
 from cardbase.sheets import sheetxml
 from cardbase.sheets.bounded import check_size
-from cardbase.sheets.files import SheetError
 
 RATIO_FROM = 1_000_000  # parts smaller than this may compress as well as they like
 STORED, DEFLATED = zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED

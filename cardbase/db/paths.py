@@ -1,0 +1,28 @@
+"""Where the database lives: `--db`, else `CARDBASE_DB`, else a file in the user's data folder.
+
+Apart from `cardbase.db.connect` because creating a database (`cardbase.db.schema`) must know
+the default location too: only there may cardbase make the folders.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+ENV_VAR = "CARDBASE_DB"
+
+
+def default_db_path() -> Path:
+    from platformdirs import user_data_path
+
+    return user_data_path("cardbase", appauthor=False) / "cardbase.db"
+
+
+def resolve_db_path(option: str | os.PathLike[str] | None = None) -> Path:
+    """`--db` wins over `CARDBASE_DB`, which wins over the per-user default."""
+    if option:
+        return Path(option).expanduser()
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return Path(env).expanduser()
+    return default_db_path()

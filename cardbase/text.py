@@ -1,0 +1,40 @@
+"""Text as a terminal shows it: never a control character.
+
+Catalogue text, deck and file names come from files anyone can write; what cardbase prints
+of them must never reach the terminal as a control sequence. Every table, view and message
+line goes through `visible`.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+# What a terminal would act on rather than show: C0 and C1 controls and DEL (ESC starts
+# sequences that recolour, move the cursor or retitle the window; CR overwrites the line),
+# and the bidirectional overrides that make text read in another order than it is stored.
+UNSEEN = r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"
+UNSEEN_IN_JSON = r"[\x7f-\x9f\u202a-\u202e\u2066-\u2069]"  # JSON escapes C0 itself
+
+
+@functools.cache
+def pattern(pattern: str) -> re.Pattern[str]:
+    """Compiled on first use: most commands print only text that needs none (0.6 ms)."""
+    return re.compile(pattern)
+
+
+def visible(text: str, keep: str = "") -> str:
+    """`text` safe for a terminal: each control character shown as an escape (``\\x1b``).
+
+    Catalogue text comes from files anyone can write, so nothing printed from it may reach
+    the terminal as a control sequence. `keep` names the ones a layout means (a newline).
+    Printable text (``str.isprintable``, in C) is all there is to check almost always.
+    """
+    if text.isprintable():
+        return text
+    return pattern(UNSEEN).sub(lambda m: m[0] if m[0] in keep else _escape(m[0]), text)
+
+
+def _escape(character: str) -> str:
+    code = ord(character)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
