@@ -330,3 +330,37 @@ def test_ctrl_c_is_one_line_and_exit_130(
     assert result.exit_code == 130
     assert result.stderr == "cardbase: interrupted; nothing was changed\n"
     assert checksum(run.db_path) == before
+
+
+def test_each_command_is_found_in_the_module_that_registers_it() -> None:
+    """`main` imports only the invoked command's module, by COMMAND_MODULES: it must not
+    drift from what the modules register."""
+    from cardbase.cli import COMMAND_MODULES, _command_name, app
+
+    registered = {
+        _command_name(info): info.callback.__module__
+        for info in app.registered_commands
+        if info.callback is not None
+    }
+    for group in app.registered_groups:
+        first = group.typer_instance.registered_commands[0].callback
+        registered[group.name] = first.__module__
+    expected = {name: f"cardbase.cli.{module}" for name, module in COMMAND_MODULES.items()}
+    assert registered == expected
+
+
+def test_a_search_imports_only_its_own_command_module(db_path: Path) -> None:
+    script = (
+        "import sys\n"
+        "sys.argv = ['cardbase', '--db', sys.argv[1], 'search', 'chugawug']\n"
+        "from cardbase.cli import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith('cardbase.cli.')))\n"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", script, str(db_path)],
+        capture_output=True, text=True, env=subprocess_env(), check=True,
+    )  # fmt: skip
+    loaded = found.stdout.strip().splitlines()[-1]
+    assert "cardbase.cli.decks" not in loaded
+    assert "cardbase.cli.search" in loaded

@@ -3,25 +3,44 @@
 from __future__ import annotations
 
 import copy
+import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 import typer
 
-from cardbase.cli import (  # noqa: F401  (importing registers the commands)
-    cards,
-    catalog,
-    collection,
-    decks,
-    maintenance,
-    search,
-    sheets,
-    trades,
-)
-from cardbase.cli.app import app
-
 GLOBAL_OPTIONS_WITH_VALUE = ("--db",)
 GLOBAL_FLAGS = ("--debug",)
+# Which module registers each command or group (tests/test_cli_foundation.py checks this
+# against the commands the modules register): a command imports only its own module.
+COMMAND_MODULES: dict[str, str] = {
+    "search": "search", "collection": "search", "missing": "collection",
+    "show": "cards", "code": "cards",
+    "add": "collection", "remove": "collection", "set": "collection", "undo": "collection",
+    "history": "collection", "stats": "collection",
+    "import": "sheets", "export": "sheets",
+    "backup": "maintenance", "restore": "maintenance", "doctor": "maintenance",
+    "catalog": "catalog", "deck": "decks", "trade": "trades",
+}  # fmt: skip
+
+
+def load_commands(*modules: str) -> typer.Typer:
+    """The app with the commands of `modules` (all of them when none is named) registered."""
+    for module in modules or sorted(set(COMMAND_MODULES.values())):
+        importlib.import_module(f"cardbase.cli.{module}")
+    from cardbase.cli.root import app
+
+    return app
+
+
+def __getattr__(name: str) -> Any:
+    """`cardbase.cli.root` for scripts and tests is the whole app, every command registered."""
+    if name == "app":
+        app = load_commands()
+        globals()["app"] = app  # once loaded, it stays loaded
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main() -> None:
@@ -50,16 +69,18 @@ def lean_app(args: Sequence[str]) -> typer.Typer:
     """The app with only the command (or group) being run registered.
 
     Typer builds a click command for every registered command on each start (about 18 ms
-    for cardbase's forty); a search needs only its own. When the arguments leave any doubt,
-    the whole app runs, so help and errors for unknown commands are the same either way.
+    for cardbase's forty), and each command module costs its imports; a search needs only
+    its own. When the arguments leave any doubt, the whole app runs, so help and errors for
+    unknown commands are the same either way.
     """
     name = invoked_name(args)
-    if name is None:
-        return app
+    if name is None or name not in COMMAND_MODULES:
+        return load_commands()
+    app = load_commands(COMMAND_MODULES[name])
     commands = [c for c in app.registered_commands if _command_name(c) == name]
     groups = [g for g in app.registered_groups if g.name == name]
-    if not commands and not groups:
-        return app
+    if not commands and not groups:  # pragma: no cover - COMMAND_MODULES is tested
+        return load_commands()
     lean = copy.copy(app)
     lean.registered_commands = commands
     lean.registered_groups = groups

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from cardbase.cli import render
-from cardbase.cli.app import STATE, Output, OutputOption, app, command
+from cardbase.cli.root import STATE, Output, OutputOption, app, command
 
 
 @command(app)

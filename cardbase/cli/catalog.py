@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from cardbase.cli import render
-from cardbase.cli.app import STATE, Output, OutputOption, app, command
+from cardbase.cli.root import STATE, Output, OutputOption, app, command
 
 catalog_app = typer.Typer(help="Manage the card catalogue.", no_args_is_help=True)
 app.add_typer(catalog_app, name="catalog")

@@ -1,7 +1,5 @@
 """Collection commands: add, remove, set, undo, history, collection, stats, missing."""
 
-from __future__ import annotations
-
 import sys
 from typing import Annotated
 
@@ -9,8 +7,8 @@ import typer
 
 from cardbase.cli import options as opt
 from cardbase.cli import render
-from cardbase.cli.app import STATE, Output, OutputOption, app, command
 from cardbase.cli.paging import print_hidden, search_page
+from cardbase.cli.root import STATE, Output, OutputOption, app, command
 from cardbase.fields import FOIL, NONFOIL
 from cardbase.games import DEFAULT_GAME
 

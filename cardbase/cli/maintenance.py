@@ -9,7 +9,7 @@ import typer
 
 from cardbase.cli import options as opt
 from cardbase.cli import render
-from cardbase.cli.app import STATE, Output, OutputOption, app, command
+from cardbase.cli.root import STATE, Output, OutputOption, app, command
 
 GOOD, BAD = "\u2714", "\u2718"
 

@@ -11,7 +11,7 @@ import sqlite3
 from typing import TYPE_CHECKING
 
 from cardbase.cli import render
-from cardbase.cli.app import Output
+from cardbase.cli.root import Output
 
 if TYPE_CHECKING:
     from cardbase.catalog.cards import Card

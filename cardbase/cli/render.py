@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import chain
 from typing import Any
 
 from cardbase.catalog.cards import Card
-from cardbase.cli.app import Output
+from cardbase.cli.root import Output
 from cardbase.fields import JSON_KEYS, TABLE_FIELDS
 from cardbase.games import DEFAULT_GAME
 from cardbase.text import UNSEEN_IN_JSON, pattern, visible
@@ -50,29 +50,36 @@ def use_rich() -> bool:
     return on_terminal() and "NO_COLOR" not in os.environ
 
 
-def _table_cells(card: Card) -> dict[str, str]:
-    """How a table shows each field that reads other than its plain value."""
-    return {
-        "code": str(card.code),
-        "rarity": card.code.rarity_name,
-        "sphere": "Hero" if card.hero else (card.sphere or ""),
-        "attack": f"{card.attack}/{card.defense}" if card.attack is not None else "",
-        "nonfoil": str(card.nonfoil) if card.nonfoil else "",
-        "foil": str(card.foil) if card.foil else "",
-    }
+def _count(value: int) -> str:
+    return str(value) if value else ""
+
+
+# How a table shows each field that reads other than its plain value.
+_SHOWN: dict[str, Callable[[Card], str]] = {
+    "code": lambda card: str(card.code),
+    "rarity": lambda card: card.code.rarity_name,
+    "sphere": lambda card: "Hero" if card.hero else (card.sphere or ""),
+    "attack": lambda card: f"{card.attack}/{card.defense}" if card.attack is not None else "",
+    "nonfoil": lambda card: _count(card.nonfoil),
+    "foil": lambda card: _count(card.foil),
+}
+
+
+def _plain(key: str) -> Callable[[Card], str]:
+    def cell(card: Card) -> str:
+        value = getattr(card, key)
+        return "" if value is None else str(value)
+
+    return cell
+
+
+# One function per column, chosen once: a search prints thousands of rows.
+_CELLS = tuple(_SHOWN.get(f.name) or _plain(f.key or f.name) for f in TABLE_FIELDS)
 
 
 def card_cells(card: Card) -> tuple[str, ...]:
     """A card's row in a table: `cardbase.fields.TABLE_FIELDS`, empty where there is nothing."""
-    shown = _table_cells(card)
-    cells = []
-    for field in TABLE_FIELDS:
-        if field.name in shown:
-            cells.append(shown[field.name])
-        else:
-            value = getattr(card, field.key or field.name)
-            cells.append("" if value is None else str(value))
-    return tuple(cells)
+    return tuple([cell(card) for cell in _CELLS])
 
 
 def print_table(

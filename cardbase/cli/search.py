@@ -4,15 +4,13 @@ Both take the same query words and filter options; `collection` looks only at ow
 and adds totals. One factory builds both, so their options can never drift apart.
 """
 
-from __future__ import annotations
-
 import sqlite3
 
 from cardbase.cli import options as opt
 from cardbase.cli import render
-from cardbase.cli.app import STATE, Output, OutputOption, app, command
 from cardbase.cli.paging import print_hidden, search_page
 from cardbase.cli.queryargs import QueryCommand
+from cardbase.cli.root import STATE, Output, OutputOption, app, command
 
 
 def _close_names(conn: sqlite3.Connection, words: str) -> str:

@@ -9,7 +9,7 @@ import typer
 
 from cardbase.cli import options as opt
 from cardbase.cli import render
-from cardbase.cli.app import STATE, Output, OutputOption, app, command
+from cardbase.cli.root import STATE, Output, OutputOption, app, command
 from cardbase.fields import PLAYSET
 from cardbase.limits import MAX_SERIES
 

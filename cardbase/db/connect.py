@@ -23,7 +23,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from cardbase.db import health
 from cardbase.db.connection import BUSY_TIMEOUT_MS, connect, transaction
 from cardbase.db.header import is_current, read_header
 from cardbase.errors import DatabaseError
@@ -125,6 +124,8 @@ def _read_only(path: Path, what: str) -> DatabaseError:
 @contextmanager
 def write_transaction(path: Path) -> Iterator[sqlite3.Connection]:
     """The one way to write: a prepared, undamaged database, then one transaction on it."""
+    from cardbase.db import health  # writes only: reads never pay for the checks
+
     conn = open_db(path)
     waited: list[bool] = []
     try:

@@ -15,7 +15,6 @@ from pathlib import Path
 
 from cardbase.db import interrupt
 from cardbase.errors import DatabaseError
-from cardbase.query.regex import compile_pattern
 
 BUSY_TIMEOUT_MS = 10_000
 # Reads go through a memory map instead of a read() call per page: a filtered scan of 100k
@@ -51,6 +50,8 @@ def connect(path: Path, uri_query: str | None = None) -> sqlite3.Connection:
 def _regexp(pattern: str, value: str | None) -> bool:
     """SQLite's REGEXP for the query language's /regex/ terms: case-insensitive, and in time
     linear in the value (RE2), so no pattern can hold a statement for long."""
+    from cardbase.query.regex import compile_pattern  # RE2 loads with the first /regex/
+
     return isinstance(value, str) and compile_pattern(pattern)(value)
 
 

@@ -21,7 +21,6 @@ import sqlite3
 from pathlib import Path
 
 from cardbase.db import tables
-from cardbase.db.ddl import FTS_DDL, FTS_TRIGGERS, create_statements
 from cardbase.errors import DatabaseError
 
 RESTORE_HINT = (
@@ -103,6 +102,8 @@ def check_pages(conn: sqlite3.Connection, path: Path) -> None:
 
 def required_objects() -> tuple[str, ...]:
     """The tables and triggers every write relies on, named without importing SQLModel."""
+    from cardbase.db.ddl import FTS_TRIGGERS  # the checks load it; damage messages need not
+
     return (*_TABLES, *FTS_TRIGGERS)
 
 
@@ -127,6 +128,8 @@ def schema_differences(conn: sqlite3.Connection) -> list[str]:
 
 def _reference_schema() -> sqlite3.Connection:
     reference = sqlite3.connect(":memory:")
+    from cardbase.db.ddl import FTS_DDL, create_statements
+
     for statement in (*create_statements(), *FTS_DDL):
         reference.execute(statement)
     return reference
