@@ -10,7 +10,6 @@ import sqlite3
 from pathlib import Path
 
 from cardbase.db import tables
-from cardbase.db.health import RESTORE_HINT, damaged, is_damage
 from cardbase.errors import DatabaseError
 
 
@@ -21,6 +20,8 @@ def read_header(conn: sqlite3.Connection, path: Path) -> tuple[int, int, int]:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         objects = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
     except sqlite3.DatabaseError as exc:
+        from cardbase.db.health import damaged, is_damage  # only when the header cannot be read
+
         if not is_damage(exc):  # the system's refusal (no space, no access), not the file's
             raise DatabaseError(f"{path}: cannot read the database ({exc})") from exc
         if getattr(exc, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_CORRUPT:
@@ -55,7 +56,7 @@ def is_current(path: Path, app_id: int, version: int, objects: int) -> bool:
         raise DatabaseError(
             f"{path}: schema version {version} is not one any cardbase made (the file is "
             "damaged, or another program changed it); nothing was changed",
-            RESTORE_HINT,
+            _restore_hint(),
         )
     return version == tables.SCHEMA_VERSION
 
@@ -68,3 +69,9 @@ def known_version(version: int) -> bool:
 
     steps = range(version + 1, tables.SCHEMA_VERSION + 1)
     return 1 <= version < tables.SCHEMA_VERSION and all(step in MIGRATIONS for step in steps)
+
+
+def _restore_hint() -> str:
+    from cardbase.db.health import RESTORE_HINT
+
+    return RESTORE_HINT

@@ -19,7 +19,6 @@ from cardbase.errors import CardbaseError, CodeError, QueryError, shorten
 from cardbase.fields import FIELD_BY_NAME, CardField, Kind
 from cardbase.limits import MAX_QUERY_CHARS, MAX_QUERY_NUMBER
 from cardbase.query import nodes as q
-from cardbase.query.regex import PatternError, compile_pattern
 from cardbase.similar import closest
 
 _NUMBER = re.compile(r"-?[0-9]+")
@@ -94,6 +93,8 @@ def regex(field: CardField, pattern: str, at: Span, errors: Errors) -> q.Node:
     """A /regex/ term, compiled now by the engine SQLite will run it with, so a pattern that
     cannot run is refused here with a caret under the part RE2 named. `at` spans the
     pattern with its slashes."""
+    from cardbase.query.regex import PatternError, compile_pattern  # loads RE2: only for /re/
+
     try:
         compile_pattern(pattern)
     except PatternError as exc:
