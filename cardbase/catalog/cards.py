@@ -10,7 +10,7 @@ import functools
 import re
 import sqlite3
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
@@ -139,13 +139,19 @@ def codes_of(cards: Iterable[Card]) -> str:
     return ", ".join(str(card.code) for card in cards)
 
 
-def cards_by_id(conn: sqlite3.Connection, card_ids: Iterable[int]) -> dict[int, Card]:
-    """Many cards by id, a few thousand to a query."""
+def id_chunks(card_ids: Iterable[int]) -> Iterator[tuple[list[int], str]]:
+    """Distinct ids in sorted chunks, each with its ``?, ?, ...`` marks for an ``IN (...)``:
+    a few thousand to a query, well under SQLite's limit on parameters."""
     ids = sorted(set(card_ids))
-    found: dict[int, Card] = {}
     for start in range(0, len(ids), ID_CHUNK):
         chunk = ids[start : start + ID_CHUNK]
-        marks = ", ".join("?" * len(chunk))
+        yield chunk, ", ".join("?" * len(chunk))
+
+
+def cards_by_id(conn: sqlite3.Connection, card_ids: Iterable[int]) -> dict[int, Card]:
+    """Many cards by id."""
+    found: dict[int, Card] = {}
+    for chunk, marks in id_chunks(card_ids):
         found.update((card.id, card) for card in fetch_cards(conn, f"c.id IN ({marks})", chunk))
     return found
 
@@ -185,14 +191,12 @@ class CardRef(NamedTuple):
 
 
 def card_refs_by_id(conn: sqlite3.Connection, card_ids: Iterable[int]) -> dict[int, CardRef]:
-    ids = sorted(set(card_ids))
     found: dict[int, CardRef] = {}
-    for start in range(0, len(ids), ID_CHUNK):
-        chunk = ids[start : start + ID_CHUNK]
+    for chunk, marks in id_chunks(card_ids):
         rows = conn.execute(
             f"SELECT c.id, c.series, c.rarity, c.number, c.name, coalesce(o.nonfoil, 0), "
             f"coalesce(o.foil, 0) FROM {CARD_FROM_SQL} {OWNERSHIP_JOIN_SQL} "
-            f"WHERE c.id IN ({', '.join('?' * len(chunk))})",
+            f"WHERE c.id IN ({marks})",
             chunk,
         )
         for card_id, series, rarity, number, name, nonfoil, foil in rows:

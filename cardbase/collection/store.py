@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import NamedTuple
 
-from cardbase.catalog.cards import ID_CHUNK, Card, CardLike, cards_by_id
+from cardbase.catalog.cards import Card, CardLike, cards_by_id, id_chunks
 from cardbase.catalog.names import NOTHING_CHANGED
 from cardbase.collection.changes import Batch, Change, Mode, Request
 from cardbase.db import tables
@@ -108,11 +108,8 @@ def read_counts(conn: sqlite3.Connection, card_ids: set[int] | None) -> Counts:
     cursor = conn.cursor()
     cursor.row_factory = None
     if card_ids is not None and len(card_ids) <= SCOPED_READ:
-        ids = sorted(card_ids)
         rows = []
-        for start in range(0, len(ids), ID_CHUNK):
-            chunk = ids[start : start + ID_CHUNK]
-            marks = ", ".join("?" * len(chunk))
+        for chunk, marks in id_chunks(card_ids):
             rows += cursor.execute(f"{sql} WHERE card_id IN ({marks})", chunk).fetchall()
     else:
         rows = cursor.execute(sql).fetchall()
