@@ -173,8 +173,7 @@ def _upgrade(conn: sqlite3.Connection, version: int, source: Path) -> None:
     if version == tables.SCHEMA_VERSION:
         return
     try:
-        with transaction(conn):
-            schema.migrate(conn, version)
+        schema.upgrade(conn, version)
     except sqlite3.Error as exc:
         raise _unusable(source, f"cannot be upgraded from schema {version}: {exc}") from exc
 
@@ -357,8 +356,7 @@ def _schema(conn: sqlite3.Connection, copy: sqlite3.Connection, version: int) ->
 
     if version != tables.SCHEMA_VERSION and known_version(version):
         try:
-            with transaction(copy):
-                schema.migrate(copy, version)
+            schema.upgrade(copy, version)
         except sqlite3.OperationalError as exc:
             return Finding("schema", False, f"cannot be upgraded from version {version} ({exc})")
         conn = copy

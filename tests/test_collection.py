@@ -102,9 +102,10 @@ def test_history_and_undo(run: Run) -> None:
     run("add", "-", input="1 U 132 foil\n1 C 41\n")
     history = json.loads(run("history", "-o", "json").stdout)
     assert [batch["source"] for batch in history] == ["add (2 lines)", "add '1 U 15 x2'"]
+    plain = {"condition": "NM", "language": "en", "location": "", "tags": []}
     assert history[0]["changes"] == [
-        {"code": "1 C 41", "name": "Robgoblin Scrapper", "finish": "nonfoil", "delta": 1},
-        {"code": "1 U 132", "name": "Ninja Blade Adept", "finish": "foil", "delta": 1},
+        {"code": "1 C 41", "name": "Robgoblin Scrapper", "finish": "nonfoil", **plain, "delta": 1},
+        {"code": "1 U 132", "name": "Ninja Blade Adept", "finish": "foil", **plain, "delta": 1},
     ]
     undone = run("undo")
     assert undone.stdout.splitlines()[0].startswith("Undid batch 2 (add (2 lines)")

@@ -35,7 +35,7 @@ def test_cards_read_by_position_match_their_columns_by_name(conn: sqlite3.Connec
     """card_from_row unpacks by position; every column must land in the field of its name."""
     from cardbase.catalog.cards import SELECT_CARDS, card_from_row
 
-    conn.execute("INSERT INTO ownership (card_id, nonfoil, foil) VALUES (1, 2, 3)")
+    conn.execute("INSERT INTO ownership (collector_id, card_id, nonfoil, foil) VALUES (1, 1, 2, 3)")
     plain = ("id", "game", "name", "type", "sphere", "cost", "attack", "defense", "gems",
              "text", "lore", "nonfoil", "foil")  # fmt: skip
     for row in conn.execute(SELECT_CARDS):
@@ -262,7 +262,9 @@ def hold_write_lock(path: Path, seconds: float) -> sqlite3.Connection:
 
     holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     holder.execute("BEGIN IMMEDIATE")
-    holder.execute("INSERT INTO batch (created_at, source, undone) VALUES ('now', 'bulk', 0)")
+    holder.execute(
+        "INSERT INTO batch (collector_id, created_at, source, undone) VALUES (1, 'now', 'bulk', 0)"
+    )
     if seconds:
         threading.Timer(seconds, lambda: holder.execute("COMMIT")).start()
     return holder
@@ -279,7 +281,9 @@ def test_a_writer_says_once_that_it_waits_then_writes(
     hold_write_lock(db_path, 0.8)
     start = time.monotonic()
     with db.write_transaction(db_path) as conn:
-        conn.execute("INSERT INTO batch (created_at, source, undone) VALUES ('now', 'add', 0)")
+        conn.execute(
+            "INSERT INTO batch (collector_id, created_at, source, undone) VALUES (1, 'now', 'add', 0)"
+        )
     assert time.monotonic() - start >= 0.7
     assert heard == [db.WAITING]
     with sqlite3.connect(db_path) as conn:
@@ -302,7 +306,7 @@ HOLDER = """
 import sqlite3, sys, time
 conn = sqlite3.connect(sys.argv[1], isolation_level=None)
 conn.execute("BEGIN IMMEDIATE")
-conn.execute("INSERT INTO batch (created_at, source, undone) VALUES ('now', 'bulk', 0)")
+conn.execute("INSERT INTO batch (collector_id, created_at, source, undone) VALUES (1, 'now', 'bulk', 0)")
 print("holding", flush=True)
 time.sleep(float(sys.argv[2]))
 conn.execute("COMMIT")

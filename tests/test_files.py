@@ -42,8 +42,8 @@ def builder_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     schema.prepare(path)
     with sqlite3.connect(path) as conn:
         conn.execute(
-            "INSERT INTO ownership (card_id, nonfoil) "
-            "SELECT id, CASE WHEN hero THEN 1 ELSE 3 END FROM card "
+            "INSERT INTO ownership (collector_id, card_id, nonfoil) "
+            "SELECT 1, id, CASE WHEN hero THEN 1 ELSE 3 END FROM card "
             "WHERE sphere = 'Chaos' OR hero"
         )
     return path

@@ -50,7 +50,7 @@ def own(conn: sqlite3.Connection, owned: dict[str, tuple[int, int]]) -> None:
     for code, (nonfoil, foil) in owned.items():
         series, rarity, number = code.split()
         conn.execute(
-            "INSERT INTO ownership (card_id, nonfoil, foil) SELECT id, ?, ? FROM card "
+            "INSERT INTO ownership (collector_id, card_id, nonfoil, foil) SELECT 1, id, ?, ? FROM card "
             "WHERE series = ? AND rarity = ? AND number = ?",
             (nonfoil, foil, int(series), rarity, int(number)),
         )

@@ -14,7 +14,7 @@ from cardbase.db import schema, tables
 from tests.conftest import DATA, MINI_CATALOGUE
 
 RELEASED = sorted(DATA.glob("schema-v*.db"))
-KEPT_TABLES = ("card", "ownership", "batch", "history")
+PLAIN = ("NM", "en", "", "")  # what every old copy becomes: Near Mint, English, nowhere, untagged
 
 
 def rows(path: Path, table: str) -> list[tuple]:
@@ -36,22 +36,56 @@ def test_every_version_before_this_one_has_a_fixture() -> None:
     assert versions == set(range(1, tables.SCHEMA_VERSION))
 
 
+def expected_v3(before: dict[str, list[tuple]]) -> dict[str, list[tuple]]:
+    """The rows a v1 or v2 database must have after the upgrade: one collector, 1 ('me'),
+    owning every copy as a plain holding; every batch and history row kept, now theirs."""
+    holdings = sorted(
+        (1, card_id, finish, *PLAIN, copies, "")
+        for card_id, nonfoil, foil in before["ownership"]
+        for finish, copies in (("nonfoil", nonfoil), ("foil", foil))
+        if copies
+    )
+    return {
+        "card": before["card"],
+        "ownership": [(1, *row) for row in before["ownership"] if row[1] + row[2]],
+        "holding": holdings,
+        "batch": [(batch_id, 1, *rest) for batch_id, *rest in before["batch"]],
+        "history": [(*row[:4], *PLAIN, row[4], None) for row in before["history"]],
+        "deck": [(deck_id, 1, *rest) for deck_id, *rest in before.get("deck", [])],
+        "deck_entry": before.get("deck_entry", []),
+    }
+
+
 @pytest.mark.parametrize("fixture", RELEASED, ids=[p.stem for p in RELEASED])
 def test_upgrade_keeps_everything(fixture: Path, tmp_path: Path) -> None:
-    old = shutil.copy(fixture, tmp_path / fixture.name)
-    before = {table: rows(Path(old), table) for table in KEPT_TABLES}
+    old = Path(shutil.copy(fixture, tmp_path / fixture.name))
+    with sqlite3.connect(old) as conn:
+        names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+    kept = [
+        t for t in ("card", "ownership", "batch", "history", "deck", "deck_entry") if t in names
+    ]
+    before = {table: rows(old, table) for table in kept}
     # the fixture has something to lose
     assert before["ownership"]
     assert before["history"]
-    conn = db.open_db(Path(old))
+    conn = db.open_db(old)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == tables.SCHEMA_VERSION
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
     conn.close()
-    for table in KEPT_TABLES:
-        assert rows(Path(old), table) == before[table], table
+    expected = expected_v3(before)
+    for table, wanted in expected.items():
+        found = rows(old, table)
+        if table == "holding":
+            found = sorted(row[1:] for row in found)  # ids are new
+        assert found == wanted, table
+    with sqlite3.connect(old) as conn:
+        assert conn.execute("SELECT id, name, is_default FROM collector").fetchall() == [
+            (1, "me", 1)
+        ]
     fresh = tmp_path / "fresh.db"
     schema.prepare(fresh, MINI_CATALOGUE)
-    assert shape(Path(old)) == shape(fresh)
+    assert shape(old) == shape(fresh)
 
 
 def test_upgraded_database_works(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from cardbase.fields import JSON_KEYS, TRAIT_SEPARATOR
 
 CARD_COLUMNS_SQL = "c.*, coalesce(o.nonfoil, 0) AS nonfoil, coalesce(o.foil, 0) AS foil"
 CARD_FROM_SQL = f"{tables.CARD_TABLE} AS c"
-OWNERSHIP_JOIN_SQL = f"LEFT JOIN {tables.OWNERSHIP_TABLE} AS o ON o.card_id = c.id"
+OWNERSHIP_JOIN_SQL = f"LEFT JOIN {tables.MY_OWNERSHIP} AS o ON o.card_id = c.id"
 SELECT_CARDS = f"SELECT {CARD_COLUMNS_SQL} FROM {CARD_FROM_SQL} {OWNERSHIP_JOIN_SQL}"
 CATALOGUE_ORDER = "c.game, c.series, c.number"
 ID_CHUNK = 5_000  # ids per IN (...) list; well under SQLite's limit on parameters

@@ -1,7 +1,7 @@
 """Collection commands: add, remove, set, undo, history, collection, stats, missing."""
 
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -11,6 +11,9 @@ from cardbase.cli.paging import print_hidden, search_page
 from cardbase.cli.root import STATE, Output, OutputOption, app, command
 from cardbase.fields import FOIL, NONFOIL
 from cardbase.games import DEFAULT_GAME
+
+if TYPE_CHECKING:
+    from cardbase.collection.changes import Selector
 
 Items = Annotated[
     list[str],
@@ -24,16 +27,55 @@ FoilFlag = Annotated[
     bool, typer.Option("--foil", help="Items that do not say their finish are foil.")
 ]
 DryRun = Annotated[bool, typer.Option("--dry-run", help="Show what would change; write nothing.")]
+Condition = Annotated[
+    str | None,
+    typer.Option("--condition", help="M, NM, LP, MP, HP or DMG (or a name: 'Near Mint')."),
+]
+Language = Annotated[
+    str | None, typer.Option("--language", help="ISO 639-1 code or English name: fr, French.")
+]
+Location = Annotated[
+    str | None, typer.Option("--location", help="Where the copies are: 'Binder 1'.")
+]
+Tags = Annotated[
+    list[str] | None,
+    typer.Option("--tag", help="A tag the copies have (repeat for more): trade."),
+]
+Note = Annotated[str | None, typer.Option("--note", help="A note kept with the copies.")]
 
 
-def _change(verb: str, items: list[str], foil: bool, dry_run: bool, output: Output) -> None:
+def selector(
+    condition: str | None, language: str | None, location: str | None, tags: list[str] | None
+) -> "Selector":
+    """The attribute options as the library reads them: None where not given."""
+    from cardbase.collection.attributes import (
+        parse_condition,
+        parse_language,
+        parse_location,
+        parse_tags,
+    )
+    from cardbase.collection.changes import Selector
+
+    return Selector(
+        parse_condition(condition) if condition is not None else None,
+        parse_language(language) if language is not None else None,
+        parse_location(location) if location is not None else None,
+        parse_tags(tags) if tags else None,
+    )
+
+
+def _change(
+    verb: str, items: list[str], foil: bool, dry_run: bool, output: Output, chosen: "Selector",
+    note: str | None,
+) -> None:  # fmt: skip
     from cardbase.collection.changes import Mode
     from cardbase.collection.items import STDIN, change_items, read_pasted
 
     pasted = read_pasted(sys.stdin) if STDIN in items else ""
     changes = change_items(
-        STATE.db_path, items, Mode(verb), pasted=pasted, foil=foil, dry_run=dry_run
-    )
+        STATE.db_path, items, Mode(verb), pasted=pasted, foil=foil, selector=chosen, note=note,
+        collector=STATE.collector, defaults=STATE.defaults, dry_run=dry_run,
+    )  # fmt: skip
     if output is Output.json:
         render.print_json([change.to_dict() for change in changes])
         return
@@ -50,10 +92,16 @@ def _register_change(verb: str, doc: str) -> None:
     def run(
         items: Items,
         foil: FoilFlag = False,
+        condition: Condition = None,
+        language: Language = None,
+        location: Location = None,
+        tag: Tags = None,
+        note: Note = None,
         dry_run: DryRun = False,
         output: OutputOption = Output.table,
     ) -> None:
-        _change(verb, items, foil, dry_run, output)
+        chosen = selector(condition, language, location, tag)
+        _change(verb, items, foil, dry_run, output, chosen, note)
 
     run.__doc__ = doc
     command(app, verb)(run)
@@ -84,13 +132,13 @@ _register_change(
 
 @command(app)
 def undo(output: OutputOption = Output.table) -> None:
-    """Undo the last change to the collection: a command, or a whole import.
+    """Undo your last change to the collection: a command, or a whole import.
 
     Example: cardbase undo
     """
     from cardbase.collection.store import undo_last
 
-    batch = undo_last(STATE.db_path)
+    batch = undo_last(STATE.db_path, STATE.collector)
     if output is Output.json:
         render.print_json(batch.to_dict() if batch else None)
         return
@@ -117,7 +165,6 @@ def history(
     Example: cardbase history --limit 5
     """
     from cardbase.collection.stats import history as read_history
-    from cardbase.fields import FINISHES
 
     with STATE.connect() as conn:
         batches = read_history(conn, limit)
@@ -130,16 +177,16 @@ def history(
             b.created_at,
             b.source + (" (undone)" if b.undone else ""),
             f"{c.delta:+d}",
-            FINISHES[c.finish],
+            c.holding.describe(),
             c.card.label(),
         )
         for b in batches
         for c in b.changes
     ]
     if output is Output.csv:
-        render.print_csv(["batch", "when", "source", "delta", "finish", "card"], rows)
+        render.print_csv(["batch", "when", "source", "delta", "copies", "card"], rows)
     elif rows:
-        render.print_table(("Batch", "When", "Source", "Change", "Finish", "Card"), rows)
+        render.print_table(("Batch", "When", "Source", "Change", "Copies", "Card"), rows)
     else:
         render.echo("No changes yet.")
 

@@ -15,11 +15,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
 from cardbase.errors import CardbaseError
+
+if TYPE_CHECKING:
+    from cardbase.collection.plan import Defaults
+    from cardbase.config import Config
 
 F = TypeVar("F", bound=Callable[..., Any])
 INTERNAL_ERROR = 70  # EX_SOFTWARE: distinct from 1 (a check failed) and 2 (bad input)
@@ -42,10 +46,14 @@ OutputOption = Annotated[
 ]
 
 
+COLLECTOR_ENV = "CARDBASE_COLLECTOR"
+
+
 @dataclass
 class State:
     db_option: str | None = None
     debug: bool = False
+    collector_option: str | None = None  # --collector, or $CARDBASE_COLLECTOR
 
     @property
     def db_path(self) -> Path:
@@ -53,11 +61,31 @@ class State:
 
         return resolve_db_path(self.db_option)
 
+    @property
+    def config(self) -> Config:
+        from cardbase.config import load_config
+
+        return load_config()
+
+    @property
+    def collector(self) -> str | None:
+        """Whose collection: --collector, else $CARDBASE_COLLECTOR, else the config file's,
+        else None, the database's default collector."""
+        return self.collector_option or self.config.get("collector")
+
+    @property
+    def defaults(self) -> Defaults:
+        """Condition and language of added copies: the config file's, else NM and English."""
+        from cardbase.collection.plan import Defaults
+
+        config = self.config
+        return Defaults(config.get("condition") or "NM", config.get("language") or "en")
+
     @contextmanager
     def connect(self) -> Iterator[sqlite3.Connection]:
         from cardbase.db.connect import open_db
 
-        conn = open_db(self.db_path)
+        conn = open_db(self.db_path, self.collector)
         try:
             yield conn
         finally:
@@ -97,6 +125,7 @@ def root(
 
     STATE.db_option = db
     STATE.debug = debug
+    STATE.collector_option = None  # each command's own --collector sets it
     on_wait(lambda message: typer.echo(f"cardbase: {message}", err=True))
 
 
@@ -128,6 +157,34 @@ def _unexpected(exc: Exception) -> typer.Exit:
     )
 
 
+def _remember_collector(ctx: Any, param: Any, value: str | None) -> str | None:
+    if value is not None:
+        STATE.collector_option = value
+    return value
+
+
+@functools.cache
+def _with_collector(cls: type[typer.core.TyperCommand]) -> type[typer.core.TyperCommand]:
+    """`cls` with a --collector option, which every command takes and none has to declare:
+    it sets `STATE.collector_option` before the command runs."""
+
+    def __init__(self: typer.core.TyperCommand, *args: Any, **kwargs: Any) -> None:
+        cls.__init__(self, *args, **kwargs)
+        self.params.append(
+            typer.core.TyperOption(
+                param_decls=["--collector"],
+                metavar="NAME",
+                envvar=COLLECTOR_ENV,
+                expose_value=False,
+                callback=_remember_collector,
+                help="Whose collection (default: $CARDBASE_COLLECTOR, the config file's "
+                "collector, else the database's default collector).",
+            )
+        )
+
+    return type(cls.__name__, (cls,), {"__init__": __init__})
+
+
 def command(
     group: typer.Typer, name: str | None = None, cls: type[typer.core.TyperCommand] | None = None
 ) -> Callable[[F], F]:
@@ -156,7 +213,7 @@ def command(
                     raise
                 raise _unexpected(exc) from None
 
-        group.command(name, cls=cls)(run)
+        group.command(name, cls=_with_collector(cls or typer.core.TyperCommand))(run)
         return function
 
     return register

@@ -8,6 +8,12 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from cardbase.catalog.cards import CardLike
+from cardbase.collection.attributes import (
+    DEFAULT_CONDITION,
+    DEFAULT_LANGUAGE,
+    NO_LOCATION,
+    tag_list,
+)
 from cardbase.fields import FINISHES
 
 
@@ -30,30 +36,92 @@ class ImportMode(StrEnum):
         return Mode(self.value)
 
 
+class Holding(NamedTuple):
+    """Which copies: a card in one finish, condition, language, location, with one set of
+    tags (stored spelling, `cardbase.collection.attributes`). A collector's key to a count."""
+
+    card_id: int
+    finish: str
+    condition: str = DEFAULT_CONDITION
+    language: str = DEFAULT_LANGUAGE
+    location: str = NO_LOCATION
+    tags: str = ""
+
+    def describe(self) -> str:
+        """'non-foil', or 'foil LP fr in Binder 1 #trade': what sets it apart from the plain
+        Near Mint English copy, so a collection of plain copies reads as it always did."""
+        words = [FINISHES[self.finish]]
+        if self.condition != DEFAULT_CONDITION:
+            words.append(self.condition)
+        if self.language != DEFAULT_LANGUAGE:
+            words.append(self.language)
+        if self.location:
+            words.append(f"in {self.location}")
+        words += [f"#{tag}" for tag in tag_list(self.tags)]
+        return " ".join(words)
+
+    def attributes(self) -> dict[str, object]:
+        return {
+            "finish": self.finish,
+            "condition": self.condition,
+            "language": self.language,
+            "location": self.location,
+            "tags": tag_list(self.tags),
+        }
+
+
+class Selector(NamedTuple):
+    """Which holdings a request means: None is any (removing, setting, moving, tagging) or
+    the default (adding). `tags` are tags a holding must have, or an added copy gets."""
+
+    condition: str | None = None
+    language: str | None = None
+    location: str | None = None
+    tags: str | None = None
+
+    def describe(self) -> str:
+        words = [value for value in (self.condition, self.language) if value]
+        if self.location is not None:
+            words.append(f"in {self.location}" if self.location else "with no location")
+        words += [f"#{tag}" for tag in tag_list(self.tags or "")]
+        return " ".join(words)
+
+
+ANY = Selector()
+
+
 class Request(NamedTuple):
     card: CardLike
     finish: str
     copies: int
+    selector: Selector = ANY
+    note: str | None = None  # None: leave the holding's note as it is
 
 
 class Change(NamedTuple):
     card: CardLike
-    finish: str
+    holding: Holding
     old: int
     new: int
+    note: str = ""  # the holding's note afterwards
+    note_before: str | None = None  # what it was, when this change replaced or dropped it
+
+    @property
+    def finish(self) -> str:
+        return self.holding.finish
 
     @property
     def delta(self) -> int:
         return self.new - self.old
 
     def describe(self) -> str:
-        return f"{self.card.label()} {FINISHES[self.finish]}: {self.old} -> {self.new}"
+        return f"{self.card.label()} {self.holding.describe()}: {self.old} -> {self.new}"
 
     def to_dict(self) -> dict[str, object]:
         return {
             "code": str(self.card.code),
             "name": self.card.name,
-            "finish": self.finish,
+            **self.holding.attributes(),
             "old": self.old,
             "new": self.new,
         }
@@ -76,7 +144,7 @@ class Batch(NamedTuple):
                 {
                     "code": str(c.card.code),
                     "name": c.card.name,
-                    "finish": c.finish,
+                    **c.holding.attributes(),
                     "delta": c.delta,
                 }
                 for c in self.changes

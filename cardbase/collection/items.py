@@ -1,8 +1,10 @@
 """What `add`, `remove` and `set` do with what a person typed: items into one change.
 
-An item is a card by code or name with an optional count and finish ("Chugawug Cook x2",
-"2 1 U 132 foil"); ``-`` stands for a pasted list, one item a line, with ``#`` and ``//``
-comments. Every item must name a card, or nothing changes.
+An item is a card by code or name with an optional count, finish, condition and language
+("Chugawug Cook x2", "2 1 U 132 foil", "1 U 132 x2 foil lp fr"); ``-`` stands for a pasted
+list, one item a line, with ``#`` and ``//`` comments. Every item must name a card, or
+nothing changes. Options (`--condition`, `--location`, `--tag` ...) apply to every item; what
+an item says of itself wins.
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ import shlex
 from pathlib import Path
 from typing import IO, Any
 
-from cardbase.catalog.entries import parse_entry
+from cardbase.catalog.entries import FINISH_WORDS, parse_entry
 from cardbase.catalog.names import resolve_entries
-from cardbase.collection.changes import Change, Mode, Request
+from cardbase.collection.attributes import CONDITION_SYNONYMS, parse_language
+from cardbase.collection.changes import ANY, Change, Mode, Request, Selector
+from cardbase.collection.plan import Defaults
 from cardbase.collection.store import change_collection
 from cardbase.db.connect import open_db
 from cardbase.errors import CardbaseError
@@ -65,6 +69,37 @@ def item_lines(items: list[str], pasted: str = "") -> list[str]:
     return lines
 
 
+# Condition words an item may end with: the short ones; longer names go in --condition.
+_ITEM_CONDITIONS = {word: code for word, code in CONDITION_SYNONYMS.items() if len(word) <= 3}
+
+
+def split_attributes(line: str) -> tuple[str, Selector]:
+    """'1 U 132 x2 foil lp fr' -> ('1 U 132 x2 foil', condition LP, language fr): trailing
+    condition codes and ISO 639-1 language codes, among finish words, in any order."""
+    words = line.split()
+    kept_finish: list[str] = []
+    found: dict[str, str] = {}
+    while len(words) > 1:
+        word = words[-1].lower()
+        if word in FINISH_WORDS and not kept_finish:
+            kept_finish.append(words.pop())
+        elif word in _ITEM_CONDITIONS and "condition" not in found:
+            found["condition"] = _ITEM_CONDITIONS[words.pop().lower()]
+        elif len(word) == 2 and word.isalpha() and "language" not in found and _is_code(word):
+            found["language"] = parse_language(words.pop())
+        else:
+            break
+    if not found:
+        return line, ANY
+    return " ".join(words + kept_finish), Selector(**found)
+
+
+def _is_code(word: str) -> bool:
+    from cardbase.collection.languages import ISO_639_1
+
+    return word in ISO_639_1
+
+
 def change_items(
     db_path: Path,
     items: list[str],
@@ -72,22 +107,40 @@ def change_items(
     *,
     pasted: str = "",
     foil: bool = False,
+    selector: Selector = ANY,
+    note: str | None = None,
+    collector: str | None = None,
+    defaults: Defaults | None = None,
     dry_run: bool = False,
 ) -> list[Change]:
-    """Apply the items in one transaction; items that do not say their finish are `foil` or not.
+    """Apply the items as `collector` in one transaction; items that do not say their finish
+    are `foil` or not, and take `selector`'s attributes where they do not say theirs.
 
     History names the change as it was typed, or by its number of lines when pasted.
     """
     lines = item_lines(items, pasted)
     if not lines:
         raise CardbaseError(f"nothing to {mode}: name at least one card")
-    entries = [parse_entry(line, minimum=0 if mode is Mode.SET else 1) for line in lines]
-    conn = open_db(db_path)
+    split = [split_attributes(line) for line in lines]
+    entries = [parse_entry(text, minimum=0 if mode is Mode.SET else 1) for text, _ in split]
+    conn = open_db(db_path, collector)
     try:
         resolved = resolve_entries(conn, entries)
     finally:
         conn.close()
     default = FOIL if foil else NONFOIL
-    requests = [Request(r.card, r.entry.finish or default, r.copies) for r in resolved]
+    requests = [
+        Request(r.card, r.entry.finish or default, r.copies, _overlay(selector, own), note)
+        for r, (_, own) in zip(resolved, split, strict=True)
+    ]
     typed = f"({len(lines)} lines)" if STDIN in items else shlex.join(items)
-    return change_collection(db_path, requests, mode, f"{mode} {typed}", dry_run=dry_run)
+    return change_collection(
+        db_path, requests, mode, f"{mode} {typed}", collector=collector, defaults=defaults,
+        dry_run=dry_run,
+    )  # fmt: skip
+
+
+def _overlay(options: Selector, item: Selector) -> Selector:
+    return Selector(
+        *(own if own is not None else given for given, own in zip(options, item, strict=True))
+    )

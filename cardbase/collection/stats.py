@@ -10,7 +10,7 @@ import sqlite3
 from typing import Any, NamedTuple
 
 from cardbase.catalog.cards import cards_by_id
-from cardbase.collection.changes import Batch, Change
+from cardbase.collection.changes import Batch, Change, Holding
 from cardbase.db import tables
 from cardbase.fields import RARITY_LETTERS, RARITY_NAMES
 
@@ -38,7 +38,7 @@ class Completion(NamedTuple):
         return self._asdict()
 
 
-_OWN = f"LEFT JOIN {tables.OWNERSHIP_TABLE} AS o ON o.card_id = c.id"
+_OWN = f"LEFT JOIN {tables.MY_OWNERSHIP} AS o ON o.card_id = c.id"
 _COMPLETION = (
     "count(*), sum(coalesce(o.nonfoil, 0) > 0), sum(coalesce(o.foil, 0) > 0), "
     "sum(coalesce(o.nonfoil, 0) + coalesce(o.foil, 0) > 0)"
@@ -48,7 +48,7 @@ _COMPLETION = (
 def totals(conn: sqlite3.Connection) -> Totals:
     row = conn.execute(
         f"SELECT coalesce(sum(o.nonfoil), 0), coalesce(sum(o.foil), 0), count(*) "
-        f"FROM {tables.OWNERSHIP_TABLE} AS o WHERE o.nonfoil + o.foil > 0"
+        f"FROM {tables.MY_OWNERSHIP} AS o WHERE o.nonfoil + o.foil > 0"
     ).fetchone()
     return Totals(row[0] + row[1], row[0], row[1], row[2])
 
@@ -108,9 +108,11 @@ def collection_stats(conn: sqlite3.Connection, game: str) -> CollectionStats:
 
 
 def history(conn: sqlite3.Connection, limit: int | None = None) -> list[Batch]:
-    """Batches newest first, each with its changes (as deltas from zero when shown alone)."""
+    """The connection's collector's batches newest first, each with its changes (as deltas
+    from zero when shown alone)."""
     batches = conn.execute(
-        f"SELECT id, created_at, source, undone FROM {tables.BATCH_TABLE} ORDER BY id DESC"
+        f"SELECT id, created_at, source, undone FROM {tables.BATCH_TABLE} "
+        f"WHERE collector_id = (SELECT id FROM {tables.MY_COLLECTOR}) ORDER BY id DESC"
         + (" LIMIT ?" if limit else ""),
         (limit,) if limit else (),
     ).fetchall()
@@ -119,14 +121,16 @@ def history(conn: sqlite3.Connection, limit: int | None = None) -> list[Batch]:
     ids = [row[0] for row in batches]
     marks = ", ".join("?" for _ in ids)
     deltas = conn.execute(
-        f"SELECT batch_id, card_id, finish, delta FROM {tables.HISTORY_TABLE} "
+        f"SELECT batch_id, card_id, finish, condition, language, location, tags, delta "
+        f"FROM {tables.HISTORY_TABLE} "
         f"WHERE batch_id IN ({marks}) ORDER BY id",
         ids,
     ).fetchall()
     cards = cards_by_id(conn, (row[1] for row in deltas))
     changes: dict[int, list[Change]] = {batch_id: [] for batch_id in ids}
-    for batch_id, card_id, finish, delta in deltas:
-        changes[batch_id].append(Change(cards[card_id], finish, 0, delta))
+    for batch_id, *key, delta in deltas:
+        holding = Holding(*key)
+        changes[batch_id].append(Change(cards[holding.card_id], holding, 0, delta))
     return [
         Batch(batch_id, created_at, source, bool(undone), changes[batch_id])
         for batch_id, created_at, source, undone in batches

@@ -93,8 +93,22 @@ def open_existing(path: Path) -> sqlite3.Connection:
     return connect(path, read_only_query(path))
 
 
-def open_db(path: Path) -> sqlite3.Connection:
-    """Open the database for reading, creating or upgrading it first when needed."""
+def open_db(path: Path, collector: str | None = None) -> sqlite3.Connection:
+    """Open the database for reading, creating or upgrading it first when needed, as a
+    connection of `collector` (the database's default for None): see
+    `cardbase.collection.collectors.use_collector`."""
+    from cardbase.collection.collectors import use_collector
+
+    conn = _ready(path)
+    try:
+        use_collector(conn, collector)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _ready(path: Path) -> sqlite3.Connection:
     if existing_file(path):
         query = read_only_query(path)
         conn = connect(path, query)
@@ -122,11 +136,12 @@ def _read_only(path: Path, what: str) -> DatabaseError:
 
 
 @contextmanager
-def write_transaction(path: Path) -> Iterator[sqlite3.Connection]:
-    """The one way to write: a prepared, undamaged database, then one transaction on it."""
+def write_transaction(path: Path, collector: str | None = None) -> Iterator[sqlite3.Connection]:
+    """The one way to write: a prepared, undamaged database, then one transaction on it, by
+    `collector` (the default for None)."""
     from cardbase.db import health  # writes only: reads never pay for the checks
 
-    conn = open_db(path)
+    conn = open_db(path, collector)
     waited: list[bool] = []
     try:
         if read_only_query(path):

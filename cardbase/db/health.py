@@ -31,6 +31,8 @@ _DAMAGE_CODES = (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
 _TABLES = (
     tables.CARD_TABLE,
     tables.CARD_FTS_TABLE,
+    tables.COLLECTOR_TABLE,
+    tables.HOLDING_TABLE,
     tables.OWNERSHIP_TABLE,
     tables.BATCH_TABLE,
     tables.HISTORY_TABLE,

@@ -45,5 +45,125 @@ def _to_v2(conn: sqlite3.Connection) -> None:
         conn.execute(statement)
 
 
+_V3_NEW_TABLES = (
+    """CREATE TABLE collector (
+        id INTEGER NOT NULL,
+        name VARCHAR NOT NULL,
+        name_key VARCHAR NOT NULL,
+        is_default BOOLEAN NOT NULL,
+        created_at VARCHAR NOT NULL,
+        PRIMARY KEY (id),
+        CONSTRAINT uq_collector_name UNIQUE (name_key)
+    )""",
+    "CREATE UNIQUE INDEX ix_collector_default ON collector (is_default) WHERE is_default",
+    """CREATE TABLE holding (
+        id INTEGER NOT NULL,
+        collector_id INTEGER NOT NULL,
+        card_id INTEGER NOT NULL,
+        finish VARCHAR NOT NULL,
+        condition VARCHAR NOT NULL,
+        language VARCHAR NOT NULL,
+        location VARCHAR NOT NULL,
+        tags VARCHAR NOT NULL,
+        copies INTEGER NOT NULL,
+        note VARCHAR NOT NULL,
+        PRIMARY KEY (id),
+        CONSTRAINT uq_holding
+            UNIQUE (collector_id, card_id, finish, condition, language, location, tags),
+        CONSTRAINT ck_holding_copies CHECK (copies > 0),
+        CONSTRAINT ck_holding_finish CHECK (finish IN ('nonfoil','foil')),
+        CONSTRAINT ck_holding_condition CHECK (condition IN ('M','NM','LP','MP','HP','DMG')),
+        FOREIGN KEY(collector_id) REFERENCES collector (id),
+        FOREIGN KEY(card_id) REFERENCES card (id)
+    )""",
+)
+# Tables that gain a collector (or a holding's key), rebuilt as SQLite's ALTER TABLE
+# cannot: made new beside the old, filled, the old dropped, the new renamed.
+_V3_REBUILT = {
+    "ownership": """CREATE TABLE new_ownership (
+        collector_id INTEGER NOT NULL,
+        card_id INTEGER NOT NULL,
+        nonfoil INTEGER DEFAULT '0' NOT NULL,
+        foil INTEGER DEFAULT '0' NOT NULL,
+        PRIMARY KEY (collector_id, card_id),
+        CONSTRAINT ck_ownership_not_negative CHECK (nonfoil >= 0 AND foil >= 0),
+        FOREIGN KEY(collector_id) REFERENCES collector (id),
+        FOREIGN KEY(card_id) REFERENCES card (id)
+    )""",
+    "batch": """CREATE TABLE new_batch (
+        id INTEGER NOT NULL,
+        collector_id INTEGER NOT NULL,
+        created_at VARCHAR NOT NULL,
+        source VARCHAR NOT NULL,
+        undone BOOLEAN NOT NULL,
+        PRIMARY KEY (id),
+        FOREIGN KEY(collector_id) REFERENCES collector (id)
+    )""",
+    "history": """CREATE TABLE new_history (
+        id INTEGER NOT NULL,
+        batch_id INTEGER NOT NULL,
+        card_id INTEGER NOT NULL,
+        finish VARCHAR NOT NULL,
+        condition VARCHAR NOT NULL,
+        language VARCHAR NOT NULL,
+        location VARCHAR NOT NULL,
+        tags VARCHAR NOT NULL,
+        delta INTEGER NOT NULL,
+        note_before VARCHAR,
+        PRIMARY KEY (id),
+        CONSTRAINT ck_history_finish CHECK (finish IN ('nonfoil','foil')),
+        FOREIGN KEY(batch_id) REFERENCES batch (id),
+        FOREIGN KEY(card_id) REFERENCES card (id)
+    )""",
+    "deck": """CREATE TABLE new_deck (
+        id INTEGER NOT NULL,
+        collector_id INTEGER NOT NULL,
+        name VARCHAR NOT NULL,
+        name_key VARCHAR NOT NULL,
+        format VARCHAR NOT NULL,
+        created_at VARCHAR NOT NULL,
+        updated_at VARCHAR NOT NULL,
+        PRIMARY KEY (id),
+        CONSTRAINT uq_deck_name UNIQUE (collector_id, name_key),
+        FOREIGN KEY(collector_id) REFERENCES collector (id)
+    )""",
+}
+# Every old row belongs to the one collector there was: copies become holdings in Near
+# Mint, English, at no location and with no tags.
+_V3_COPIES = (
+    "INSERT INTO collector VALUES (1, 'me', 'me', 1, strftime('%Y-%m-%dT%H:%M:%S+00:00'))",
+    "INSERT INTO holding (collector_id, card_id, finish, condition, language, location, tags, "
+    "copies, note) SELECT 1, card_id, 'nonfoil', 'NM', 'en', '', '', nonfoil, '' "
+    "FROM ownership WHERE nonfoil > 0",
+    "INSERT INTO holding (collector_id, card_id, finish, condition, language, location, tags, "
+    "copies, note) SELECT 1, card_id, 'foil', 'NM', 'en', '', '', foil, '' "
+    "FROM ownership WHERE foil > 0",
+    "INSERT INTO new_ownership SELECT 1, card_id, nonfoil, foil FROM ownership "
+    "WHERE nonfoil + foil > 0",
+    "INSERT INTO new_batch SELECT id, 1, created_at, source, undone FROM batch",
+    "INSERT INTO new_history SELECT id, batch_id, card_id, finish, 'NM', 'en', '', '', delta, "
+    "NULL FROM history",
+    "INSERT INTO new_deck SELECT id, 1, name, name_key, format, created_at, updated_at FROM deck",
+)
+_V3_INDEXES = (
+    "CREATE INDEX ix_batch_collector ON batch (collector_id, undone)",
+    "CREATE INDEX ix_history_batch ON history (batch_id)",
+)
+
+
+def _to_v3(conn: sqlite3.Connection) -> None:
+    """Version 3 (cardbase 0.3): collectors, and holdings with condition, language, location
+    and tags. Runs with foreign keys off (`cardbase.db.schema.migrate` checks them after),
+    as SQLite's own recipe for rebuilding a table says."""
+    for statement in (*_V3_NEW_TABLES, *_V3_REBUILT.values(), *_V3_COPIES):
+        conn.execute(statement)
+    for table in ("history", "batch", "ownership", "deck"):  # a referring table first
+        conn.execute(f"DROP TABLE {table}")
+    for table in _V3_REBUILT:
+        conn.execute(f"ALTER TABLE new_{table} RENAME TO {table}")
+    for statement in _V3_INDEXES:
+        conn.execute(statement)
+
+
 # MIGRATIONS[n] upgrades a database at schema version n - 1 to version n.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _to_v2}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _to_v2, 3: _to_v3}

@@ -2,22 +2,24 @@
 
 Column and table names come from `cardbase.db.tables`, which the statements use too; a test
 checks that the two agree.
-Ownership keeps one row per owned card with foil and non-foil counts side by side; every
-change to it is a `HistoryRow` inside a `BatchRow` (one command or one import), which is
-what undo reverts.
+A collector's cards are holdings (copies alike in finish, condition, language, location
+and tags), summed per card in `OwnershipRow`; every change to them is a `HistoryRow` inside
+a `BatchRow` (one command or one import) of that collector, which is what undo reverts.
 """
 
 from __future__ import annotations
 
-from sqlalchemy import CheckConstraint, Index, UniqueConstraint
+from sqlalchemy import CheckConstraint, Index, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
+from cardbase.collection.attributes import CONDITIONS
 from cardbase.db import tables
 from cardbase.fields import FINISHES, MAX_GEMS, RARITY_LETTERS
 from cardbase.games import DEFAULT_GAME
 
 _RARITIES = ",".join(f"'{letter}'" for letter in RARITY_LETTERS)
 _FINISHES = ",".join(f"'{finish}'" for finish in FINISHES)
+_CONDITIONS = ",".join(f"'{condition}'" for condition in CONDITIONS)
 
 
 class CardRow(SQLModel, table=True):
@@ -54,12 +56,59 @@ class CardRow(SQLModel, table=True):
     lore: str = ""
 
 
+class CollectorRow(SQLModel, table=True):
+    """Whose cards: one database can hold a playgroup's collections over one catalogue.
+    Exactly one collector is the default, the one commands use unless told otherwise."""
+
+    __tablename__ = tables.COLLECTOR_TABLE
+    __table_args__ = (
+        UniqueConstraint("name_key", name="uq_collector_name"),
+        Index("ix_collector_default", "is_default", unique=True, sqlite_where=text("is_default")),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str
+    name_key: str
+    is_default: bool = False
+    created_at: str
+
+
+class HoldingRow(SQLModel, table=True):
+    """Copies of one card that are alike: same finish, condition, language, location and
+    tags. Tags are part of what makes a holding: tagging one of four copies "trade" splits
+    them into two holdings, so every copy's tags are kept exactly (and exported as such)."""
+
+    __tablename__ = tables.HOLDING_TABLE
+    __table_args__ = (
+        UniqueConstraint(*tables.HOLDING_KEY, name="uq_holding"),
+        CheckConstraint("copies > 0", name="ck_holding_copies"),
+        CheckConstraint(f"finish IN ({_FINISHES})", name="ck_holding_finish"),
+        CheckConstraint(f"condition IN ({_CONDITIONS})", name="ck_holding_condition"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    collector_id: int = Field(foreign_key=f"{tables.COLLECTOR_TABLE}.id")
+    card_id: int = Field(foreign_key=f"{tables.CARD_TABLE}.id")
+    finish: str
+    condition: str
+    language: str
+    location: str = ""
+    tags: str = ""
+    copies: int
+    note: str = ""
+
+
 class OwnershipRow(SQLModel, table=True):
+    """Each collector's totals per card, kept by the same transaction that changes the
+    holdings: every search, listing and deck check joins one row per card, as fast at 100k
+    holdings as it was when these counts were all there was."""
+
     __tablename__ = tables.OWNERSHIP_TABLE
     __table_args__ = (
         CheckConstraint("nonfoil >= 0 AND foil >= 0", name="ck_ownership_not_negative"),
     )
 
+    collector_id: int = Field(foreign_key=f"{tables.COLLECTOR_TABLE}.id", primary_key=True)
     card_id: int = Field(foreign_key=f"{tables.CARD_TABLE}.id", primary_key=True)
     nonfoil: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     foil: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
@@ -67,14 +116,19 @@ class OwnershipRow(SQLModel, table=True):
 
 class BatchRow(SQLModel, table=True):
     __tablename__ = tables.BATCH_TABLE
+    __table_args__ = (Index("ix_batch_collector", "collector_id", "undone"),)
 
     id: int | None = Field(default=None, primary_key=True)
+    collector_id: int = Field(foreign_key=f"{tables.COLLECTOR_TABLE}.id")
     created_at: str
     source: str
     undone: bool = False
 
 
 class HistoryRow(SQLModel, table=True):
+    """One holding's change in a batch: its whole key, so undo restores it exactly, and the
+    note it had before when the change replaced it (NULL: the note was left alone)."""
+
     __tablename__ = tables.HISTORY_TABLE
     __table_args__ = (
         CheckConstraint(f"finish IN ({_FINISHES})", name="ck_history_finish"),
@@ -85,16 +139,22 @@ class HistoryRow(SQLModel, table=True):
     batch_id: int = Field(foreign_key=f"{tables.BATCH_TABLE}.id")
     card_id: int = Field(foreign_key=f"{tables.CARD_TABLE}.id")
     finish: str
+    condition: str
+    language: str
+    location: str = ""
+    tags: str = ""
     delta: int
+    note_before: str | None = None
 
 
 class DeckRow(SQLModel, table=True):
-    """A saved deck; its name is unique ignoring case and spacing (`name_key`)."""
+    """A collector's saved deck; its name is unique among theirs, ignoring case and spacing."""
 
     __tablename__ = tables.DECK_TABLE
-    __table_args__ = (UniqueConstraint("name_key", name="uq_deck_name"),)
+    __table_args__ = (UniqueConstraint("collector_id", "name_key", name="uq_deck_name"),)
 
     id: int | None = Field(default=None, primary_key=True)
+    collector_id: int = Field(foreign_key=f"{tables.COLLECTOR_TABLE}.id")
     name: str
     name_key: str
     format: str
@@ -122,6 +182,8 @@ TABLES = tuple(
     SQLModel.metadata.tables[name]
     for name in (
         tables.CARD_TABLE,
+        tables.COLLECTOR_TABLE,
+        tables.HOLDING_TABLE,
         tables.OWNERSHIP_TABLE,
         tables.BATCH_TABLE,
         tables.HISTORY_TABLE,

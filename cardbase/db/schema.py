@@ -28,6 +28,9 @@ def prepare(path: Path, catalogue: Path | None = None) -> None:
     """
     make_folder(path)
     conn = connect(path)
+    # Off while tables are rebuilt (a table's new copy takes its old name only at the end);
+    # `migrate` checks every reference before the transaction commits.
+    conn.execute("PRAGMA foreign_keys = OFF")
     upgrading = False
     try:
         with transaction(conn):
@@ -70,11 +73,23 @@ def make_folder(path: Path) -> None:
 
 def _create(conn: sqlite3.Connection, catalogue: Path | None) -> None:
     from cardbase.catalog.load import bundled_catalogue, load_catalogue
+    from cardbase.collection.collectors import create_default
 
     for statement in (*create_statements(), *FTS_DDL):
         conn.execute(statement)
+    create_default(conn)
     _stamp(conn, tables.SCHEMA_VERSION)
     load_catalogue(conn, catalogue or bundled_catalogue())
+
+
+def upgrade(conn: sqlite3.Connection, version: int) -> None:
+    """`migrate` in a transaction of its own, with foreign keys off while tables are rebuilt."""
+    conn.execute("PRAGMA foreign_keys = OFF")
+    try:
+        with transaction(conn):
+            migrate(conn, version)
+    finally:
+        conn.execute("PRAGMA foreign_keys = ON")
 
 
 def migrate(conn: sqlite3.Connection, version: int) -> None:
@@ -83,6 +98,13 @@ def migrate(conn: sqlite3.Connection, version: int) -> None:
 
     for target in range(version + 1, tables.SCHEMA_VERSION + 1):
         MIGRATIONS[target](conn)
+    broken = conn.execute("PRAGMA foreign_key_check").fetchall()
+    if broken:
+        raise DatabaseError(
+            f"the upgrade would leave {len(broken)} row(s) pointing at nothing "
+            f"(first in table {broken[0][0]}); nothing was changed",
+            RESTORE_HINT,
+        )
     _stamp(conn, tables.SCHEMA_VERSION)
 
 

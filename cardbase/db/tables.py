@@ -9,6 +9,8 @@ from __future__ import annotations
 
 CARD_TABLE = "card"
 CARD_FTS_TABLE = "card_fts"
+COLLECTOR_TABLE = "collector"
+HOLDING_TABLE = "holding"
 OWNERSHIP_TABLE = "ownership"
 BATCH_TABLE = "batch"
 HISTORY_TABLE = "history"
@@ -39,14 +41,31 @@ CARD_COLUMNS: tuple[str, ...] = (
 # Columns the full-text index covers: what the game client's search box looked at.
 FTS_COLUMNS: tuple[str, ...] = ("name", "traits", "text")
 
-OWNERSHIP_COLUMNS: tuple[str, ...] = ("card_id", "nonfoil", "foil")
-BATCH_COLUMNS: tuple[str, ...] = ("id", "created_at", "source", "undone")
-HISTORY_COLUMNS: tuple[str, ...] = ("id", "batch_id", "card_id", "finish", "delta")
-DECK_COLUMNS: tuple[str, ...] = ("id", "name", "name_key", "format", "created_at", "updated_at")
+COLLECTOR_COLUMNS: tuple[str, ...] = ("id", "name", "name_key", "is_default", "created_at")
+# What makes two copies of a card one holding.
+HOLDING_KEY: tuple[str, ...] = (
+    "collector_id", "card_id", "finish", "condition", "language", "location", "tags",
+)  # fmt: skip
+HOLDING_COLUMNS: tuple[str, ...] = ("id", *HOLDING_KEY, "copies", "note")
+OWNERSHIP_COLUMNS: tuple[str, ...] = ("collector_id", "card_id", "nonfoil", "foil")
+BATCH_COLUMNS: tuple[str, ...] = ("id", "collector_id", "created_at", "source", "undone")
+HISTORY_COLUMNS: tuple[str, ...] = (
+    "id", "batch_id", "card_id", "finish", "condition", "language", "location", "tags",
+    "delta", "note_before",
+)  # fmt: skip
+DECK_COLUMNS: tuple[str, ...] = (
+    "id", "collector_id", "name", "name_key", "format", "created_at", "updated_at",
+)  # fmt: skip
 DECK_ENTRY_COLUMNS: tuple[str, ...] = ("id", "deck_id", "section", "card_id", "copies", "line")
+
+# Per-connection views of the chosen collector's rows (`cardbase.collection.collectors`):
+# every read that shows "your" cards names these, so it cannot see another's by mistake.
+MY_COLLECTOR = "my_collector"
+MY_OWNERSHIP = "my_ownership"
+MY_HOLDING = "my_holding"
 
 # Application id stamped into every cardbase database ('CRDB'), so we never mistake
 # somebody else's SQLite file for ours, nor write into it.
 APPLICATION_ID = 0x43524442
 # Bumped with every schema change; `cardbase.db.migrations.MIGRATIONS` knows how to get here.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3

@@ -149,7 +149,7 @@ def owned_by_name(conn: sqlite3.Connection, keys: list[str]) -> dict[str, int]:
     marks = ", ".join("?" * len(keys))
     rows = conn.execute(
         f"SELECT c.name_key, sum(o.nonfoil + o.foil) FROM {tables.CARD_TABLE} AS c "
-        f"JOIN {tables.OWNERSHIP_TABLE} AS o ON o.card_id = c.id "
+        f"JOIN {tables.MY_OWNERSHIP} AS o ON o.card_id = c.id "
         f"WHERE c.name_key IN ({marks}) GROUP BY c.name_key",
         keys,
     )

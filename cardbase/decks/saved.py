@@ -1,8 +1,8 @@
 """Saved decks: kept in the database by name, read back as deck lists.
 
 A saved deck stores each entry's card (by id), section, copies and original line number, so
-`cardbase deck check NAME` reads it exactly as `deck check FILE` read the file. Names are
-unique ignoring case and spacing.
+`cardbase deck check NAME` reads it exactly as `deck check FILE` read the file. Decks belong
+to a collector; a collector's deck names are unique ignoring case and spacing.
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ def list_decks(conn: sqlite3.Connection) -> list[SavedDeck]:
     rows = conn.execute(
         f"SELECT d.id, d.name, d.format, coalesce(sum(e.copies), 0), d.updated_at "
         f"FROM {tables.DECK_TABLE} AS d LEFT JOIN {tables.DECK_ENTRY_TABLE} AS e "
-        "ON e.deck_id = d.id GROUP BY d.id ORDER BY d.name COLLATE NOCASE"
+        f"ON e.deck_id = d.id WHERE d.collector_id = (SELECT id FROM {tables.MY_COLLECTOR}) "
+        "GROUP BY d.id ORDER BY d.name COLLATE NOCASE"
     )
     return [SavedDeck(*row) for row in rows]
 
@@ -82,16 +83,24 @@ def saved_deck_list(conn: sqlite3.Connection, deck: SavedDeck) -> DeckList:
 
 
 def save_deck(
-    db_path: Path, name: str, fmt: str, placed: list[Placed], *, replace: bool = False
+    db_path: Path,
+    name: str,
+    fmt: str,
+    placed: list[Placed],
+    *,
+    replace: bool = False,
+    collector: str | None = None,
 ) -> SavedDeck:
-    """Store (or with `replace`, overwrite) a deck in one transaction."""
+    """Store (or with `replace`, overwrite) one of `collector`'s decks in one transaction."""
     cleaned = " ".join(name.split())
     if not cleaned:
         raise CardbaseError("a deck needs a name")
     now = datetime.now(UTC).isoformat(timespec="seconds")
-    with write_transaction(db_path) as conn:
+    with write_transaction(db_path, collector) as conn:
         existing = conn.execute(
-            f"SELECT id FROM {tables.DECK_TABLE} WHERE name_key = ?", (name_key(cleaned),)
+            f"SELECT id FROM {tables.DECK_TABLE} WHERE name_key = ? "
+            f"AND collector_id = (SELECT id FROM {tables.MY_COLLECTOR})",
+            (name_key(cleaned),),
         ).fetchone()
         if existing and not replace:
             raise CardbaseError(f"a deck named '{cleaned}' exists; add --force to replace it")
@@ -104,8 +113,8 @@ def save_deck(
             )
         else:
             deck_id = conn.execute(
-                f"INSERT INTO {tables.DECK_TABLE} (name, name_key, format, created_at, "
-                "updated_at) VALUES (?, ?, ?, ?, ?)",
+                f"INSERT INTO {tables.DECK_TABLE} (collector_id, name, name_key, format, "
+                f"created_at, updated_at) SELECT id, ?, ?, ?, ?, ? FROM {tables.MY_COLLECTOR}",
                 (cleaned, name_key(cleaned), fmt, now, now),
             ).lastrowid
         conn.executemany(
@@ -116,8 +125,8 @@ def save_deck(
     return SavedDeck(int(deck_id or 0), cleaned, fmt, sum(p.line.copies for p in placed), now)
 
 
-def delete_deck(db_path: Path, deck: SavedDeck) -> None:
-    with write_transaction(db_path) as conn:
+def delete_deck(db_path: Path, deck: SavedDeck, collector: str | None = None) -> None:
+    with write_transaction(db_path, collector) as conn:
         conn.execute(f"DELETE FROM {tables.DECK_ENTRY_TABLE} WHERE deck_id = ?", (deck.id,))
         conn.execute(f"DELETE FROM {tables.DECK_TABLE} WHERE id = ?", (deck.id,))
 

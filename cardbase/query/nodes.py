@@ -245,7 +245,7 @@ class Flag(NamedTuple):
         if self.flag == "playset":
             return (
                 f"c.name_key IN (SELECT p.name_key FROM {tables.CARD_TABLE} AS p "
-                f"JOIN {tables.OWNERSHIP_TABLE} AS po ON po.card_id = p.id "
+                f"JOIN {tables.MY_OWNERSHIP} AS po ON po.card_id = p.id "
                 "GROUP BY p.name_key HAVING sum(po.nonfoil + po.foil) >= ?)",
                 [fields.PLAYSET],
             )

@@ -18,7 +18,9 @@ from typing import Any, NamedTuple
 from cardbase.bulk import paused_gc
 from cardbase.catalog.names import Catalogue, NameResolver, Printing
 from cardbase.codes import parse_code
-from cardbase.collection.changes import Change, Mode, Request
+from cardbase.collection.attributes import NO_LOCATION
+from cardbase.collection.changes import Change, Mode, Request, Selector
+from cardbase.collection.plan import Defaults
 from cardbase.errors import CardbaseError, SheetError, first_few
 from cardbase.fields import FOIL, NONFOIL
 from cardbase.limits import MAX_CELL, MAX_COUNT, MAX_ROWS
@@ -350,14 +352,17 @@ def import_collection(
     dry_run: bool = False,
     skip_bad: bool = False,
     progress: Progress = _quiet,
+    collector: str | None = None,
+    defaults: Defaults | None = None,
 ) -> ImportReport:
-    """Import a collection sheet in one transaction and one history batch."""
+    """Import a collection sheet into `collector`'s collection in one transaction and one
+    history batch."""
     from cardbase.catalog.cards import card_refs_by_id
     from cardbase.collection.store import change_collection
     from cardbase.db import connect as db
 
     progress("Reading the sheet", 0, 1)
-    conn: sqlite3.Connection = db.open_db(db_path)
+    conn: sqlite3.Connection = db.open_db(db_path, collector)
     try:
         sheet, catalogue = _read_beside_catalogue(db_path, path, sheet_name)
         resolver = NameResolver(conn, catalogue=catalogue)
@@ -373,8 +378,17 @@ def import_collection(
         cards = card_refs_by_id(conn, (card_id for card_id, _, _ in wanted))
     finally:
         conn.close()
-    requests = [Request(cards[card_id], finish, copies) for card_id, finish, copies in wanted]
+    defaults = defaults or Defaults()
+    # A row that does not say its condition or language means the default, not "any": a
+    # sheet lists holdings exactly.
+    plain = Selector(defaults.condition, defaults.language, NO_LOCATION, "")
+    requests = [
+        Request(cards[card_id], finish, copies, plain) for card_id, finish, copies in wanted
+    ]
     del cards, wanted
     progress("Writing", 0, 1)
-    changes = change_collection(db_path, requests, mode, f"import {path.name}", dry_run=dry_run)
+    changes = change_collection(
+        db_path, requests, mode, f"import {path.name}", collector=collector, defaults=defaults,
+        dry_run=dry_run,
+    )  # fmt: skip
     return ImportReport(source, rows, changes, problems, dry_run)

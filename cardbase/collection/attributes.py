@@ -1,0 +1,148 @@
+"""What sets copies of one card apart: condition, language, location and tags, as people write
+them and as they are stored.
+
+Conditions are the grading scale collection apps share (M, NM, LP, MP, HP, DMG), with the
+words TCGplayer and Cardmarket print; languages are ISO 639-1 codes or their English names;
+locations are names the user makes up; tags are free labels. Every parser here returns the
+stored spelling or raises a one-line `CardbaseError` that names the accepted values.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from cardbase.errors import CardbaseError, shorten
+from cardbase.similar import closest
+
+# Best first: cond>=lp means LP or better.
+CONDITIONS: tuple[str, ...] = ("M", "NM", "LP", "MP", "HP", "DMG")
+CONDITION_NAMES: dict[str, str] = {
+    "M": "Mint", "NM": "Near Mint", "LP": "Lightly Played", "MP": "Moderately Played",
+    "HP": "Heavily Played", "DMG": "Damaged",
+}  # fmt: skip
+# The other words apps and people use, folded (lower case, letters and digits only).
+CONDITION_SYNONYMS: dict[str, str] = {
+    "mint": "M", "mt": "M", "gemmint": "M",
+    "nearmint": "NM", "nm": "NM", "nmm": "NM", "nearmintmint": "NM", "nmmint": "NM",
+    "lp": "LP", "ex": "LP", "excellent": "LP", "lightlyplayed": "LP", "lightplayed": "LP",
+    "slightlyplayed": "LP", "sp": "LP", "exnm": "LP", "vf": "LP",
+    "mp": "MP", "gd": "MP", "good": "MP", "moderatelyplayed": "MP", "vg": "MP",
+    "verygood": "MP",
+    "hp": "HP", "pl": "HP", "played": "HP", "heavilyplayed": "HP", "heavyplayed": "HP",
+    "dmg": "DMG", "damaged": "DMG", "poor": "DMG", "po": "DMG",
+}  # fmt: skip
+DEFAULT_CONDITION = "NM"
+DEFAULT_LANGUAGE = "en"
+NO_LOCATION = ""
+TAG_SEPARATOR = ","  # how tags are stored: sorted, case-insensitively unique
+MAX_LABEL = 100  # characters of a location or a tag
+
+_FOLD = re.compile(r"[^0-9a-z]+")
+_LANGUAGE_TAG = re.compile(r"([a-z]{2})(?:[-_]([a-z]{2}|[a-z]{4}))?", re.IGNORECASE)
+
+
+def _fold(text: str) -> str:
+    return _FOLD.sub("", text.casefold())
+
+
+def parse_condition(text: str) -> str:
+    """'nm', 'Near Mint', 'NearMint', 'Excellent' -> the stored code (NM, LP ...)."""
+    found = CONDITION_SYNONYMS.get(_fold(text)) or CONDITION_SYNONYMS.get(text.strip().lower())
+    if found:
+        return found
+    guess = closest(text, [*CONDITIONS, *CONDITION_NAMES.values()])
+    hint = f"; did you mean {parse_condition(guess)}?" if guess else ""
+    raise CardbaseError(
+        f"unknown condition '{shorten(text, 30)}': use one of {', '.join(CONDITIONS)} "
+        f"(or their names, such as Near Mint){hint}"
+    )
+
+
+def condition_rank(code: str) -> int:
+    """0 for Mint, larger for worse: what cond>=lp compares."""
+    return CONDITIONS.index(code)
+
+
+def _language_names() -> dict[str, str]:
+    from cardbase.collection.languages import ISO_639_1, VARIANTS
+
+    names = {_fold(name): code for code, words in ISO_639_1.items() for name in words}
+    names.update({_fold(name): code for code, words in VARIANTS.items() for name in words})
+    return names
+
+
+def parse_language(text: str) -> str:
+    """'fr', 'FR', 'French', 'Chinese Simplified', 'pt-br' -> 'fr', 'zh-Hans', 'pt-BR'."""
+    from cardbase.collection.languages import ISO_639_1
+
+    word = text.strip()
+    match = _LANGUAGE_TAG.fullmatch(word)
+    if match and match.group(1).lower() in ISO_639_1:
+        code, variant = match.group(1).lower(), match.group(2) or ""
+        if len(variant) == 2:
+            return f"{code}-{variant.upper()}"
+        return f"{code}-{variant.title()}" if variant else code
+    named = _language_names().get(_fold(word))
+    if named:
+        return named
+    guess = closest(word, [name for words in ISO_639_1.values() for name in words])
+    hint = f"; did you mean {guess} ({_language_names()[_fold(guess)]})?" if guess else ""
+    raise CardbaseError(
+        f"unknown language '{shorten(text, 30)}': use an ISO 639-1 code such as en, fr, de, "
+        f"ja, or its English name{hint}"
+    )
+
+
+def language_name(code: str) -> str:
+    from cardbase.collection.languages import ISO_639_1, VARIANTS
+
+    words = VARIANTS.get(code) or ISO_639_1.get(code.split("-")[0])
+    return words[0] if words else code
+
+
+def _label(text: str, what: str) -> str:
+    label = " ".join(text.split())
+    if len(label) > MAX_LABEL:
+        raise CardbaseError(
+            f"{what} '{shorten(label, 40)}' is {len(label)} characters; at most {MAX_LABEL}"
+        )
+    if any(not ch.isprintable() for ch in label):
+        raise CardbaseError(f"{what} '{shorten(label, 40)}' has control characters")
+    return label
+
+
+def parse_location(text: str) -> str:
+    """A location as stored: spaces collapsed; '' is no location."""
+    return _label(text, "location")
+
+
+def parse_tags(values: Iterable[str]) -> str:
+    """Tags as stored: each value may hold several separated by commas; blanks dropped,
+    repeats (ignoring case) kept once, sorted ignoring case, so one set has one spelling."""
+    found: dict[str, str] = {}
+    for value in values:
+        for part in value.split(TAG_SEPARATOR):
+            tag = _label(part, "tag")
+            if tag:
+                found.setdefault(tag.casefold(), tag)
+    return TAG_SEPARATOR.join(found[key] for key in sorted(found))
+
+
+def tag_list(stored: str) -> list[str]:
+    return stored.split(TAG_SEPARATOR) if stored else []
+
+
+def with_tags(stored: str, added: str) -> str:
+    return parse_tags([stored, added])
+
+
+def without_tags(stored: str, removed: str) -> str:
+    gone = {tag.casefold() for tag in tag_list(removed)}
+    return TAG_SEPARATOR.join(tag for tag in tag_list(stored) if tag.casefold() not in gone)
+
+
+def has_tags(stored: str, wanted: str) -> bool:
+    """Whether a holding's tags include every one of `wanted`'s."""
+    have = {tag.casefold() for tag in tag_list(stored)}
+    return all(tag.casefold() in have for tag in tag_list(wanted))

@@ -1,0 +1,109 @@
+"""Collectors: whose cards. One database holds a playgroup's or a shop's collections over one
+shared catalogue; a single user has one collector, the default, and never has to name it.
+
+A connection is opened for one collector (`use_collector`): it gets temporary views of that
+collector's rows (`tables.MY_OWNERSHIP`, `MY_HOLDING`, `MY_COLLECTOR`), and every read of
+"your" cards names those views, so no query can show another's cards by leaving out a
+filter. Writes name the collector's id explicitly, read from the same view.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+from typing import NamedTuple
+
+from cardbase.catalog.cards import name_key
+from cardbase.db import tables
+from cardbase.errors import CardbaseError, shorten
+from cardbase.similar import NAME_CUTOFF, closest
+
+DEFAULT_COLLECTOR = "me"  # the collector a new database starts with
+MAX_NAME = 60
+
+
+class Collector(NamedTuple):
+    id: int
+    name: str
+    is_default: bool
+
+
+_SELECT = f"SELECT id, name, is_default FROM {tables.COLLECTOR_TABLE}"
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def create_default(conn: sqlite3.Connection) -> None:
+    """A new database's one collector."""
+    conn.execute(
+        f"INSERT INTO {tables.COLLECTOR_TABLE} (name, name_key, is_default, created_at) "
+        "VALUES (?, ?, 1, ?)",
+        (DEFAULT_COLLECTOR, name_key(DEFAULT_COLLECTOR), now()),
+    )
+
+
+def all_collectors(conn: sqlite3.Connection) -> list[Collector]:
+    return [Collector(i, n, bool(d)) for i, n, d in conn.execute(f"{_SELECT} ORDER BY id")]
+
+
+def find_collector(conn: sqlite3.Connection, name: str | None) -> Collector:
+    """The collector of that name (ignoring case and spacing), or the default for None."""
+    if name is None:
+        row = conn.execute(f"{_SELECT} WHERE is_default").fetchone()
+    else:
+        row = conn.execute(f"{_SELECT} WHERE name_key = ?", (name_key(name),)).fetchone()
+    if row is not None:
+        return Collector(row[0], row[1], bool(row[2]))
+    names = [collector.name for collector in all_collectors(conn)]
+    if name is None:  # only if the database was edited by hand
+        raise CardbaseError(
+            "this database has no default collector",
+            f"Name one with --collector ({', '.join(names)})",
+        )
+    guess = closest(name, names, NAME_CUTOFF)
+    hint = f"did you mean '{guess}'? " if guess else ""
+    raise CardbaseError(
+        f"no collector named '{shorten(name, 40)}' in this database; {hint}"
+        f"collectors here: {', '.join(names)}",
+        f"'cardbase collectors add {shorten(name, 40)}' adds one",
+    )
+
+
+def use_collector(conn: sqlite3.Connection, name: str | None) -> Collector:
+    """Make `conn` a connection of that collector (the default for None): (re)create the
+    temporary views every read of "your" cards goes through."""
+    collector = find_collector(conn, name)
+    number = int(collector.id)  # an integer from our own table, never text from a user
+    views = {
+        tables.MY_COLLECTOR: f"SELECT id, name FROM {tables.COLLECTOR_TABLE} WHERE id = {number}",
+        tables.MY_OWNERSHIP: f"SELECT card_id, nonfoil, foil FROM {tables.OWNERSHIP_TABLE} "
+        f"WHERE collector_id = {number}",
+        tables.MY_HOLDING: f"SELECT * FROM {tables.HOLDING_TABLE} WHERE collector_id = {number}",
+    }
+    for view, select in views.items():
+        conn.execute(f"DROP VIEW IF EXISTS temp.{view}")
+        conn.execute(f"CREATE TEMP VIEW {view} AS {select}")
+    return collector
+
+
+def current_collector(conn: sqlite3.Connection) -> Collector:
+    """The collector `use_collector` chose for this connection."""
+    row = conn.execute(
+        f"SELECT c.id, c.name, c.is_default FROM {tables.MY_COLLECTOR} AS m "
+        f"JOIN {tables.COLLECTOR_TABLE} AS c ON c.id = m.id"
+    ).fetchone()
+    return Collector(row[0], row[1], bool(row[2]))
+
+
+def check_name(name: str) -> str:
+    cleaned = " ".join(name.split())
+    if not name_key(cleaned):
+        raise CardbaseError(f"'{shorten(name, 40)}' is not a name: use letters or digits")
+    if len(cleaned) > MAX_NAME or any(not ch.isprintable() for ch in cleaned):
+        raise CardbaseError(
+            f"'{shorten(cleaned, 40)}': a collector's name is at most {MAX_NAME} printable "
+            "characters"
+        )
+    return cleaned
