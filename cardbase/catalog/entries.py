@@ -38,6 +38,7 @@ class Entry(NamedTuple):
     finish: str | None  # None: the line did not say
     text: str  # the line as written, for messages
     whole: str  # the line without its finish: the card text if the count guess was wrong
+    counted: bool = True  # False: no count was written (one copy, or "all" to `move`)
 
 
 class EntryError(CardbaseError):
@@ -57,6 +58,8 @@ def parse_entry(text: str, minimum: int = 1) -> Entry:
     line = " ".join(text.split())
     rest, finish = _strip_finish(line)
     digits, card = _split_count(rest)
+    counted = bool(digits)
+    digits = digits or "1"
     card = card.strip().strip('"').strip()
     if not card:
         raise EntryError(line, "names no card", " ")
@@ -65,7 +68,7 @@ def parse_entry(text: str, minimum: int = 1) -> Entry:
         raise EntryError(
             line, f"the count must be {minimum} to {MAX_COUNT}, not {shorten(digits, 20)}"
         )
-    return Entry(int(digits), card, finish, line, rest.strip('"'))
+    return Entry(int(digits), card, finish, line, rest.strip('"'), counted)
 
 
 def _strip_finish(line: str) -> tuple[str, str | None]:
@@ -78,9 +81,10 @@ def _strip_finish(line: str) -> tuple[str, str | None]:
 
 
 def _split_count(text: str) -> tuple[str, str]:
-    """The count's digits (not yet a number: they may be thousands) and the card's text."""
+    """The count's digits (not yet a number: they may be thousands; "" when the line has no
+    count) and the card's text."""
     if looks_like_code(text):  # "1 X 132" is a code with a wrong letter, not "1x card 132"
-        return "1", text
+        return "", text
     match = _COUNT_FIRST.fullmatch(text)
     if match:
         return match.group(1), match.group(2)
@@ -90,7 +94,7 @@ def _split_count(text: str) -> tuple[str, str]:
     match = _LEADING_NUMBER.fullmatch(text)
     if match:
         return match.group(1), match.group(2)
-    return "1", text
+    return "", text
 
 
 def format_entry(count: int, card: str, finish: str | None = None) -> str:

@@ -18,10 +18,12 @@ COMMAND_MODULES: dict[str, str] = {
     "search": "search", "collection": "search", "missing": "collection",
     "show": "cards", "code": "cards",
     "add": "collection", "remove": "collection", "set": "collection", "undo": "collection",
-    "history": "collection", "stats": "collection",
+    "history": "collection", "stats": "collection", "move": "collection",
+    "tag": "collection", "untag": "collection",
     "import": "sheets", "export": "sheets",
     "backup": "maintenance", "restore": "maintenance", "doctor": "maintenance",
     "catalog": "catalog", "deck": "decks", "trade": "trades",
+    "collectors": "collectors", "config": "collectors",
 }  # fmt: skip
 
 

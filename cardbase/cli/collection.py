@@ -9,11 +9,12 @@ from cardbase.cli import options as opt
 from cardbase.cli import render
 from cardbase.cli.paging import print_hidden, search_page
 from cardbase.cli.root import STATE, Output, OutputOption, app, command
+from cardbase.errors import CardbaseError
 from cardbase.fields import FOIL, NONFOIL
 from cardbase.games import DEFAULT_GAME
 
 if TYPE_CHECKING:
-    from cardbase.collection.changes import Selector
+    from cardbase.collection.changes import Change, Selector
 
 Items = Annotated[
     list[str],
@@ -126,6 +127,109 @@ _register_change(
     """Set how many of a card you own (per finish); x0 clears it.
 
     Example: cardbase set "Chugawug Cook x4" "1 U 132 x0 foil"
+    """,
+)
+
+
+ToLocation = Annotated[
+    str, typer.Option("--to", help="The location they go to ('' for none).", show_default=False)
+]
+FromLocation = Annotated[str | None, typer.Option("--from", help="Only copies in this location.")]
+EitherFinish = Annotated[
+    bool | None,
+    typer.Option("--foil/--nonfoil", help="Items that do not say their finish: foil, or non-foil "
+                 "(default: both, for items without a count)."),
+]  # fmt: skip
+
+
+def _moved(changes: "list[Change]", dry_run: bool, output: Output) -> None:
+    if output is Output.json:
+        render.print_json([change.to_dict() for change in changes])
+        return
+    prefix = "would change: " if dry_run else ""
+    for change in changes:
+        render.echo(prefix + change.describe())
+    if not changes:
+        render.echo("Nothing changed.")
+
+
+@command(app)
+def move(
+    items: Items,
+    to: ToLocation,
+    from_: FromLocation = None,
+    foil: EitherFinish = None,
+    condition: Condition = None,
+    language: Language = None,
+    tag: Tags = None,
+    dry_run: DryRun = False,
+    output: OutputOption = Output.table,
+) -> None:
+    """Move copies to another location (all the copies an item names, unless it gives a count).
+
+    Example: cardbase move "1 U 132 x2 foil" "Chugawug Cook" --to "Deck box"
+    """
+    from cardbase.collection.attributes import parse_location
+    from cardbase.collection.items import STDIN, read_pasted
+    from cardbase.collection.moves import move_items, to_location
+
+    pasted = read_pasted(sys.stdin) if STDIN in items else ""
+    chosen = selector(condition, language, from_, tag)
+    changes = move_items(
+        STATE.db_path, items, to_location(parse_location(to)), "move", pasted=pasted,
+        foil=foil, selector=chosen, collector=STATE.collector, dry_run=dry_run,
+    )  # fmt: skip
+    _moved(changes, dry_run, output)
+
+
+TagArgument = Annotated[str, typer.Argument(metavar="TAG", help="A tag: trade, 'deck: Bog Stew'.")]
+
+
+def _register_tagging(verb: str, doc: str) -> None:
+    """tag and untag take the same arguments."""
+
+    def run(
+        label: TagArgument,
+        items: Items,
+        foil: EitherFinish = None,
+        condition: Condition = None,
+        language: Language = None,
+        location: Location = None,
+        dry_run: DryRun = False,
+        output: OutputOption = Output.table,
+    ) -> None:  # fmt: skip
+        from cardbase.collection.attributes import parse_tags
+        from cardbase.collection.items import STDIN, read_pasted
+        from cardbase.collection.moves import move_items, tagged, untagged
+
+        tags = parse_tags([label])
+        if not tags:
+            raise CardbaseError(f"'{label}' is not a tag: give a word such as trade")
+        pasted = read_pasted(sys.stdin) if STDIN in items else ""
+        chosen = selector(condition, language, location, [tags] if verb == "untag" else None)
+        reshape = tagged(tags) if verb == "tag" else untagged(tags)
+        changes = move_items(
+            STATE.db_path, items, reshape, verb, pasted=pasted, foil=foil, selector=chosen,
+            collector=STATE.collector, dry_run=dry_run,
+        )  # fmt: skip
+        _moved(changes, dry_run, output)
+
+    run.__doc__ = doc
+    command(app, verb)(run)
+
+
+_register_tagging(
+    "tag",
+    """Tag copies (all the copies an item names, unless it gives a count).
+
+    Example: cardbase tag trade "1 U 132 x2" "Chugawug Cook foil"
+    """,
+)
+_register_tagging(
+    "untag",
+    """Take a tag off copies (all the tagged copies an item names, unless it gives a count).
+
+    Example: cardbase untag trade "1 U 132"
     """,
 )
 

@@ -21,7 +21,10 @@ DeckArg = Annotated[
 FormatOption = Annotated[
     str | None,
     typer.Option(
-        "--format", "-f", help="free-realms (the default, or a saved deck's) or wildhearts-ffa."
+        "--format",
+        "-f",
+        help="free-realms or wildhearts-ffa (default: a saved deck's own, else the config "
+        "file's, else free-realms).",
     ),
 ]
 PlayersOption = Annotated[
@@ -49,7 +52,7 @@ def check(
     from cardbase.decks import desk
 
     with STATE.connect() as conn:
-        report = desk.check(conn, deck, format_, players, owned)
+        report = desk.check(conn, deck, format_, players, owned, STATE.config.get("format"))
     if output is Output.json:
         render.print_json(report.to_dict())
     elif output is Output.csv:
@@ -115,7 +118,9 @@ def save(
     """
     from cardbase.decks import desk
 
-    saved, fmt = desk.save_file(STATE.db_path, file, name, format_, replace=force)
+    saved, fmt = desk.save_file(
+        STATE.db_path, file, name, format_, replace=force, collector=STATE.collector
+    )
     render.echo(f"Saved '{saved.name}': {saved.cards} cards, {fmt.title}")
 
 
@@ -168,7 +173,7 @@ def delete(name: Annotated[str, typer.Argument(help="A saved deck's name.")]) ->
 
     with STATE.connect() as conn:
         deck = find_deck(conn, name)
-    delete_deck(STATE.db_path, deck)
+    delete_deck(STATE.db_path, deck, STATE.collector)
     render.echo(f"Deleted '{deck.name}'.")
 
 
@@ -230,8 +235,9 @@ def build(
     from cardbase.decks import desk
 
     built = desk.build_and_keep(
-        STATE.db_path, sphere, heroes, save=save, name=name, out=out, force=force
-    )
+        STATE.db_path, sphere, heroes, save=save, name=name, out=out, force=force,
+        collector=STATE.collector,
+    )  # fmt: skip
     result, stats = built.result, built.stats
     if result.shortage or built.report is None:
         render.echo(f"{CROSS} cannot build a {result.sphere} deck: {result.shortage}", err=True)

@@ -185,35 +185,42 @@ def _with_collector(cls: type[typer.core.TyperCommand]) -> type[typer.core.Typer
     return type(cls.__name__, (cls,), {"__init__": __init__})
 
 
+def guarded(function: F) -> F:
+    """`function` with the exit-code rule: a `CardbaseError` ends as one line and its code,
+    anything unexpected as one line and 70, never a traceback unless --debug."""
+
+    @functools.wraps(function)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except CardbaseError as exc:
+            if STATE.debug:
+                raise
+            raise fail(str(exc), exc.exit_code) from None
+        except (typer.Exit, typer.Abort):  # a command's own exit code, e.g. 1 for a bad deck
+            raise
+        except BrokenPipeError:  # `cardbase search | head`: not an error
+            sys.stderr.close()
+            raise typer.Exit(0) from None
+        except KeyboardInterrupt:  # Ctrl-C: every write has rolled back by now
+            if STATE.debug:
+                raise
+            raise fail("interrupted; nothing was changed", INTERRUPTED) from None
+        except Exception as exc:
+            if STATE.debug:
+                raise
+            raise _unexpected(exc) from None
+
+    return run  # type: ignore[return-value]
+
+
 def command(
     group: typer.Typer, name: str | None = None, cls: type[typer.core.TyperCommand] | None = None
 ) -> Callable[[F], F]:
     """Register a command whose `CardbaseError`s end as one line and the error's exit code."""
 
     def register(function: F) -> F:
-        @functools.wraps(function)
-        def run(*args: Any, **kwargs: Any) -> Any:
-            try:
-                return function(*args, **kwargs)
-            except CardbaseError as exc:
-                if STATE.debug:
-                    raise
-                raise fail(str(exc), exc.exit_code) from None
-            except (typer.Exit, typer.Abort):  # a command's own exit code, e.g. 1 for a bad deck
-                raise
-            except BrokenPipeError:  # `cardbase search | head`: not an error
-                sys.stderr.close()
-                raise typer.Exit(0) from None
-            except KeyboardInterrupt:  # Ctrl-C: every write has rolled back by now
-                if STATE.debug:
-                    raise
-                raise fail("interrupted; nothing was changed", INTERRUPTED) from None
-            except Exception as exc:
-                if STATE.debug:
-                    raise
-                raise _unexpected(exc) from None
-
-        group.command(name, cls=_with_collector(cls or typer.core.TyperCommand))(run)
+        group.command(name, cls=_with_collector(cls or typer.core.TyperCommand))(guarded(function))
         return function
 
     return register

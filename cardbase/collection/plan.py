@@ -15,11 +15,12 @@ from cardbase.collection.attributes import (
     DEFAULT_CONDITION,
     DEFAULT_LANGUAGE,
     NO_LOCATION,
+    condition_rank,
     has_tags,
 )
 from cardbase.collection.changes import Change, Holding, Mode, Request, Selector
 from cardbase.errors import first_few
-from cardbase.fields import FINISHES
+from cardbase.fields import FINISHES, FOIL, NONFOIL
 
 MAX_PROBLEMS_SHOWN = 10
 
@@ -126,7 +127,8 @@ def _remove(working: Working, request: Request) -> list[str]:
     chosen = [h for h in held if matches(h, request.selector)]
     total = sum(working.counts[h] for h in chosen)
     if request.copies > total:
-        return [shortfall(request, held, working.counts)]
+        other = FOIL if request.finish == NONFOIL else NONFOIL
+        return [shortfall(request, held, working.counts, working.held(request.card.id, other))]
     if request.copies == total:
         for holding in chosen:
             working.put(holding, 0)
@@ -161,14 +163,22 @@ def _what(request: Request) -> str:
 
 
 def _listing(holdings: list[Holding], counts: dict[Holding, int]) -> str:
-    return ", ".join(f"{counts[h]} {h.describe()}" for h in holdings)
+    """'2 foil, 1 foil LP': best condition first, as a collector sorts a binder page."""
+    ordered = sorted(holdings, key=lambda h: (condition_rank(h.condition), h[3:]))
+    return ", ".join(f"{counts[h]} {h.describe()}" for h in ordered)
 
 
-def shortfall(request: Request, held: list[Holding], counts: dict[Holding, int]) -> str:
-    """'cannot remove 3 foil LP Cook (1 C 14): you own 2 foil, 0 foil LP'."""
+def shortfall(
+    request: Request, held: list[Holding], counts: dict[Holding, int], other: list[Holding]
+) -> str:
+    """'cannot remove 3 foil LP Cook (1 C 14): you own 2 foil, 0 foil LP', and the other
+    finish's copies when there are none of this one."""
     owned = _listing(held, counts)
     none = f"0 {_what(request)}"
-    there = f"{owned}, {none}" if owned and request.selector != Selector() else owned or none
+    matched = any(matches(h, request.selector) for h in held)
+    there = owned if matched else f"{owned}, {none}" if owned else none
+    if not owned and other:
+        there += f" ({_listing(other, counts)})"
     return (
         f"cannot remove {request.copies} {_what(request)} {request.card.label()}: you own {there}"
     )

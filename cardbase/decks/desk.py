@@ -56,12 +56,13 @@ def check(
     format_key: str | None = None,
     players: int | None = None,
     owned: bool = False,
+    default_format: str | None = None,
 ) -> DeckReport:
-    """Check a deck file or saved deck: in `format_key`, else its own format, else the default."""
+    """Check a deck file or saved deck: in `format_key`, else its own format, else
+    `default_format` (the config file's), else the default."""
     opened = open_deck(conn, where)
-    return check_deck(
-        conn, opened.deck, format_key or opened.format or DEFAULT_FORMAT, players, owned
-    )
+    chosen = format_key or opened.format or default_format or DEFAULT_FORMAT
+    return check_deck(conn, opened.deck, chosen, players, owned)
 
 
 def stats(conn: sqlite3.Connection, where: str) -> DeckStats:
@@ -71,11 +72,17 @@ def stats(conn: sqlite3.Connection, where: str) -> DeckStats:
 
 
 def save_file(
-    db_path: Path, file: Path, name: str, format_key: str | None = None, replace: bool = False
+    db_path: Path,
+    file: Path,
+    name: str,
+    format_key: str | None = None,
+    replace: bool = False,
+    collector: str | None = None,
 ) -> tuple[SavedDeck, Format]:
-    """Save a deck list under a name; every line must name a card (the deck need not be legal)."""
+    """Save a deck list under a name among `collector`'s decks; every line must name a card
+    (the deck need not be legal)."""
     fmt = get_format(format_key or DEFAULT_FORMAT)
-    conn = open_db(db_path)
+    conn = open_db(db_path, collector)
     try:
         placed, problems = place(conn, read_deck_file(file), fmt.game)
     finally:
@@ -83,7 +90,7 @@ def save_file(
     if problems:
         listed = "; ".join(first_few([p.message for p in problems], SHOWN_PROBLEMS))
         raise CardbaseError(f"{file}: {listed}. Nothing was saved")
-    return save_deck(db_path, name, fmt.key, placed, replace=replace), fmt
+    return save_deck(db_path, name, fmt.key, placed, replace=replace, collector=collector), fmt
 
 
 def export_saved(conn: sqlite3.Connection, name: str, file: Path, force: bool = False) -> SavedDeck:
@@ -124,6 +131,7 @@ def build_and_keep(
     name: str | None = None,
     out: Path | None = None,
     force: bool = False,
+    collector: str | None = None,
 ) -> BuiltDeck:
     """The Deck Builder Helper's deck, saved and written as asked.
 
@@ -133,7 +141,7 @@ def build_and_keep(
     if out is not None:
         check_target(out, force, (".txt",))
     chosen = choose_sphere(sphere)
-    conn = open_db(db_path)
+    conn = open_db(db_path, collector)
     try:
         result = build_deck(conn, chosen, heroes)
         placed = result.placed()
@@ -146,7 +154,7 @@ def build_and_keep(
     if not result.shortage:
         if save:
             saved_as = save_deck(db_path, name or f"{chosen} build", DEFAULT_FORMAT, placed,
-                                 replace=force).name  # fmt: skip
+                                 replace=force, collector=collector).name  # fmt: skip
         if out is not None:
             write_text(out, text, force=force)
     return BuiltDeck(result, text, report, deck_stats(placed), saved_as)

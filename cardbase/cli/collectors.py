@@ -1,0 +1,181 @@
+"""Who collects in this database (`cardbase collectors ...`) and the config file
+(`cardbase config ...`)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from cardbase.cli import render
+from cardbase.cli.root import STATE, Output, OutputOption, app, command, guarded
+
+collectors_app = typer.Typer(
+    help="Who collects in this database: list (the default), add, rename, remove, default.",
+    invoke_without_command=True,
+)
+app.add_typer(collectors_app, name="collectors")
+config_app = typer.Typer(
+    help="The config file: show (the default), set, unset.", invoke_without_command=True
+)
+app.add_typer(config_app, name="config")
+
+Name = Annotated[str, typer.Argument(metavar="NAME", help="A collector's name.")]
+
+
+@collectors_app.callback()
+def collectors_root(ctx: typer.Context, output: OutputOption = Output.table) -> None:
+    """List the collectors of this database, with what each owns.
+
+    Example: cardbase collectors
+    """
+    if ctx.invoked_subcommand is None:
+        guarded(_list)(output)
+
+
+def _list(output: Output) -> None:
+    from cardbase.collection.roster import list_collectors
+
+    found = list_collectors(STATE.db_path)
+    if output is Output.json:
+        render.print_json([summary.to_dict() for summary in found])
+        return
+    rows = [
+        (
+            s.name + (" (default)" if s.is_default else ""),
+            str(s.copies),
+            str(s.distinct),
+            str(s.decks),
+        )
+        for s in found
+    ]
+    if output is Output.csv:
+        render.print_csv(["collector", "copies", "distinct", "decks"], rows)
+    else:
+        render.print_table(("Collector", "Copies", "Distinct", "Decks"), rows)
+
+
+@command(collectors_app, "list")
+def list_(output: OutputOption = Output.table) -> None:
+    """List the collectors of this database, with what each owns.
+
+    Example: cardbase collectors list -o json
+    """
+    _list(output)
+
+
+@command(collectors_app, "add")
+def add(
+    name: Name,
+    default: Annotated[
+        bool, typer.Option("--default", help="Make them the default collector.")
+    ] = False,
+) -> None:
+    """Add a collector: their collection, history and decks are their own.
+
+    Example: cardbase collectors add Alice
+    """
+    from cardbase.collection.roster import add_collector
+
+    added = add_collector(STATE.db_path, name, default)
+    render.echo(f"Added collector '{added.name}'" + (" (the default)" if default else ""))
+
+
+@command(collectors_app, "rename")
+def rename(name: Name, new: Annotated[str, typer.Argument(metavar="NEW")]) -> None:
+    """Rename a collector; their cards, history and decks stay theirs.
+
+    Example: cardbase collectors rename me Alice
+    """
+    from cardbase.collection.roster import rename_collector
+
+    renamed = rename_collector(STATE.db_path, name, new)
+    render.echo(f"Renamed '{name}' to '{renamed.name}'")
+
+
+@command(collectors_app, "default")
+def default(name: Name) -> None:
+    """Make a collector the one commands use when no --collector is given.
+
+    Example: cardbase collectors default Alice
+    """
+    from cardbase.collection.roster import make_default
+
+    chosen = make_default(STATE.db_path, name)
+    render.echo(f"'{chosen.name}' is now the default collector")
+
+
+@command(collectors_app, "remove")
+def remove(
+    name: Name,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="Also when they own cards or decks (a backup is made)."),
+    ] = False,
+) -> None:
+    """Remove a collector. With cards or decks, only with --force, after a backup.
+
+    Example: cardbase collectors remove Bob --force
+    """
+    from cardbase.collection.roster import remove_collector
+
+    removal = remove_collector(STATE.db_path, name, force)
+    render.echo(
+        f"Removed '{removal.collector.name}' ({removal.copies} cards, {removal.decks} decks)"
+    )
+    if removal.backup:
+        render.echo(
+            f"The database before is kept as {removal.backup}; 'cardbase restore' it to undo"
+        )
+
+
+@config_app.callback()
+def config_root(ctx: typer.Context, output: OutputOption = Output.table) -> None:
+    """Show where the config file is and what it sets.
+
+    Example: cardbase config
+    """
+    if ctx.invoked_subcommand is None:
+        guarded(_show_config)(output)
+
+
+def _show_config(output: Output) -> None:
+    from cardbase.config import KEYS
+
+    config = STATE.config
+    if output is Output.json:
+        render.print_json({"path": str(config.path), "settings": config.values})
+        return
+    state = "" if config.path.exists() else " (not there yet: nothing is set)"
+    render.echo(f"Config file: {config.path}{state}")
+    rows = [(key, config.values.get(key, "-"), meaning) for key, (meaning, _) in KEYS.items()]
+    render.print_table(("Setting", "Value", "What it sets"), rows)
+
+
+@command(config_app, "set")
+def set_(
+    key: Annotated[str, typer.Argument(metavar="SETTING", help="collector, condition, ...")],
+    value: Annotated[str, typer.Argument(metavar="VALUE")],
+) -> None:
+    """Set one setting in the config file (made if it is not there).
+
+    Example: cardbase config set condition lp
+    """
+    from cardbase.config import save_setting
+
+    saved = save_setting(key, value)
+    render.echo(f"{key} = {saved.values[key]} ({saved.path})")
+
+
+@command(config_app, "unset")
+def unset(key: Annotated[str, typer.Argument(metavar="SETTING")]) -> None:
+    """Remove one setting from the config file: its default applies again.
+
+    Example: cardbase config unset collector
+    """
+    from cardbase.config import KEYS, save_setting
+
+    if key not in KEYS:
+        save_setting(key, "")  # the same error, with its suggestion, as a mistyped set
+    saved = save_setting(key, None)
+    render.echo(f"{key} unset ({saved.path})")

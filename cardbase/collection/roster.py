@@ -1,0 +1,162 @@
+"""Managing who collects in a database: list, add, rename, remove, choose the default.
+
+Each is one write transaction. Removing a collector drops their holdings, history and
+saved decks, so it needs `force` when they have any, and a backup of the whole database is
+written beside it first: `cardbase restore` brings everything back.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from cardbase.catalog.cards import name_key
+from cardbase.collection.collectors import Collector, check_name, find_collector, now
+from cardbase.db import tables
+from cardbase.db.connect import open_db, write_transaction
+from cardbase.errors import CardbaseError
+
+
+class CollectorSummary(NamedTuple):
+    name: str
+    is_default: bool
+    copies: int
+    distinct: int  # distinct cards owned
+    decks: int
+    created_at: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return self._asdict()
+
+
+def list_collectors(db_path: Path) -> list[CollectorSummary]:
+    conn = open_db(db_path)
+    try:
+        rows = conn.execute(
+            f"SELECT c.name, c.is_default, "
+            f"(SELECT coalesce(sum(nonfoil + foil), 0) FROM {tables.OWNERSHIP_TABLE} "
+            f" WHERE collector_id = c.id), "
+            f"(SELECT count(*) FROM {tables.OWNERSHIP_TABLE} WHERE collector_id = c.id), "
+            f"(SELECT count(*) FROM {tables.DECK_TABLE} WHERE collector_id = c.id), "
+            f"c.created_at FROM {tables.COLLECTOR_TABLE} AS c ORDER BY c.id"
+        ).fetchall()
+    finally:
+        conn.close()
+    return [CollectorSummary(n, bool(d), *rest) for n, d, *rest in rows]
+
+
+def _refuse_taken(conn: sqlite3.Connection, name: str, but: int | None = None) -> None:
+    row = conn.execute(
+        f"SELECT id, name FROM {tables.COLLECTOR_TABLE} WHERE name_key = ?", (name_key(name),)
+    ).fetchone()
+    if row is not None and row[0] != but:
+        raise CardbaseError(f"there is already a collector named '{row[1]}'; nothing was changed")
+
+
+def add_collector(db_path: Path, name: str, make_default: bool = False) -> Collector:
+    cleaned = check_name(name)
+    with write_transaction(db_path) as conn:
+        _refuse_taken(conn, cleaned)
+        if make_default:
+            conn.execute(f"UPDATE {tables.COLLECTOR_TABLE} SET is_default = 0")
+        new_id = conn.execute(
+            f"INSERT INTO {tables.COLLECTOR_TABLE} (name, name_key, is_default, created_at) "
+            "VALUES (?, ?, ?, ?)",
+            (cleaned, name_key(cleaned), int(make_default), now()),
+        ).lastrowid
+    return Collector(int(new_id or 0), cleaned, make_default)
+
+
+def rename_collector(db_path: Path, old: str, new: str) -> Collector:
+    cleaned = check_name(new)
+    with write_transaction(db_path) as conn:
+        found = find_collector(conn, old)
+        _refuse_taken(conn, cleaned, but=found.id)
+        conn.execute(
+            f"UPDATE {tables.COLLECTOR_TABLE} SET name = ?, name_key = ? WHERE id = ?",
+            (cleaned, name_key(cleaned), found.id),
+        )
+    return found._replace(name=cleaned)
+
+
+def make_default(db_path: Path, name: str) -> Collector:
+    """The collector commands use when none is named (and no config file names one)."""
+    with write_transaction(db_path) as conn:
+        found = find_collector(conn, name)
+        conn.execute(f"UPDATE {tables.COLLECTOR_TABLE} SET is_default = 0")
+        conn.execute(
+            f"UPDATE {tables.COLLECTOR_TABLE} SET is_default = 1 WHERE id = ?", (found.id,)
+        )
+    return found._replace(is_default=True)
+
+
+class Removal(NamedTuple):
+    collector: Collector
+    copies: int
+    decks: int
+    backup: Path | None  # the database as it was, when anything of theirs was dropped
+
+
+def remove_collector(db_path: Path, name: str, force: bool = False) -> Removal:
+    """Remove a collector; one with cards, history or decks only with `force`, after a backup."""
+    conn = open_db(db_path)
+    try:
+        found = find_collector(conn, name)
+        copies, decks, batches = _belongings(conn, found.id)
+    finally:
+        conn.close()
+    if found.is_default:
+        raise CardbaseError(
+            f"'{found.name}' is the default collector; nothing was changed",
+            "Make another the default first: cardbase collectors default NAME",
+        )
+    if (copies or decks or batches) and not force:
+        raise CardbaseError(
+            f"'{found.name}' has {copies} cards, {decks} saved decks and {batches} changes in "
+            "history; nothing was changed",
+            "Add --force to remove them too (a backup of the database is made first)",
+        )
+    kept = _backup_before(db_path, found) if copies or decks or batches else None
+    with write_transaction(db_path) as conn:
+        _drop_belongings(conn, found.id)
+    return Removal(found, copies, decks, kept)
+
+
+def _belongings(conn: sqlite3.Connection, collector_id: int) -> tuple[int, int, int]:
+    row = conn.execute(
+        f"SELECT (SELECT coalesce(sum(copies), 0) FROM {tables.HOLDING_TABLE} "
+        f"WHERE collector_id = :c), (SELECT count(*) FROM {tables.DECK_TABLE} "
+        f"WHERE collector_id = :c), (SELECT count(*) FROM {tables.BATCH_TABLE} "
+        "WHERE collector_id = :c)",
+        {"c": collector_id},
+    ).fetchone()
+    return int(row[0]), int(row[1]), int(row[2])
+
+
+def _drop_belongings(conn: sqlite3.Connection, collector_id: int) -> None:
+    mine = (collector_id,)
+    conn.execute(
+        f"DELETE FROM {tables.HISTORY_TABLE} WHERE batch_id IN "
+        f"(SELECT id FROM {tables.BATCH_TABLE} WHERE collector_id = ?)",
+        mine,
+    )
+    conn.execute(
+        f"DELETE FROM {tables.DECK_ENTRY_TABLE} WHERE deck_id IN "
+        f"(SELECT id FROM {tables.DECK_TABLE} WHERE collector_id = ?)",
+        mine,
+    )
+    for table in (tables.BATCH_TABLE, tables.DECK_TABLE, tables.HOLDING_TABLE,
+                  tables.OWNERSHIP_TABLE):  # fmt: skip
+        conn.execute(f"DELETE FROM {table} WHERE collector_id = ?", mine)
+    conn.execute(f"DELETE FROM {tables.COLLECTOR_TABLE} WHERE id = ?", mine)
+
+
+def _backup_before(db_path: Path, collector: Collector) -> Path:
+    from cardbase.maintenance import backup
+
+    slug = re.sub(r"[^0-9A-Za-z]+", "-", collector.name).strip("-") or "collector"
+    stamp = now().replace(":", "").replace("+0000", "")
+    target = db_path.with_name(f"{db_path.stem}.before-removing-{slug}-{stamp}{db_path.suffix}")
+    return backup(db_path, target)
