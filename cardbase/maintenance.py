@@ -9,7 +9,7 @@ this code knows, every page, the schema it upgrades to), keeps the old file asid
 another name, and only then moves the copy into place. A failure at any step before the
 last leaves the live file as it was.
 
-The doctor reads and reports; only ``--fix`` writes, through the one write transaction.
+The doctor (`cardbase.doctor`) says what is wrong without changing anything.
 """
 
 from __future__ import annotations
@@ -17,11 +17,9 @@ from __future__ import annotations
 import os
 import secrets
 import sqlite3
-from collections.abc import Callable
 from contextlib import closing, suppress
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import NamedTuple
 
 from cardbase.db import connect as db
 from cardbase.db import health, tables
@@ -158,7 +156,7 @@ def _verify(temporary: Path, source: Path, version: int) -> None:
             differences = health.schema_differences(conn)
             if differences:
                 raise _unusable(source, "; ".join(differences[:3]))
-            if not _fts_in_sync(conn):
+            if not health.fts_in_sync(conn):
                 _rebuild_fts(conn)
             conn.execute("PRAGMA journal_mode = DELETE")  # one self-contained file to move
         except sqlite3.OperationalError as exc:
@@ -245,145 +243,3 @@ def _keep_aside(target: Path) -> Path:
                 raise
             return kept
     raise DatabaseError(f"{target}: too many restores this second; try again")
-
-
-# -- doctor -------------------------------------------------------------------------------
-
-
-class Finding(NamedTuple):
-    check: str
-    ok: bool
-    detail: str
-
-    def to_dict(self) -> dict[str, object]:
-        return self._asdict()
-
-
-def doctor(db_path: Path, fix: bool = False) -> list[Finding]:
-    """Header and version, pages, schema, references, and the full-text index's sync.
-
-    Reads only, on the file as it is (nothing created or upgraded), so that it can say what
-    is wrong with a database that every other command refuses.
-    """
-    with closing(db.open_existing(db_path)) as conn:
-        version = _header(conn, db_path)
-        copy = _memory_copy(conn)
-        findings = [
-            _guarded("schema version", lambda: _version(version)),
-            _guarded("integrity", lambda: _integrity(conn)),
-            _guarded("schema", lambda: _schema(conn, copy, version)),
-            _guarded("references", lambda: _foreign_keys(conn)),
-            _guarded("full-text index", lambda: _fts(copy)),
-        ]
-    *others, fts = findings
-    if not fts.ok and not all(finding.ok for finding in others):
-        findings[-1] = fts._replace(detail=fts.detail.replace(FIX_HINT, RESTORE_FIRST))
-    elif fix and not fts.ok:
-        from cardbase.db import schema
-
-        with db.write_transaction(db_path) as write:
-            schema.rebuild_fts(write)
-        findings[-1] = Finding(fts.check, True, "rebuilt from the card table")
-    return findings
-
-
-def _guarded(check: str, run: Callable[[], Finding]) -> Finding:
-    """One check's finding; a check that SQLite cannot run is itself a finding, not a crash."""
-    try:
-        return run()
-    except sqlite3.DatabaseError as exc:
-        return Finding(check, False, f"cannot check ({exc})")
-
-
-def _header(conn: sqlite3.Connection, db_path: Path) -> int:
-    """The schema version, or one line (exit 2) for a file the doctor cannot judge."""
-    try:
-        app_id, version, objects = read_header(conn, db_path)
-    except DatabaseError as exc:
-        if not isinstance(exc.__cause__, sqlite3.DatabaseError) or not health.is_damage(
-            exc.__cause__
-        ):
-            raise
-        raise DatabaseError(
-            f"{db_path}: damaged beyond checking ({exc.__cause__})",
-            RESTORE_HINT,
-        ) from exc
-    if app_id != tables.APPLICATION_ID or objects == 0:
-        raise DatabaseError(f"{db_path}: not a cardbase database, so there is nothing to check")
-    if version > tables.SCHEMA_VERSION:
-        raise DatabaseError(
-            f"{db_path}: made by a newer cardbase (schema {version}), which can check it",
-            "Upgrade cardbase",
-        )
-    return int(version)
-
-
-def _memory_copy(conn: sqlite3.Connection) -> sqlite3.Connection:
-    """A private copy to run checks that need a write (or an upgrade) on: read-only files,
-    a busy database and a damaged one are all left as they are."""
-    copy = sqlite3.connect(":memory:", isolation_level=None)
-    conn.backup(copy)
-    return copy
-
-
-def _version(version: int) -> Finding:
-    current = tables.SCHEMA_VERSION
-    if version == current:
-        return Finding("schema version", True, f"{version} (this cardbase: {current})")
-    if known_version(version):
-        return Finding(
-            "schema version", True, f"{version}: the next command upgrades it to {current}"
-        )
-    return Finding(
-        "schema version",
-        False,
-        f"{version} is not one any cardbase made (this cardbase: {current})",
-    )
-
-
-def _integrity(conn: sqlite3.Connection) -> Finding:
-    """quick_check names damaged pages (where integrity_check can stop at the first one);
-    on sound pages, integrity_check also matches every index to its table."""
-    problems = health.page_problems(conn, "quick_check", 5)
-    problems = problems or health.page_problems(conn, "integrity_check", 5)
-    if not problems:
-        return Finding("integrity", True, "ok")
-    return Finding("integrity", False, f"damaged: {'; '.join(problems)}. {RESTORE_HINT}")
-
-
-def _schema(conn: sqlite3.Connection, copy: sqlite3.Connection, version: int) -> Finding:
-    from cardbase.db import schema
-
-    if version != tables.SCHEMA_VERSION and known_version(version):
-        try:
-            schema.upgrade(copy, version)
-        except sqlite3.OperationalError as exc:
-            return Finding("schema", False, f"cannot be upgraded from version {version} ({exc})")
-        conn = copy
-    differences = health.schema_differences(conn)
-    if differences:
-        return Finding("schema", False, "; ".join(differences))
-    return Finding("schema", True, "every table, index and trigger as this cardbase makes them")
-
-
-def _foreign_keys(conn: sqlite3.Connection) -> Finding:
-    broken = conn.execute("PRAGMA foreign_key_check").fetchall()
-    return Finding("references", not broken, "ok" if not broken else f"{len(broken)} broken rows")
-
-
-def _fts_in_sync(conn: sqlite3.Connection) -> bool:
-    """FTS5's own integrity-check; it is an INSERT, so it runs on a copy or a private file."""
-    fts = tables.CARD_FTS_TABLE
-    try:
-        conn.execute(f"INSERT INTO {fts}({fts}, rank) VALUES ('integrity-check', 1)")
-    except sqlite3.DatabaseError as exc:
-        if health.is_damage(exc):
-            return False
-        raise
-    return True
-
-
-def _fts(copy: sqlite3.Connection) -> Finding:
-    if _fts_in_sync(copy):
-        return Finding("full-text index", True, "in sync with the card table")
-    return Finding("full-text index", False, f"out of sync with the cards; {FIX_HINT}")

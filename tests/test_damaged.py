@@ -153,8 +153,20 @@ def test_doctor_on_a_healthy_database_checks_everything(used: Run) -> None:
         "integrity",
         "schema",
         "references",
+        "collection totals",
         "full-text index",
     ]
+
+
+def test_doctor_finds_totals_that_differ_from_the_copies(used: Run) -> None:
+    used("add", "1 C 41 x2")
+    with sqlite3.connect(used.db_path) as conn:
+        conn.execute("UPDATE ownership SET nonfoil = 5")
+    result = used("doctor", "-o", "json")
+    assert result.exit_code == 1
+    found = {f["check"]: f for f in __import__("json").loads(result.stdout)}
+    assert not found["collection totals"]["ok"]
+    assert "3 cards' totals differ" in found["collection totals"]["detail"]
 
 
 # -- versions -----------------------------------------------------------------------------

@@ -159,3 +159,15 @@ def _changed(reference: sqlite3.Connection, conn: sqlite3.Connection, key: tuple
     parts = [f"missing column {name}.{column}" for column in gone]
     parts += [f"extra column {name}.{column}" for column in added]
     return "; ".join(parts) or f"table {name}'s definition differs from this cardbase's"
+
+
+def fts_in_sync(conn: sqlite3.Connection) -> bool:
+    """FTS5's own integrity-check; it is an INSERT, so it runs on a copy or a private file."""
+    fts = tables.CARD_FTS_TABLE
+    try:
+        conn.execute(f"INSERT INTO {fts}({fts}, rank) VALUES ('integrity-check', 1)")
+    except sqlite3.DatabaseError as exc:
+        if is_damage(exc):
+            return False
+        raise
+    return True

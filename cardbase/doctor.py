@@ -1,0 +1,172 @@
+"""The doctor: what is wrong with a database, told without changing it.
+
+It reads the file as it is (nothing created or upgraded), so it can say what is wrong with
+a database every other command refuses; checks that need a write (or an upgrade) run on a
+private copy in memory. Only ``--fix`` writes, through the one write transaction.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from contextlib import closing
+from pathlib import Path
+from typing import NamedTuple
+
+from cardbase.db import connect as db
+from cardbase.db import health, tables
+from cardbase.db.header import known_version, read_header
+from cardbase.errors import DatabaseError
+
+RESTORE_HINT = "'cardbase restore BACKUP' puts a backup in its place"
+FIX_HINT = "--fix rebuilds it"
+RESTORE_FIRST = "--fix rebuilds it once the problems above are solved"
+
+
+class Finding(NamedTuple):
+    check: str
+    ok: bool
+    detail: str
+
+    def to_dict(self) -> dict[str, object]:
+        return self._asdict()
+
+
+def doctor(db_path: Path, fix: bool = False) -> list[Finding]:
+    """Header and version, pages, schema, references, and the full-text index's sync.
+
+    Reads only, on the file as it is (nothing created or upgraded), so that it can say what
+    is wrong with a database that every other command refuses.
+    """
+    with closing(db.open_existing(db_path)) as conn:
+        version = _header(conn, db_path)
+        copy = _memory_copy(conn)
+        findings = [
+            _guarded("schema version", lambda: _version(version)),
+            _guarded("integrity", lambda: _integrity(conn)),
+            _guarded("schema", lambda: _schema(conn, copy, version)),
+            _guarded("references", lambda: _foreign_keys(conn)),
+            _guarded("collection totals", lambda: _totals(copy)),
+            _guarded("full-text index", lambda: _fts(copy)),
+        ]
+    *others, fts = findings
+    if not fts.ok and not all(finding.ok for finding in others):
+        findings[-1] = fts._replace(detail=fts.detail.replace(FIX_HINT, RESTORE_FIRST))
+    elif fix and not fts.ok:
+        from cardbase.db import schema
+
+        with db.write_transaction(db_path) as write:
+            schema.rebuild_fts(write)
+        findings[-1] = Finding(fts.check, True, "rebuilt from the card table")
+    return findings
+
+
+def _guarded(check: str, run: Callable[[], Finding]) -> Finding:
+    """One check's finding; a check that SQLite cannot run is itself a finding, not a crash."""
+    try:
+        return run()
+    except sqlite3.DatabaseError as exc:
+        return Finding(check, False, f"cannot check ({exc})")
+
+
+def _header(conn: sqlite3.Connection, db_path: Path) -> int:
+    """The schema version, or one line (exit 2) for a file the doctor cannot judge."""
+    try:
+        app_id, version, objects = read_header(conn, db_path)
+    except DatabaseError as exc:
+        if not isinstance(exc.__cause__, sqlite3.DatabaseError) or not health.is_damage(
+            exc.__cause__
+        ):
+            raise
+        raise DatabaseError(
+            f"{db_path}: damaged beyond checking ({exc.__cause__})",
+            RESTORE_HINT,
+        ) from exc
+    if app_id != tables.APPLICATION_ID or objects == 0:
+        raise DatabaseError(f"{db_path}: not a cardbase database, so there is nothing to check")
+    if version > tables.SCHEMA_VERSION:
+        raise DatabaseError(
+            f"{db_path}: made by a newer cardbase (schema {version}), which can check it",
+            "Upgrade cardbase",
+        )
+    return int(version)
+
+
+def _memory_copy(conn: sqlite3.Connection) -> sqlite3.Connection:
+    """A private copy to run checks that need a write (or an upgrade) on: read-only files,
+    a busy database and a damaged one are all left as they are."""
+    copy = sqlite3.connect(":memory:", isolation_level=None)
+    conn.backup(copy)
+    return copy
+
+
+def _version(version: int) -> Finding:
+    current = tables.SCHEMA_VERSION
+    if version == current:
+        return Finding("schema version", True, f"{version} (this cardbase: {current})")
+    if known_version(version):
+        return Finding(
+            "schema version", True, f"{version}: the next command upgrades it to {current}"
+        )
+    return Finding(
+        "schema version",
+        False,
+        f"{version} is not one any cardbase made (this cardbase: {current})",
+    )
+
+
+def _integrity(conn: sqlite3.Connection) -> Finding:
+    """quick_check names damaged pages (where integrity_check can stop at the first one);
+    on sound pages, integrity_check also matches every index to its table."""
+    problems = health.page_problems(conn, "quick_check", 5)
+    problems = problems or health.page_problems(conn, "integrity_check", 5)
+    if not problems:
+        return Finding("integrity", True, "ok")
+    return Finding("integrity", False, f"damaged: {'; '.join(problems)}. {RESTORE_HINT}")
+
+
+def _schema(conn: sqlite3.Connection, copy: sqlite3.Connection, version: int) -> Finding:
+    from cardbase.db import schema
+
+    if version != tables.SCHEMA_VERSION and known_version(version):
+        try:
+            schema.upgrade(copy, version)
+        except sqlite3.OperationalError as exc:
+            return Finding("schema", False, f"cannot be upgraded from version {version} ({exc})")
+        conn = copy
+    differences = health.schema_differences(conn)
+    if differences:
+        return Finding("schema", False, "; ".join(differences))
+    return Finding("schema", True, "every table, index and trigger as this cardbase makes them")
+
+
+def _foreign_keys(conn: sqlite3.Connection) -> Finding:
+    broken = conn.execute("PRAGMA foreign_key_check").fetchall()
+    return Finding("references", not broken, "ok" if not broken else f"{len(broken)} broken rows")
+
+
+def _totals(copy: sqlite3.Connection) -> Finding:
+    """Each collector's per-card totals against their holdings: the write side keeps them
+    equal, so a difference means the file was edited by other means."""
+    differ = copy.execute(
+        f"SELECT count(*) FROM (SELECT collector_id, card_id, nonfoil, foil "
+        f"FROM {tables.OWNERSHIP_TABLE} WHERE nonfoil + foil > 0 "
+        f"EXCEPT SELECT collector_id, card_id, sum(copies * (finish = 'nonfoil')), "
+        f"sum(copies * (finish = 'foil')) FROM {tables.HOLDING_TABLE} GROUP BY 1, 2)"
+    ).fetchone()[0]
+    missing = copy.execute(
+        f"SELECT count(*) FROM (SELECT collector_id, card_id FROM {tables.HOLDING_TABLE} "
+        f"EXCEPT SELECT collector_id, card_id FROM {tables.OWNERSHIP_TABLE})"
+    ).fetchone()[0]
+    if differ or missing:
+        return Finding(
+            "collection totals", False,
+            f"{differ + missing} cards' totals differ from their copies; {RESTORE_HINT}",
+        )  # fmt: skip
+    return Finding("collection totals", True, "every card's totals match its copies")
+
+
+def _fts(copy: sqlite3.Connection) -> Finding:
+    if health.fts_in_sync(copy):
+        return Finding("full-text index", True, "in sync with the card table")
+    return Finding("full-text index", False, f"out of sync with the cards; {FIX_HINT}")
