@@ -1,14 +1,24 @@
-"""Trade lists: haves, wants, export in the import's conventions, and matching another list."""
+"""Trade lists: haves, wants, export in the import's conventions, matching another list, and
+trades between collectors of one database."""
 
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
 from openpyxl import Workbook, load_workbook
 
+from cardbase.catalog.cards import name_key
 from cardbase.collection.attributes import CONDITION_NAMES, parse_condition
+from cardbase.collection.collectors import find_collector
+from cardbase.db.connect import open_db
+from cardbase.decks.check import get_format, place
+from cardbase.decks.lists import parse_deck_text
+from cardbase.decks.saved import save_deck
+from cardbase.fields import DEFAULT_FORMAT
+from cardbase.trades import Offer, deck_usage, haves, lobby, match_with, wants
 from tests.conftest import Run
 
 
@@ -123,3 +133,61 @@ def test_every_condition_code_and_name_parses() -> None:
     for code, name in CONDITION_NAMES.items():
         assert parse_condition(code) == parse_condition(code.lower()) == code
         assert parse_condition(name) == code
+
+
+# Trades with holdings, and between collectors of one database.
+
+
+def add_collector(db_path: Path, name: str) -> None:
+    with sqlite3.connect(db_path) as conn:
+        conn.execute(
+            "INSERT INTO collector (name, name_key, is_default, created_at) "
+            "VALUES (?, ?, 0, '2025-01-01T00:00:00+00:00')",
+            (name, name_key(name)),
+        )
+
+
+def save_deck_of(db_path: Path, collector: str, name: str, text: str) -> None:
+    """A saved deck of one collector, through the library (the deck commands are not ours)."""
+    fmt = get_format(DEFAULT_FORMAT)
+    conn = open_db(db_path)
+    try:
+        placed, problems = place(conn, parse_deck_text(text, name), fmt.game)
+    finally:
+        conn.close()
+    assert not problems
+    save_deck(db_path, name, fmt.key, placed, collector=collector)
+
+
+@pytest.fixture
+def traders(trader: Run) -> Run:
+    """me (the trader above, plus 2 LP Elders tagged trade in Binder 1), Bo and Cy."""
+    run = trader
+    assert run("add", "1 U 15 x2", "--condition", "lp", "--tag", "trade",
+               "--location", "Binder 1").exit_code == 0  # fmt: skip
+    for name in ("Bo", "Cy", "Di"):
+        add_collector(run.db_path, name)
+    assert run("add", "Ninja Blade Adept x6", "--tag", "trade", "--collector", "bo").exit_code == 0
+    assert run("add", "Chugawug Elder", "--collector", "Bo").exit_code == 0
+    save_deck_of(run.db_path, "Bo", "Bog", "4 Chugawug Elder\n3 Old Mossbeard\n")
+    assert run("add", "Undead Drummer x5", "--collector", "Cy").exit_code == 0
+    return run
+
+
+def test_library_lists_of_any_collector(traders: Run) -> None:
+    conn = open_db(traders.db_path, "Cy")
+    try:
+        bo = find_collector(conn, "bo").id
+        assert deck_usage(conn) == {}
+        assert deck_usage(conn, bo) == {"chugawugelder": 4, "oldmossbeard": 3}
+        assert [(str(i.card.code), i.copies) for i in wants(conn, collector_id=bo)] == [
+            ("1 E 162", 3), ("1 U 15", 3)]  # fmt: skip
+        offered = haves(conn, offer=Offer(tags="trade"), collector_id=bo)
+        assert [(str(i.card.code), i.copies, i.condition) for i in offered] == [
+            ("1 U 132", 3, "NM")]  # fmt: skip
+        other, found = match_with(conn, "Bo")
+        assert other == "Bo"
+        assert found.they_want_i_spare == []
+        assert [entry.collector for entry in lobby(conn).entries] == ["me"]
+    finally:
+        conn.close()
