@@ -128,13 +128,6 @@ def test_match_needs_lists(trader: Run, tmp_path: Path) -> None:
     assert "no Offered and Wanted lists" in result.stderr
 
 
-def test_every_condition_code_and_name_parses() -> None:
-    """'m' is Mint: parsing it once recursed looking for a did-you-mean."""
-    for code, name in CONDITION_NAMES.items():
-        assert parse_condition(code) == parse_condition(code.lower()) == code
-        assert parse_condition(name) == code
-
-
 # Trades with holdings, and between collectors of one database.
 
 
@@ -159,6 +152,13 @@ def save_deck_of(db_path: Path, collector: str, name: str, text: str) -> None:
     save_deck(db_path, name, fmt.key, placed, collector=collector)
 
 
+def detailed(listing: list[dict]) -> set[tuple[str, str, int, str, str]]:
+    return {
+        (item["code"], item["finish"], item["copies"], item["condition"], item["language"])
+        for item in listing
+    }
+
+
 @pytest.fixture
 def traders(trader: Run) -> Run:
     """me (the trader above, plus 2 LP Elders tagged trade in Binder 1), Bo and Cy."""
@@ -172,6 +172,89 @@ def traders(trader: Run) -> Run:
     save_deck_of(run.db_path, "Bo", "Bog", "4 Chugawug Elder\n3 Old Mossbeard\n")
     assert run("add", "Undead Drummer x5", "--collector", "Cy").exit_code == 0
     return run
+
+
+def test_list_without_filters_is_per_card_and_finish(traders: Run) -> None:
+    data = json.loads(traders("trade", "list", "-o", "json").stdout)
+    # 5 NM and 2 LP Elders, 3 kept: as before holdings, one row a card and finish.
+    assert items(data["offered"]) == {("1 U 15", "nonfoil", 4), ("1 C 41", "foil", 1)}
+    assert all("condition" not in item for item in data["offered"])
+    # Bo's deck (Old Mossbeard) is not my want, nor does it keep my copies.
+    assert items(data["wanted"]) == {("1 U 132", "nonfoil", 2), ("1 U 42", "nonfoil", 2)}
+    kept = json.loads(traders("trade", "list", "--keep-decks", "-o", "json").stdout)
+    assert items(kept["offered"]) == {("1 U 15", "nonfoil", 4), ("1 C 41", "foil", 4),
+                                      ("1 E 162", "nonfoil", 1)}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("options", "offered"),
+    [
+        # The untagged NM copies are kept first, so both tagged ones are offered.
+        (["--tag", "trade"], {("1 U 15", "nonfoil", 2, "LP", "en")}),
+        (["--tag", "TRADE", "--location", "binder 1"], {("1 U 15", "nonfoil", 2, "LP", "en")}),
+        (["--location", "Binder 1", "--min-condition", "nm"], set()),
+        # The LP copies are kept first; four of the five NM ones are offered.
+        (["--min-condition", "Near Mint"], {("1 U 15", "nonfoil", 4, "NM", "en"),
+                                            ("1 C 41", "foil", 1, "NM", "en")}),
+        (["--min-condition", "lp"], {("1 U 15", "nonfoil", 2, "NM", "en"),
+                                     ("1 U 15", "nonfoil", 2, "LP", "en"),
+                                     ("1 C 41", "foil", 1, "NM", "en")}),
+        (["--min-condition", "m", "--playset", "0"], set()),
+        (["--tag", "trade", "--playset", "0", "--keep-decks"],
+         {("1 U 15", "nonfoil", 2, "LP", "en")}),
+    ],
+)  # fmt: skip
+def test_list_offers_only_the_copies_chosen(
+    traders: Run, options: list[str], offered: set[tuple[str, str, int, str, str]]
+) -> None:
+    result = traders("trade", "list", *options, "-o", "json")
+    assert result.exit_code == 0, result.output
+    assert detailed(json.loads(result.stdout)["offered"]) == offered
+
+
+def test_list_filters_show_condition_and_language(traders: Run, tmp_path: Path) -> None:
+    text = traders("trade", "list", "--tag", "trade").stdout
+    assert "Condition  Language" in text.splitlines()[1]
+    csv_rows = traders("trade", "list", "--tag", "trade", "-o", "csv").stdout.splitlines()
+    assert csv_rows[:2] == ["list,code,name,finish,qty,condition,language",
+                            "offered,1 U 15,Chugawug Elder,nonfoil,2,LP,en"]  # fmt: skip
+    assert csv_rows[2].endswith(",,")  # a want is no particular copy
+    # The exported list, with its extra columns, is a list `trade match FILE` reads.
+    path = tmp_path / "mine.csv"
+    assert traders("trade", "export", str(path), "--tag", "trade").exit_code == 0
+    assert path.read_text().splitlines()[0] == "List,Code,Name,Finish,Qty,Condition,Language"
+    book = tmp_path / "mine.xlsx"
+    assert traders("trade", "export", str(book), "--tag", "trade").exit_code == 0
+    header = [c.value for c in load_workbook(book)["Offered"][1]]
+    assert header == ["Code", "Name", "Finish", "Qty", "Condition", "Language"]
+    for their_list in (path, book):
+        result = traders("trade", "match", str(their_list), "--collector", "Bo", "-o", "json")
+        data = json.loads(result.stdout)
+        assert data["problems"] == []
+        assert items(data["they_offer_i_want"]) == {("1 U 15", "nonfoil", 2)}
+        assert items(data["they_want_i_can_spare"]) == {("1 U 132", "nonfoil", 2)}
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--tag", "trdae"], "none of your copies is tagged 'trdae'; did you mean 'trade'?"),
+        (["--location", "Bindr 1"], "in location 'Bindr 1'; did you mean 'Binder 1'?"),
+        (["--min-condition", "good-ish"], "unknown condition 'good-ish'"),
+        (["--collector", "Bob"], "no collector named 'Bob' in this database; did you mean 'Bo'?"),
+    ],
+)
+def test_list_bad_options_are_one_line(traders: Run, options: list[str], message: str) -> None:
+    result = traders("trade", "list", *options)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_collector_without_copies_in_a_place_is_told_so(traders: Run) -> None:
+    result = traders("trade", "list", "--location", "Box", "--collector", "Cy")
+    assert result.exit_code == 2
+    assert "none of your copies has a location" in result.stderr
 
 
 def test_library_lists_of_any_collector(traders: Run) -> None:
@@ -191,3 +274,10 @@ def test_library_lists_of_any_collector(traders: Run) -> None:
         assert [entry.collector for entry in lobby(conn).entries] == ["me"]
     finally:
         conn.close()
+
+
+def test_every_condition_code_and_name_parses() -> None:
+    """'m' is Mint: parsing it once recursed looking for a did-you-mean."""
+    for code, name in CONDITION_NAMES.items():
+        assert parse_condition(code) == parse_condition(code.lower()) == code
+        assert parse_condition(name) == code
