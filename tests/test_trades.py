@@ -257,6 +257,82 @@ def test_a_collector_without_copies_in_a_place_is_told_so(traders: Run) -> None:
     assert "none of your copies has a location" in result.stderr
 
 
+def test_match_with_a_collector_both_directions(traders: Run) -> None:
+    result = traders("trade", "match", "--with", "bo", "-o", "json")
+    assert result.exit_code == 0, result.output
+    mine = json.loads(result.stdout)
+    assert mine["with"] == "Bo"
+    assert items(mine["they_offer_i_want"]) == {("1 U 132", "nonfoil", 2)}
+    assert items(mine["they_want_i_can_spare"]) == {("1 U 15", "nonfoil", 3)}
+    theirs = json.loads(traders("trade", "match", "--with", "me", "--collector", "Bo",
+                                "-o", "json").stdout)  # fmt: skip
+    assert theirs["they_offer_i_want"] == mine["they_want_i_can_spare"]
+    assert theirs["they_want_i_can_spare"] == mine["they_offer_i_want"]
+    proposal = mine["proposal"]
+    assert (proposal["get_cards"], proposal["give_cards"]) == (2, 2)
+    assert proposal["get_value"] == proposal["give_value"] == 4
+    assert theirs["proposal"]["get"] == proposal["give"]
+    text = traders("trade", "match", "--with", "Bo").stdout
+    assert "Bo offers, you want: 2 cards" in text
+    assert "Bo wants, you can spare: 3 cards" in text
+    assert "  give 2 x Chugawug Elder (1 U 15) nonfoil" in text
+
+
+def test_match_with_filters_trades_the_chosen_copies(traders: Run) -> None:
+    text = traders("trade", "match", "--with", "Bo", "--tag", "trade").stdout
+    assert "Bo wants, you can spare: 2 cards" in text
+    assert "  give 2 x Chugawug Elder (1 U 15) nonfoil LP en" in text
+    assert "  get  2 x Ninja Blade Adept (1 U 132) nonfoil NM en" in text
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--with", "Boo"], "no collector named 'Boo' in this database; did you mean 'Bo'?"),
+        (["--with", "ME"], "'ME' is you (me): a trade needs another collector"),
+        (["--with", "Bo", "--collector", "bo"], "'Bo' is you (Bo)"),
+        ([], "name either their list file or --with a collector of this database, not neither"),
+        (["--with", "Bo", "theirs.csv"], "not both"),
+    ],
+)
+def test_match_with_bad_names(traders: Run, args: list[str], message: str) -> None:
+    result = traders("trade", "match", *args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_lobby_lists_who_has_something_to_trade(traders: Run) -> None:
+    result = traders("trade", "lobby", "-o", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["collector"], data["others"]) == ("me", 3)
+    rows = [tuple(entry.values()) for entry in data["lobby"]]
+    # Bo has a trade to propose; Cy only offers (Undead Drummers I want); Di has nothing.
+    assert rows == [("Bo", 2, 3, 2, 2, 4, 4), ("Cy", 2, 0, 0, 0, 0, 0)]
+    text = traders("trade", "lobby").stdout.splitlines()
+    assert text[0] == "2 of 3 other collectors have something to trade with me"
+    assert text[1].split() == ["Collector", "They", "offer", "You", "offer", "Get", "Give",
+                               "Get", "value", "Give", "value"]  # fmt: skip
+    assert text[2].split() == ["Bo", "2", "3", "2", "2", "4", "4"]
+    csv_rows = traders("trade", "lobby", "-o", "csv").stdout.splitlines()
+    assert csv_rows[0].startswith("collector,they_offer_i_want,they_want_i_can_spare,")
+    assert csv_rows[1:] == ["Bo,2,3,2,2,4,4", "Cy,2,0,0,0,0,0"]
+    bo = json.loads(traders("trade", "lobby", "--collector", "Bo", "-o", "json").stdout)
+    assert [tuple(entry.values()) for entry in bo["lobby"]] == [("me", 3, 2, 2, 2, 4, 4)]
+
+
+def test_lobby_with_one_collector_says_so(run: Run) -> None:
+    result = run("trade", "lobby")
+    assert result.exit_code == 0
+    assert "me is the only collector in this database" in result.stdout
+    data = json.loads(run("trade", "lobby", "-o", "json").stdout)
+    assert data == {"collector": "me", "others": 0, "lobby": []}
+    result = run("trade", "lobby", "--collector", "nobody")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("cardbase: no collector named 'nobody'")
+
+
 def test_library_lists_of_any_collector(traders: Run) -> None:
     conn = open_db(traders.db_path, "Cy")
     try:

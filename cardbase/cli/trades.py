@@ -1,4 +1,5 @@
-"""Trade commands: list what you offer and want, export the lists, match another collector's."""
+"""Trade commands: list what you offer and want, export the lists, match another collector's
+list file or collection, and the lobby of every collector you could trade with."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import typer
 from cardbase.cli import options as opt
 from cardbase.cli import render
 from cardbase.cli.root import STATE, Output, OutputOption, app, command
+from cardbase.errors import CardbaseError
 from cardbase.fields import PLAYSET
 from cardbase.limits import MAX_SERIES
 
@@ -49,6 +51,14 @@ MinCondition = Annotated[
     typer.Option(
         "--min-condition", metavar="COND",
         help="Offer only copies in this condition or better (M > NM > LP > MP > HP > DMG).",
+    ),
+]  # fmt: skip
+
+WithCollector = Annotated[
+    str | None,
+    typer.Option(
+        "--with", metavar="NAME",
+        help="Another collector of this database: their lists are made as yours are.",
     ),
 ]  # fmt: skip
 
@@ -152,8 +162,10 @@ def export(
 @command(trade_app, "match")
 def match(
     their_file: Annotated[
-        Path, typer.Argument(help="Their Offered/Wanted lists (.xlsx, .csv ...).")
-    ],
+        Path | None,
+        typer.Argument(help="Their Offered/Wanted lists (.xlsx, .csv ...); or use --with."),
+    ] = None,
+    with_: WithCollector = None,
     playset: Playset = PLAYSET,
     keep_decks: KeepDecks = False,
     complete_series: CompleteSeries = None,
@@ -165,10 +177,19 @@ def match(
     """Trades I can do: what they offer that I want, what they want that I can spare, and a
     proposal balanced by count and rarity.
 
-    Example: cardbase trade match their-trades.xlsx
+    Example: cardbase trade match their-trades.xlsx; cardbase trade match --with Bo
     """
+    if (their_file is None) == (with_ is None):
+        raise CardbaseError(
+            "name either their list file or --with a collector of this database, not "
+            + ("both" if with_ else "neither"),
+            "Example: cardbase trade match --with Bo",
+        )
     rules = _rules(playset, keep_decks, complete_series, tag, location, min_condition)
-    _match_file(their_file, rules, output)
+    if with_ is not None:
+        _match_collector(with_, rules, output)
+    elif their_file is not None:
+        _match_file(their_file, rules, output)
 
 
 def _match_file(path: Path, rules: Rules, output: Output) -> None:
@@ -187,6 +208,18 @@ def _match_file(path: Path, rules: Rules, output: Output) -> None:
     _print_match(result, "They offer", "They want")
 
 
+def _match_collector(name: str, rules: Rules, output: Output) -> None:
+    from cardbase.trades import check_offer, match_with
+
+    with STATE.connect() as conn:
+        check_offer(conn, rules.offer)
+        other, result = match_with(conn, name, rules)
+    if output is Output.json:
+        render.print_json({"with": other, **result.to_dict()})
+        return
+    _print_match(result, f"{other} offers", f"{other} wants")
+
+
 def _print_match(result: TradeMatch, they_offer: str, they_want: str) -> None:
     _print_items(f"{they_offer}, you want", result.they_offer_i_want)
     _print_items(f"{they_want}, you can spare", result.they_want_i_spare)
@@ -202,3 +235,52 @@ def _print_match(result: TradeMatch, they_offer: str, they_want: str) -> None:
         for item in items:
             detail = f" {item.condition} {item.language}" if item.condition else ""
             render.echo(f"  {verb} {item.copies} x {item.card.label()} {item.finish}{detail}")
+
+
+LOBBY_HEADERS = ("Collector", "They offer", "You offer", "Get", "Give", "Get value", "Give value")
+
+
+@command(trade_app, "lobby")
+def lobby(
+    playset: Playset = PLAYSET,
+    keep_decks: KeepDecks = False,
+    complete_series: CompleteSeries = None,
+    tag: OfferTags = None,
+    location: OfferLocation = None,
+    min_condition: MinCondition = None,
+    output: OutputOption = Output.table,
+) -> None:
+    """Every other collector of this database you could trade with: how many cards they offer
+    that you want, how many you offer that they want, and the balanced proposal; most first.
+
+    Example: cardbase trade lobby --tag trade
+    """
+    from cardbase.trades import LobbyEntry, check_offer
+    from cardbase.trades import lobby as find_lobby
+
+    rules = _rules(playset, keep_decks, complete_series, tag, location, min_condition)
+    with STATE.connect() as conn:
+        check_offer(conn, rules.offer)
+        found = find_lobby(conn, rules)
+    rows = [list(entry) for entry in found.entries]
+    if found.others == 0:
+        message = (
+            f"{found.collector} is the only collector in this database; "
+            "'cardbase collectors add NAME' adds another"
+        )
+    else:
+        message = (
+            f"{len(rows)} of {found.others} other collectors have something to trade "
+            f"with {found.collector}"
+        )
+    if output is not Output.table and found.others == 0:
+        render.echo(message, err=True)
+    if output is Output.json:
+        render.print_json({"collector": found.collector, "others": found.others,
+                           "lobby": [entry.to_dict() for entry in found.entries]})  # fmt: skip
+    elif output is Output.csv:
+        render.print_csv(LobbyEntry._fields, rows)
+    else:
+        render.echo(message)
+        if rows:
+            render.print_table(LOBBY_HEADERS, [[str(cell) for cell in row] for row in rows])
