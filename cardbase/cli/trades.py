@@ -1,4 +1,5 @@
-"""Trade commands: list what you offer and want, export the lists, match another collector's."""
+"""Trade commands: list what you offer and want, export the lists, match another collector's
+list file or collection, and the lobby of every collector you could trade with."""
 
 from __future__ import annotations
 
@@ -10,11 +11,12 @@ import typer
 from cardbase.cli import options as opt
 from cardbase.cli import render
 from cardbase.cli.root import STATE, Output, OutputOption, app, command
+from cardbase.errors import CardbaseError
 from cardbase.fields import PLAYSET
 from cardbase.limits import MAX_SERIES
 
 if TYPE_CHECKING:
-    from cardbase.trades import TradeItem
+    from cardbase.trades import Rules, TradeItem, TradeMatch
 
 trade_app = typer.Typer(
     help="Trade lists: haves, wants, and the trades you can do.", no_args_is_help=True
@@ -34,24 +36,69 @@ CompleteSeries = Annotated[
         help="Also want what completes this series.",
     ),
 ]
+OfferTags = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--tag", help="Offer only copies with this tag (repeat for more): trade. "
+        "What you keep is still kept: add --playset 0 to offer every tagged copy.",
+    ),
+]  # fmt: skip
+OfferLocation = Annotated[
+    str | None, typer.Option("--location", help="Offer only copies in this location.")
+]
+MinCondition = Annotated[
+    str | None,
+    typer.Option(
+        "--min-condition", metavar="COND",
+        help="Offer only copies in this condition or better (M > NM > LP > MP > HP > DMG).",
+    ),
+]  # fmt: skip
+
+WithCollector = Annotated[
+    str | None,
+    typer.Option(
+        "--with", metavar="NAME",
+        help="Another collector of this database: their lists are made as yours are.",
+    ),
+]  # fmt: skip
 
 
-def _lists(
-    playset: int, keep_decks: bool, series: int | None
-) -> tuple[list[TradeItem], list[TradeItem]]:
-    from cardbase.trades import haves, wants
+def _rules(
+    playset: int,
+    keep_decks: bool,
+    series: int | None,
+    tags: list[str] | None = None,
+    location: str | None = None,
+    min_condition: str | None = None,
+) -> Rules:
+    from cardbase.collection.attributes import parse_condition, parse_location, parse_tags
+    from cardbase.trades import Offer, Rules
+
+    offer = Offer(
+        parse_tags(tags or []),
+        parse_location(location) if location is not None else None,
+        parse_condition(min_condition) if min_condition is not None else None,
+    )
+    return Rules(playset, keep_decks, series, offer)
+
+
+def _lists(rules: Rules) -> tuple[list[TradeItem], list[TradeItem]]:
+    from cardbase.trades import check_offer, trade_lists
 
     with STATE.connect() as conn:
-        return haves(conn, playset, keep_decks), wants(conn, series)
+        check_offer(conn, rules.offer)
+        mine = trade_lists(conn, rules)
+    return mine.offered, mine.wanted
 
 
 def _print_items(title: str, items: list[TradeItem]) -> None:
+    from cardbase.trades.files import list_headers
+    from cardbase.trades.items import has_detail
+
     render.echo(f"{title}: {sum(item.copies for item in items)} cards")
     if items:
-        render.print_table(
-            ("Code", "Name", "Finish", "Qty"),
-            [(str(i.card.code), i.card.name, i.finish, str(i.copies)) for i in items],
-        )
+        detail = has_detail(items)
+        render.print_table(list_headers(detail), [[str(c) for c in i.row(detail)] for i in items])
 
 
 @command(trade_app, "list")
@@ -59,21 +106,30 @@ def list_(
     playset: Playset = PLAYSET,
     keep_decks: KeepDecks = False,
     complete_series: CompleteSeries = None,
+    tag: OfferTags = None,
+    location: OfferLocation = None,
+    min_condition: MinCondition = None,
     output: OutputOption = Output.table,
 ) -> None:
     """What you can offer (copies beyond a playset) and what you want (for decks, or a series).
 
-    Example: cardbase trade list --keep-decks --complete-series 1
+    Example: cardbase trade list --keep-decks --tag trade --min-condition lp
     """
-    offered, wanted = _lists(playset, keep_decks, complete_series)
+    from cardbase.trades.files import list_headers
+    from cardbase.trades.items import has_detail
+
+    rules = _rules(playset, keep_decks, complete_series, tag, location, min_condition)
+    offered, wanted = _lists(rules)
     if output is Output.json:
         render.print_json(
             {"offered": [i.to_dict() for i in offered], "wanted": [i.to_dict() for i in wanted]}
         )
     elif output is Output.csv:
+        detail = has_detail(offered, wanted)
         render.print_csv(
-            ["list", "code", "name", "finish", "qty"],
-            [["offered", *i.row()] for i in offered] + [["wanted", *i.row()] for i in wanted],
+            ["list", *(header.lower() for header in list_headers(detail))],
+            [["offered", *i.row(detail)] for i in offered]
+            + [["wanted", *i.row(detail)] for i in wanted],
         )
     else:
         _print_items("Offered", offered)
@@ -86,15 +142,19 @@ def export(
     playset: Playset = PLAYSET,
     keep_decks: KeepDecks = False,
     complete_series: CompleteSeries = None,
+    tag: OfferTags = None,
+    location: OfferLocation = None,
+    min_condition: MinCondition = None,
     force: opt.Overwrite = False,
 ) -> None:
     """Write your Offered and Wanted lists for another collector.
 
-    Example: cardbase trade export my-trades.xlsx
+    Example: cardbase trade export my-trades.xlsx --tag trade
     """
     from cardbase.trades import write_trade_lists
 
-    offered, wanted = _lists(playset, keep_decks, complete_series)
+    rules = _rules(playset, keep_decks, complete_series, tag, location, min_condition)
+    offered, wanted = _lists(rules)
     write_trade_lists(file, offered, wanted, force=force)
     render.echo(f"{file}: {len(offered)} offered, {len(wanted)} wanted")
 
@@ -102,41 +162,125 @@ def export(
 @command(trade_app, "match")
 def match(
     their_file: Annotated[
-        Path, typer.Argument(help="Their Offered/Wanted lists (.xlsx, .csv ...).")
-    ],
+        Path | None,
+        typer.Argument(help="Their Offered/Wanted lists (.xlsx, .csv ...); or use --with."),
+    ] = None,
+    with_: WithCollector = None,
     playset: Playset = PLAYSET,
     keep_decks: KeepDecks = False,
     complete_series: CompleteSeries = None,
+    tag: OfferTags = None,
+    location: OfferLocation = None,
+    min_condition: MinCondition = None,
     output: OutputOption = Output.table,
 ) -> None:
     """Trades I can do: what they offer that I want, what they want that I can spare, and a
     proposal balanced by count and rarity.
 
-    Example: cardbase trade match their-trades.xlsx
+    Example: cardbase trade match their-trades.xlsx; cardbase trade match --with Bo
     """
-    from cardbase.trades import haves, match_trades, read_trade_lists, wants
+    if (their_file is None) == (with_ is None):
+        raise CardbaseError(
+            "name either their list file or --with a collector of this database, not "
+            + ("both" if with_ else "neither"),
+            "Example: cardbase trade match --with Bo",
+        )
+    rules = _rules(playset, keep_decks, complete_series, tag, location, min_condition)
+    if with_ is not None:
+        _match_collector(with_, rules, output)
+    elif their_file is not None:
+        _match_file(their_file, rules, output)
+
+
+def _match_file(path: Path, rules: Rules, output: Output) -> None:
+    from cardbase.trades import check_offer, match_trades, read_trade_lists, trade_lists
 
     with STATE.connect() as conn:
-        theirs = read_trade_lists(conn, their_file)
-        result = match_trades(
-            theirs, haves(conn, playset, keep_decks), wants(conn, complete_series)
-        )
+        check_offer(conn, rules.offer)
+        theirs = read_trade_lists(conn, path)
+        mine = trade_lists(conn, rules)
+        result = match_trades(theirs, mine.offered, mine.wanted)
     if output is Output.json:
         render.print_json({**result.to_dict(), "problems": theirs.problems})
         return
     for problem in theirs.problems:
         render.echo(f"skipped: {problem}", err=True)
-    _print_items("They offer, you want", result.they_offer_i_want)
-    _print_items("They want, you can spare", result.they_want_i_spare)
-    if result.proposal_get:
-        summary = result.to_dict()["proposal"]
-        render.echo(
-            f"Proposal: get {summary['get_cards']} cards (value {summary['get_value']}), "
-            f"give {summary['give_cards']} (value {summary['give_value']})"
-        )
-        for item in result.proposal_get:
-            render.echo(f"  get  {item.copies} x {item.card.label()} {item.finish}")
-        for item in result.proposal_give:
-            render.echo(f"  give {item.copies} x {item.card.label()} {item.finish}")
-    else:
+    _print_match(result, "They offer", "They want")
+
+
+def _match_collector(name: str, rules: Rules, output: Output) -> None:
+    from cardbase.trades import check_offer, match_with
+
+    with STATE.connect() as conn:
+        check_offer(conn, rules.offer)
+        other, result = match_with(conn, name, rules)
+    if output is Output.json:
+        render.print_json({"with": other, **result.to_dict()})
+        return
+    _print_match(result, f"{other} offers", f"{other} wants")
+
+
+def _print_match(result: TradeMatch, they_offer: str, they_want: str) -> None:
+    _print_items(f"{they_offer}, you want", result.they_offer_i_want)
+    _print_items(f"{they_want}, you can spare", result.they_want_i_spare)
+    if not result.proposal_get:
         render.echo("No trade to propose: one side has nothing the other wants.")
+        return
+    summary = result.summary()
+    render.echo(
+        f"Proposal: get {summary['get_cards']} cards (value {summary['get_value']}), "
+        f"give {summary['give_cards']} (value {summary['give_value']})"
+    )
+    for verb, items in (("get ", result.proposal_get), ("give", result.proposal_give)):
+        for item in items:
+            detail = f" {item.condition} {item.language}" if item.condition else ""
+            render.echo(f"  {verb} {item.copies} x {item.card.label()} {item.finish}{detail}")
+
+
+LOBBY_HEADERS = ("Collector", "They offer", "You offer", "Get", "Give", "Get value", "Give value")
+
+
+@command(trade_app, "lobby")
+def lobby(
+    playset: Playset = PLAYSET,
+    keep_decks: KeepDecks = False,
+    complete_series: CompleteSeries = None,
+    tag: OfferTags = None,
+    location: OfferLocation = None,
+    min_condition: MinCondition = None,
+    output: OutputOption = Output.table,
+) -> None:
+    """Every other collector of this database you could trade with: how many cards they offer
+    that you want, how many you offer that they want, and the balanced proposal; most first.
+
+    Example: cardbase trade lobby --tag trade
+    """
+    from cardbase.trades import LobbyEntry, check_offer
+    from cardbase.trades import lobby as find_lobby
+
+    rules = _rules(playset, keep_decks, complete_series, tag, location, min_condition)
+    with STATE.connect() as conn:
+        check_offer(conn, rules.offer)
+        found = find_lobby(conn, rules)
+    rows = [list(entry) for entry in found.entries]
+    if found.others == 0:
+        message = (
+            f"{found.collector} is the only collector in this database; "
+            "'cardbase collectors add NAME' adds another"
+        )
+    else:
+        message = (
+            f"{len(rows)} of {found.others} other collectors have something to trade "
+            f"with {found.collector}"
+        )
+    if output is not Output.table and found.others == 0:
+        render.echo(message, err=True)
+    if output is Output.json:
+        render.print_json({"collector": found.collector, "others": found.others,
+                           "lobby": [entry.to_dict() for entry in found.entries]})  # fmt: skip
+    elif output is Output.csv:
+        render.print_csv(LobbyEntry._fields, rows)
+    else:
+        render.echo(message)
+        if rows:
+            render.print_table(LOBBY_HEADERS, [[str(cell) for cell in row] for row in rows])
