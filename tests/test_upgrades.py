@@ -77,7 +77,7 @@ def test_upgrade_keeps_everything(fixture: Path, tmp_path: Path) -> None:
     for table, wanted in expected.items():
         found = rows(old, table)
         if table == "holding":
-            found = sorted(row[1:] for row in found)  # ids are new
+            found = sorted(found)
         assert found == wanted, table
     with sqlite3.connect(old) as conn:
         assert conn.execute("SELECT id, name, is_default FROM collector").fetchall() == [

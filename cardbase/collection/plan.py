@@ -105,7 +105,8 @@ def apply(working: Working, mode: Mode, requests: list[Request], defaults: Defau
     """Apply `requests` to `working`; return what was refused, one message each."""
     problems: list[str] = []
     wanted: set[Holding] = set()
-    for request in merged(requests):
+    # Adds and replaces sum repeats by themselves; a set must see a card's rows together.
+    for request in merged(requests) if mode is Mode.SET else requests:
         if mode is Mode.ADD or mode is Mode.REPLACE:
             holding = defaults.holding(request.card.id, request.finish, request.selector)
             start = working.counts.get(holding, 0) if mode is Mode.ADD or holding in wanted else 0

@@ -57,7 +57,6 @@ _V3_NEW_TABLES = (
     )""",
     "CREATE UNIQUE INDEX ix_collector_default ON collector (is_default) WHERE is_default",
     """CREATE TABLE holding (
-        id INTEGER NOT NULL,
         collector_id INTEGER NOT NULL,
         card_id INTEGER NOT NULL,
         finish VARCHAR NOT NULL,
@@ -67,15 +66,13 @@ _V3_NEW_TABLES = (
         tags VARCHAR NOT NULL,
         copies INTEGER NOT NULL,
         note VARCHAR NOT NULL,
-        PRIMARY KEY (id),
-        CONSTRAINT uq_holding
-            UNIQUE (collector_id, card_id, finish, condition, language, location, tags),
+        PRIMARY KEY (collector_id, card_id, finish, condition, language, location, tags),
         CONSTRAINT ck_holding_copies CHECK (copies > 0),
         CONSTRAINT ck_holding_finish CHECK (finish IN ('nonfoil','foil')),
         CONSTRAINT ck_holding_condition CHECK (condition IN ('M','NM','LP','MP','HP','DMG')),
         FOREIGN KEY(collector_id) REFERENCES collector (id),
         FOREIGN KEY(card_id) REFERENCES card (id)
-    )""",
+    ) WITHOUT ROWID""",
 )
 # Tables that gain a collector (or a holding's key), rebuilt as SQLite's ALTER TABLE
 # cannot: made new beside the old, filled, the old dropped, the new renamed.

@@ -46,7 +46,7 @@ COLLECTOR_COLUMNS: tuple[str, ...] = ("id", "name", "name_key", "is_default", "c
 HOLDING_KEY: tuple[str, ...] = (
     "collector_id", "card_id", "finish", "condition", "language", "location", "tags",
 )  # fmt: skip
-HOLDING_COLUMNS: tuple[str, ...] = ("id", *HOLDING_KEY, "copies", "note")
+HOLDING_COLUMNS: tuple[str, ...] = (*HOLDING_KEY, "copies", "note")
 OWNERSHIP_COLUMNS: tuple[str, ...] = ("collector_id", "card_id", "nonfoil", "foil")
 BATCH_COLUMNS: tuple[str, ...] = ("id", "collector_id", "created_at", "source", "undone")
 HISTORY_COLUMNS: tuple[str, ...] = (
