@@ -68,14 +68,21 @@ def build_query(
 ) -> q.Query:
     """The query text, ANDed with the plain options; `sort` overrides any order: in the text."""
     parsed = parse_query(text)
-    nodes = [parsed.root] if parsed.root else []
-    nodes += option_nodes(options or {})
+    # One level of AND: the text's terms and the options' side by side, so `cond:nm
+    # --language fr` asks about one copy, and text terms rank the same with options or not.
+    nodes = list(_conjuncts(parsed.root)) + option_nodes(options or {})
     root = nodes[0] if len(nodes) == 1 else q.And(tuple(nodes)) if nodes else None
     order = parsed.sort
     if sort:
         sort_query = parse_query(f"order:{'-' if descending else ''}{sort}")
         order = sort_query.sort
     return q.Query(root, order)
+
+
+def _conjuncts(root: q.Node | None) -> tuple[q.Node, ...]:
+    if root is None:
+        return ()
+    return root.children if isinstance(root, q.And) else (root,)
 
 
 def missing_query(options: Mapping[str, str | bool | None], finish: str | None = None) -> q.Query:
@@ -86,9 +93,7 @@ def missing_query(options: Mapping[str, str | bool | None], finish: str | None =
 
 def _ranked_terms(root: q.Node | None) -> tuple[list[q.TextMatch], list[q.Node]]:
     """Split the top level into full-text terms (one ranked MATCH) and everything else."""
-    if root is None:
-        return [], []
-    children = root.children if isinstance(root, q.And) else (root,)
+    children = _conjuncts(root)
     text = [child for child in children if isinstance(child, q.TextMatch)]
     rest = [child for child in children if not isinstance(child, q.TextMatch)]
     return text, rest
