@@ -23,7 +23,7 @@ CONDITION_NAMES: dict[str, str] = {
 }  # fmt: skip
 # The other words apps and people use, folded (lower case, letters and digits only).
 CONDITION_SYNONYMS: dict[str, str] = {
-    "mint": "M", "mt": "M", "gemmint": "M",
+    "m": "M", "mint": "M", "mt": "M", "gemmint": "M",
     "nearmint": "NM", "nm": "NM", "nmm": "NM", "nearmintmint": "NM", "nmmint": "NM",
     "lp": "LP", "ex": "LP", "excellent": "LP", "lightlyplayed": "LP", "lightplayed": "LP",
     "slightlyplayed": "LP", "sp": "LP", "exnm": "LP", "vf": "LP",
@@ -51,8 +51,9 @@ def parse_condition(text: str) -> str:
     found = CONDITION_SYNONYMS.get(_fold(text)) or CONDITION_SYNONYMS.get(text.strip().lower())
     if found:
         return found
-    guess = closest(text, [*CONDITIONS, *CONDITION_NAMES.values()])
-    hint = f"; did you mean {parse_condition(guess)}?" if guess else ""
+    codes = {**{code: code for code in CONDITIONS}, **{n: c for c, n in CONDITION_NAMES.items()}}
+    guess = closest(text, list(codes))
+    hint = f"; did you mean {codes[guess]}?" if guess else ""
     raise CardbaseError(
         f"unknown condition '{shorten(text, 30)}': use one of {', '.join(CONDITIONS)} "
         f"(or their names, such as Near Mint){hint}"
