@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardbase.collection.attributes import CONDITION_NAMES, parse_condition
 from cardbase.collection.changes import Mode, Selector
@@ -332,6 +334,7 @@ def test_a_term_reads_back_as_it_was_understood(text: str) -> None:
         ("in>=x", "location takes ':' or '!=', not '>='", "x"),
         ('in:" "', "expected a location's name, or location:none", '" "'),
         ("tag:,", "expected a tag, or tag:none", ","),
+        ('in:a"b c"', "a location in a query cannot hold a double quote", 'a"b c"'),
         ("tag<trade", "tag takes ':' or '!=', not '<'", "trade"),
         ("tag:" + "x" * 120, "is 120 characters; at most 100", "x" * 120),
     ],
@@ -367,3 +370,21 @@ def test_every_condition_and_its_name_is_a_condition() -> None:
         assert parse_condition(name) == code
     with pytest.raises(CardbaseError, match=r"did you mean M\?"):
         parse_condition("mintt")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(["cond", "lang", "in", "tag"]),
+    st.sampled_from([":", "=", "!=", ">=", "<", "-"]),
+    st.text(min_size=1, max_size=12) | st.sampled_from(["none", "nm", "fr", "Binder 1"]),
+)
+def test_any_copy_term_parses_and_reads_back_or_is_refused(field: str, op: str, value: str) -> None:
+    negate, op = (op == "-"), (":" if op == "-" else op)
+    text = f"{'-' if negate else ''}{field}{op}{value}"
+    try:
+        parsed = parse_query(text)
+    except QueryError:
+        return
+    again = parse_query(parsed.describe())
+    assert again.describe() == parsed.describe()
+    assert plan(again).params == plan(parsed).params

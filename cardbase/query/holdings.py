@@ -44,6 +44,15 @@ def _unquote(value: str) -> tuple[str, bool]:
     return value, False
 
 
+def _label(field: CardField, value: str, at: Span, errors: Errors) -> tuple[str, bool]:
+    """A location's or tag's text, and whether it was quoted. A double quote inside has no
+    spelling the query could read back (quotes do not nest), so it is refused."""
+    text, quoted = _unquote(value)
+    if '"' in text:
+        raise errors.error(f"a {field.name} in a query cannot hold a double quote", at)
+    return text, quoted
+
+
 def _term(field: CardField, op: str, shown: str, test: str, params: tuple[object, ...]) -> q.Node:
     """`cond!=nm` is a copy that is not Near Mint (of a card: you have one); `-cond:nm` is a
     card you have no Near Mint copy of."""
@@ -53,8 +62,11 @@ def _term(field: CardField, op: str, shown: str, test: str, params: tuple[object
 
 
 def _quoted(text: str) -> str:
-    """A value as a query can read it back: quoted when it has spaces or ( ), or is 'none'."""
-    plain = text and not any(ch.isspace() or ch in '()"' for ch in text)
+    """A value as a query can read it back: quoted when it has spaces, ( ) or quotes, starts
+    as a /regex/ would, or is 'none'."""
+    plain = (
+        text and not text.startswith("/") and not any(ch.isspace() or ch in '()"' for ch in text)
+    )
     return text if plain and text.lower() != NONE else f'"{text}"'
 
 
@@ -98,7 +110,7 @@ def build_location(field: CardField, op: str, value: str, at: Span, errors: Erro
     from cardbase.collection.attributes import parse_location
 
     _only_equality(field, op, at, errors)
-    text, quoted = _unquote(value)
+    text, quoted = _label(field, value, at, errors)
     op = ":" if op == "=" else op
     if not quoted and text.lower() == NONE:
         return _term(field, op, NONE, "h.location = ''", ())
@@ -113,7 +125,7 @@ def build_tag(field: CardField, op: str, value: str, at: Span, errors: Errors) -
     from cardbase.collection.attributes import parse_tags, tag_list
 
     _only_equality(field, op, at, errors)
-    text, quoted = _unquote(value)
+    text, quoted = _label(field, value, at, errors)
     op = ":" if op == "=" else op
     if not quoted and text.lower() == NONE:
         return _term(field, op, NONE, "h.tags = ''", ())
