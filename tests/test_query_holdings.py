@@ -304,6 +304,10 @@ def test_text_and_options_ask_about_one_copy_together(library: Path) -> None:
     assert "1 C 14" in found(library, "me", "cond:nm") & found(library, "me", "lang:fr")
     assert found(library, "me", "cond:nm", language="fr") == {"1 R 20"}
     assert found(library, "me", "cond:nm lang:fr") == {"1 R 20"}
+    # One level of AND for text and options alike: words rank the same with options or not.
+    with_option = plan(build_query("chugawug s:nature", {"type": "creature"}))
+    assert with_option.sql == plan(build_query("chugawug s:nature t:creature")).sql
+    assert "fts_rank" in with_option.sql
 
 
 def test_only_a_query_with_copy_terms_reads_the_holdings() -> None:
