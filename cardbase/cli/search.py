@@ -79,12 +79,12 @@ def _register(name: str, owned_only: bool, doc: str) -> None:
         if explain:
             render.echo(lib.plan(query, limit, count, copies).explain())
             return
-        if count or copies:
-            if count:
-                with STATE.connect() as conn:
-                    render.echo(lib.count(conn, query, copies))
-            else:
-                _copies(query, limit, show_all, output)
+        if count:
+            with STATE.connect() as conn:
+                render.echo(lib.count(conn, query, copies))
+            return
+        if copies:
+            _copies(query, limit, show_all, output)
             return
         with STATE.connect() as conn:
             cards, hidden = search_page(conn, query, limit, show_all, output)
