@@ -55,6 +55,8 @@ def import_(
             dry_run=dry_run,
             skip_bad=skip_bad,
             progress=progress,
+            collector=STATE.collector,
+            defaults=STATE.defaults,
         )
     finally:
         progress.close()

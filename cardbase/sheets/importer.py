@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from cardbase.bulk import paused_gc
+from cardbase.catalog.cards import CardRef
 from cardbase.catalog.names import Catalogue, NameResolver, Printing
 from cardbase.codes import parse_code
 from cardbase.collection.attributes import NO_LOCATION
@@ -65,11 +66,24 @@ def _quiet(stage: str, done: int, total: int) -> None:
     """The default progress report: none."""
 
 
+# What a resolved row asks for: card id, finish, copies, which copies, and the note.
+Held = tuple[int, str, int, Selector | None, str | None]
+
+
 def resolve_rows(
     resolver: NameResolver, sheet: CollectionSheet, progress: Progress = _quiet
 ) -> tuple[list[tuple[int, str, int]], list[str]]:
     """(card id, finish, copies) for each resolvable row, and a problem line for each other."""
-    wanted: list[tuple[int, str, int]] = []
+    held, problems = resolve_holdings(resolver, sheet, progress)
+    return [(card_id, finish, copies) for card_id, finish, copies, _, _ in held], problems
+
+
+def resolve_holdings(
+    resolver: NameResolver, sheet: CollectionSheet, progress: Progress = _quiet
+) -> tuple[list[Held], list[str]]:
+    """A `Held` for each finish of each resolvable row, and a problem line for each other
+    row."""
+    wanted: list[Held] = []
     problems = list(sheet.problems)
     known: dict[tuple[str, str, int | None], Printing | str] = {}  # a sheet repeats its cards
     total = len(sheet.rows)
@@ -87,10 +101,10 @@ def resolve_rows(
         if isinstance(answer, str):
             problems.append(f"{sheet.source}, row {row.row}: {answer}")
             continue
-        printing = answer
-        for finish, copies in ((NONFOIL, row.nonfoil), (FOIL, row.foil)):
-            if copies:
-                wanted.append((printing.id, finish, copies))
+        if row.nonfoil:
+            wanted.append((answer.id, NONFOIL, row.nonfoil, row.selector, row.note))
+        if row.foil:
+            wanted.append((answer.id, FOIL, row.foil, row.selector, row.note))
     progress("Matching cards", total, total)
     return wanted, problems
 
@@ -130,7 +144,7 @@ def _by_code(resolver: NameResolver, row: SheetRow) -> Printing:
 
 
 def _read_beside_catalogue(
-    db_path: Path, path: Path, sheet_name: str | None
+    db_path: Path, path: Path, sheet_name: str | None, defaults: Defaults
 ) -> tuple[CollectionSheet, Catalogue]:
     """Read the sheet here while a second thread reads the whole catalogue for the resolver.
 
@@ -151,7 +165,7 @@ def _read_beside_catalogue(
 
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardbase-index") as pool:
         loading = pool.submit(load)
-        sheet = read_collection(path, sheet_name)
+        sheet = read_collection(path, sheet_name, defaults)
         return sheet, loading.result()
 
 
@@ -174,12 +188,13 @@ def import_collection(
     from cardbase.collection.store import change_collection
     from cardbase.db import connect as db
 
+    defaults = defaults or Defaults()
     progress("Reading the sheet", 0, 1)
     conn: sqlite3.Connection = db.open_db(db_path, collector)
     try:
-        sheet, catalogue = _read_beside_catalogue(db_path, path, sheet_name)
+        sheet, catalogue = _read_beside_catalogue(db_path, path, sheet_name, defaults)
         resolver = NameResolver(conn, catalogue=catalogue)
-        wanted, problems = resolve_rows(resolver, sheet, progress)
+        wanted, problems = resolve_holdings(resolver, sheet, progress)
         source, rows = sheet.source, len(sheet.rows)
         del sheet, catalogue, resolver  # a 100k-row import needs none again; the writes do
         if problems and not skip_bad:
@@ -188,16 +203,10 @@ def import_collection(
                 f"{source}: {len(problems)} row(s) could not be imported, so nothing was "
                 "(fix them, or add --skip-bad to import the rest):\n" + "\n".join(shown)
             )
-        cards = card_refs_by_id(conn, (card_id for card_id, _, _ in wanted))
+        cards = card_refs_by_id(conn, (held[0] for held in wanted))
     finally:
         conn.close()
-    defaults = defaults or Defaults()
-    # A row that does not say its condition or language means the default, not "any": a
-    # sheet lists holdings exactly.
-    plain = Selector(defaults.condition, defaults.language, NO_LOCATION, "")
-    requests = [
-        Request(cards[card_id], finish, copies, plain) for card_id, finish, copies in wanted
-    ]
+    requests = _requests(cards, wanted, mode, defaults)
     del cards, wanted
     progress("Writing", 0, 1)
     changes = change_collection(
@@ -205,3 +214,21 @@ def import_collection(
         dry_run=dry_run,
     )  # fmt: skip
     return ImportReport(source, rows, changes, problems, dry_run)
+
+
+def _requests(
+    cards: dict[int, CardRef], wanted: list[Held], mode: Mode, defaults: Defaults
+) -> list[Request]:
+    """The rows as requests. A row that does not say its condition or language means the
+    default, not "any" (the reader filled them in): a sheet lists holdings exactly, so
+    `--mode set` sets those copies and no others. A blank note adds copies without wiping the
+    holding's note; in set and replace, the sheet is the truth."""
+    plain = Selector(defaults.condition, defaults.language, NO_LOCATION, "")
+    keep_notes = mode is Mode.ADD
+    return [
+        Request(
+            cards[card_id], finish, copies, selector or plain,
+            None if keep_notes and not note else note,
+        )
+        for card_id, finish, copies, selector, note in wanted
+    ]  # fmt: skip
