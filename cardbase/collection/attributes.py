@@ -23,7 +23,7 @@ CONDITION_NAMES: dict[str, str] = {
 }  # fmt: skip
 # The other words apps and people use, folded (lower case, letters and digits only).
 CONDITION_SYNONYMS: dict[str, str] = {
-    "mint": "M", "mt": "M", "gemmint": "M",
+    "m": "M", "mint": "M", "mt": "M", "gemmint": "M",
     "nearmint": "NM", "nm": "NM", "nmm": "NM", "nearmintmint": "NM", "nmmint": "NM",
     "lp": "LP", "ex": "LP", "excellent": "LP", "lightlyplayed": "LP", "lightplayed": "LP",
     "slightlyplayed": "LP", "sp": "LP", "exnm": "LP", "vf": "LP",
