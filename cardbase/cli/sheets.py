@@ -113,4 +113,5 @@ def export(
     what = "catalogue" if catalogue else "query" if query is not None else "collection"
     with STATE.connect() as conn:
         report = export_cards(conn, file, what, query, force=force, bom=bom)
-    render.echo(f"{report.path}: {report.rows} cards written")
+    rows = f" in {report.rows} rows" if report.rows != report.cards else ""
+    render.echo(f"{report.path}: {report.cards} cards written{rows}")
