@@ -114,11 +114,12 @@ def export_rows(
     nonfoil_at, foil_at, cut = _count_columns(columns)
     for card in cards:
         base = card_row(card, columns)
-        head, tail = base[:cut], base[cut:]
         found = held.get(card.id)
         if not found:
-            yield head + _NO_ATTRIBUTES + tail
+            base[cut:cut] = _NO_ATTRIBUTES
+            yield base
             continue
+        head, tail = base[:cut], base[cut:]
         for copies in found:
             head[nonfoil_at], head[foil_at] = copies.nonfoil, copies.foil
             tags = TAG_CELL_SEPARATOR.join(tag_list(copies.tags))

@@ -53,6 +53,7 @@ class AttributeReader:
         self.any = bool(self.positions)  # False: every row holds plain copies
         self._parsed: dict[str, dict[Any, str]] = {role: {} for role in self.positions}
         self._selectors: dict[tuple[str, str, str, str], Selector] = {}
+        self._notes: dict[str, str] = {}
 
     def selector(self, row: list[Any], special: str = "") -> Selector:
         """Which copies `row` holds; `special` is a tag its finish adds ("etched")."""
@@ -72,7 +73,10 @@ class AttributeReader:
 
     def row_note(self, row: list[Any]) -> str | None:
         """The row's note; None when the sheet has no note column."""
-        return None if self.note is None else note_text(cell(row, self.note))
+        if self.note is None:
+            return None
+        note = note_text(cell(row, self.note))
+        return self._notes.setdefault(note, note)  # "trade" on 30,000 rows is one string
 
     def _value(self, row: list[Any], role: str) -> str:
         position = self.positions.get(role)
