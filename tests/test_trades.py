@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from openpyxl import Workbook, load_workbook
 
-from cardbase.collection.attributes import CONDITION_NAMES, parse_condition
 from tests.conftest import Run
 
 
@@ -116,10 +115,3 @@ def test_match_needs_lists(trader: Run, tmp_path: Path) -> None:
     result = trader("trade", "match", str(path))
     assert result.exit_code == 2
     assert "no Offered and Wanted lists" in result.stderr
-
-
-def test_every_condition_code_and_name_parses() -> None:
-    """'m' is Mint: parsing it once recursed looking for a did-you-mean."""
-    for code, name in CONDITION_NAMES.items():
-        assert parse_condition(code) == parse_condition(code.lower()) == code
-        assert parse_condition(name) == code
