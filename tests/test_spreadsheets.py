@@ -208,10 +208,10 @@ def test_export_xlsx_layout(run: Run, tmp_path: Path) -> None:
     sheet = book["Collection"]
     header = [cell.value for cell in sheet[1]]
     assert header[:5] == ["Code", "Series", "Rarity", "Number", "Name"]
-    assert header[-2:] == ["Nonfoil", "Foil"]
+    assert header[-7:] == ["Nonfoil", "Foil", "Condition", "Language", "Location", "Tags", "Note"]
     assert sheet[1][0].font.bold
     assert sheet.freeze_panes == "A2"
-    assert sheet.auto_filter.ref == "A1:O3"
+    assert sheet.auto_filter.ref == "A1:T3"
     row = [cell.value for cell in sheet[2]]
     assert row[0] == "1 U 15"
     assert row[1] == 1

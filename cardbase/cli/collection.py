@@ -305,21 +305,21 @@ def stats(
     game: Annotated[str, typer.Option("--game", help="Which game's catalogue.")] = DEFAULT_GAME,
     output: OutputOption = Output.table,
 ) -> None:
-    """Collection totals and completion per series, rarity and sphere.
+    """Collection totals, completion per series, rarity and sphere, and copies per location
+    and condition.
 
     Example: cardbase stats
     """
-    from cardbase.collection.stats import collection_stats
+    from cardbase.collection.stats import STATS_CSV_HEADER, collection_stats
 
     with STATE.connect() as conn:
         found = collection_stats(conn, game)
     if output is Output.json:
         render.print_json(found.to_dict())
         return
-    totals, groups = found.totals, found.groups
-    rows = [(key, *row) for key, group in groups.items() for row in group]
+    totals, groups, copies = found.totals, found.groups, found.copies
     if output is Output.csv:
-        render.print_csv(["by", "group", "catalogue", "nonfoil", "foil", "either"], rows)
+        render.print_csv(STATS_CSV_HEADER, found.csv_rows())
         return
     render.echo(
         f"{totals.cards} cards owned ({totals.nonfoil} non-foil, {totals.foil} foil), "
@@ -339,6 +339,12 @@ def stats(
                 for row in group
             ],
         )
+    for key, parts in copies.items():
+        if parts:  # nothing held: no locations or conditions to show
+            render.print_table(
+                (key.title(), "Copies", "Non-foil", "Foil", "Distinct cards"),
+                [(p.group, *map(str, (p.copies, p.nonfoil, p.foil, p.distinct))) for p in parts],
+            )
 
 
 def missing(

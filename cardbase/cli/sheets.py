@@ -55,6 +55,8 @@ def import_(
             dry_run=dry_run,
             skip_bad=skip_bad,
             progress=progress,
+            collector=STATE.collector,
+            defaults=STATE.defaults,
         )
     finally:
         progress.close()
@@ -111,4 +113,5 @@ def export(
     what = "catalogue" if catalogue else "query" if query is not None else "collection"
     with STATE.connect() as conn:
         report = export_cards(conn, file, what, query, force=force, bom=bom)
-    render.echo(f"{report.path}: {report.rows} cards written")
+    rows = f" in {report.rows} rows" if report.rows != report.cards else ""
+    render.echo(f"{report.path}: {report.cards} cards written{rows}")

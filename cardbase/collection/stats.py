@@ -10,9 +10,12 @@ import sqlite3
 from typing import Any, NamedTuple
 
 from cardbase.catalog.cards import cards_by_id
+from cardbase.collection.attributes import CONDITION_NAMES, condition_rank
 from cardbase.collection.changes import Batch, Change, Holding
 from cardbase.db import tables
-from cardbase.fields import RARITY_LETTERS, RARITY_NAMES
+from cardbase.fields import FOIL, NONFOIL, RARITY_LETTERS, RARITY_NAMES
+
+NO_LOCATION_LABEL = "(no location)"
 
 
 class Totals(NamedTuple):
@@ -33,6 +36,20 @@ class Completion(NamedTuple):
     nonfoil: int
     foil: int
     either: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return self._asdict()
+
+
+class Breakdown(NamedTuple):
+    """Copies held in one location or condition, and how many distinct cards they are."""
+
+    group: str  # as shown: "Binder 1", "(no location)", "NM (Near Mint)"
+    key: str  # as stored: "Binder 1", "", "NM"
+    copies: int
+    nonfoil: int
+    foil: int
+    distinct: int
 
     def to_dict(self) -> dict[str, Any]:
         return self._asdict()
@@ -85,18 +102,62 @@ def completion_by_sphere(conn: sqlite3.Connection, game: str) -> list[Completion
     return [Completion(sphere, *counts) for sphere, *counts in rows]
 
 
+def _held_by(conn: sqlite3.Connection, column: str) -> list[tuple[str, int, int, int, int]]:
+    """(value, copies, non-foil, foil, distinct cards) of the collector's holdings per value
+    of one holding column (a name from `tables.HOLDING_COLUMNS`, never a user's text)."""
+    assert column in tables.HOLDING_COLUMNS
+    return conn.execute(
+        f"SELECT {column}, sum(copies), sum(copies * (finish = '{NONFOIL}')), "
+        f"sum(copies * (finish = '{FOIL}')), count(DISTINCT card_id) "
+        f"FROM {tables.MY_HOLDING} GROUP BY {column}"
+    ).fetchall()
+
+
+def copies_by_location(conn: sqlite3.Connection) -> list[Breakdown]:
+    """Per location, by name; the copies with none last."""
+    rows = sorted(_held_by(conn, "location"), key=lambda row: (not row[0], row[0].casefold()))
+    return [Breakdown(where or NO_LOCATION_LABEL, where, *counts) for where, *counts in rows]
+
+
+def copies_by_condition(conn: sqlite3.Connection) -> list[Breakdown]:
+    """Per condition, best first."""
+    rows = sorted(_held_by(conn, "condition"), key=lambda row: condition_rank(row[0]))
+    return [Breakdown(f"{code} ({CONDITION_NAMES[code]})", code, *counts) for code, *counts in rows]
+
+
+STATS_CSV_HEADER = ("by", "group", "catalogue", "nonfoil", "foil", "either", "copies", "distinct")
+
+
 class CollectionStats(NamedTuple):
-    """What `cardbase stats` shows: totals, and completion grouped three ways."""
+    """What `cardbase stats` shows: totals, completion grouped three ways, and where the copies
+    are and in what condition."""
 
     totals: Totals
     groups: dict[str, list[Completion]]  # "series", "set" (series and rarity), "sphere"
+    copies: dict[str, list[Breakdown]]  # "location", "condition"
 
     def to_dict(self) -> dict[str, Any]:
         groups = {key: [row.to_dict() for row in rows] for key, rows in self.groups.items()}
-        return {"totals": self.totals.to_dict(), **groups}
+        copies = {key: [row.to_dict() for row in rows] for key, rows in self.copies.items()}
+        return {"totals": self.totals.to_dict(), **groups, **copies}
+
+    def csv_rows(self) -> list[tuple[object, ...]]:
+        """Rows under `STATS_CSV_HEADER`, one table for both kinds: a completion row leaves
+        copies and distinct blank, a location or condition row the catalogue columns."""
+        rows: list[tuple[object, ...]] = [
+            (key, *row, "", "") for key, group in self.groups.items() for row in group
+        ]
+        rows += [
+            (key, row.group, "", "", "", "", row.copies, row.distinct)
+            for key, group in self.copies.items()
+            for row in group
+        ]
+        return rows
 
 
 def collection_stats(conn: sqlite3.Connection, game: str) -> CollectionStats:
+    """Completion is of `game`'s catalogue; totals, locations and conditions count every
+    copy the collector holds."""
     return CollectionStats(
         totals(conn),
         {
@@ -104,6 +165,7 @@ def collection_stats(conn: sqlite3.Connection, game: str) -> CollectionStats:
             "set": completion_by_set(conn, game),
             "sphere": completion_by_sphere(conn, game),
         },
+        {"location": copies_by_location(conn), "condition": copies_by_condition(conn)},
     )
 
 

@@ -24,13 +24,31 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "foil": ("foil", "foil qty", "foil count", "foils", "holo", "foil quantity", "holo qty"),
     "finish": ("finish", "printing", "foil?", "is foil", "foiling", "treatment"),
     "series": ("series", "set", "edition"),
+    "condition": ("condition", "cond", "card condition"),
+    "language": ("language", "lang", "card language"),
+    "location": ("location", "folder", "binder", "storage", "stored in"),
+    "tags": ("tags", "tag", "labels", "label"),
+    "note": ("note", "notes", "comment", "comments"),
 }  # fmt: skip
+# The roles that say which copies a row holds rather than which card (attributes.py parses
+# their values): a sheet without them lists Near Mint English copies, or the configured default.
+ATTRIBUTE_ROLES = ("condition", "language", "location", "tags", "note")
 # Values of a finish column, folded to lower case.
 FINISH_VALUES: dict[str, str] = {
     "foil": "foil", "yes": "foil", "true": "foil", "x": "foil", "1": "foil", "holo": "foil",
     "y": "foil", "f": "foil", "foiled": "foil",
     "normal": "nonfoil", "no": "nonfoil", "false": "nonfoil", "0": "nonfoil", "": "nonfoil",
     "n": "nonfoil", "nonfoil": "nonfoil", "non-foil": "nonfoil", "regular": "nonfoil",
+}  # fmt: skip
+# Special foils that apps write in a finish column: foil, with the app's word kept as a tag
+# (the value's tag here), so nothing is lost.
+SPECIAL_FOILS: dict[str, str] = {
+    "etched": "etched", "etched foil": "etched", "foil etched": "etched",
+    "rainbow foil": "rainbow foil", "rainbow": "rainbow foil", "galaxy foil": "galaxy foil",
+    "surge foil": "surge foil", "textured foil": "textured foil", "gilded foil": "gilded foil",
+    "halo foil": "halo foil", "confetti foil": "confetti foil", "cold foil": "cold foil",
+    "oil slick": "oil slick", "neon ink": "neon ink", "reverse holo": "reverse holo",
+    "reverse holofoil": "reverse holo",
 }  # fmt: skip
 HEADER_SEARCH_ROWS = 30
 
@@ -64,8 +82,8 @@ def role_of(header: Any) -> str | None:
     return _FOLDED[found] if found else None
 
 
-# Two columns may not claim these: which one would be the card, or the count?
-UNIQUE_ROLES = ("code", "name", "nonfoil", "foil", "finish")
+# Two columns may not claim these: which one would be the card, the count, or its condition?
+UNIQUE_ROLES = ("code", "name", "nonfoil", "foil", "finish", "condition", "language", "location")
 
 
 def map_header(row: Sequence[Any], source: str = "") -> dict[str, int]:

@@ -3,6 +3,12 @@
 The headers come from `cardbase.fields` and are ones `cardbase.sheets.columns` recognises,
 so an exported file imports back unchanged (tested), and another collector's cardbase reads
 it too.
+
+A card the collector holds gets a row for each set of copies that differ in more than their
+finish: condition, language, location, tags and note, with its non-foil and foil copies of
+those side by side (2 NM and 1 LP French are two rows). A collection of plain copies
+therefore exports one row a card, as it did before copies had attributes; a card not held
+(in a catalogue or search export) is one row with blank attributes.
 """
 
 from __future__ import annotations
@@ -13,17 +19,44 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from cardbase.catalog.cards import Card
-from cardbase.fields import EXPORT_FIELDS, TRAIT_SEPARATOR, CardField
+from cardbase.collection.attributes import condition_rank, tag_list
+from cardbase.db import tables
+from cardbase.fields import EXPORT_FIELDS, FOIL, TRAIT_SEPARATOR, CardField
+from cardbase.limits import MAX_COUNT
 from cardbase.sheets.writing import Table, output_file, write_csv, write_xlsx
 
-WIDTHS = {"Code": 10, "Name": 28, "Traits": 24, "Text": 60, "Lore": 40, "Type": 10, "Sphere": 9}
+WIDTHS = {
+    "Code": 10, "Name": 28, "Traits": 24, "Text": 60, "Lore": 40, "Type": 10, "Sphere": 9,
+    "Location": 16, "Tags": 20, "Note": 30,
+}  # fmt: skip
 SUFFIXES = (".xlsx", ".csv")
 SHEET_NAMES = {"catalogue": "Catalogue", "collection": "Collection", "query": "Cards"}
+# After the counts: which copies they are. Headers `cardbase.sheets.columns` reads back.
+ATTRIBUTE_HEADERS = ("Condition", "Language", "Location", "Tags", "Note")
+TAG_CELL_SEPARATOR = ", "  # tags in one cell; the importer splits on the comma
+_NO_ATTRIBUTES = [None] * len(ATTRIBUTE_HEADERS)
 
 
 class ExportReport(NamedTuple):
     path: Path
     rows: int
+    cards: int
+
+
+class Copies(NamedTuple):
+    """One exported row's copies: the attributes, and non-foil and foil counts."""
+
+    condition: str
+    language: str
+    location: str
+    tags: str
+    note: str
+    nonfoil: int
+    foil: int
+
+    def sort_key(self) -> tuple[int, str, str, str, str]:
+        return (condition_rank(self.condition), self.language, self.location.casefold(),
+                self.tags.casefold(), self.note)  # fmt: skip
 
 
 def export_fields(with_text: bool) -> tuple[CardField, ...]:
@@ -45,6 +78,66 @@ def _cell(value: Any) -> Any:
     if isinstance(value, bool):
         return "yes" if value else ""
     return value
+
+
+def held_copies(conn: sqlite3.Connection) -> dict[int, list[Copies]]:
+    """The connection's collector's holdings by card id, each card's in condition order;
+    a holding's foil and non-foil copies that differ in nothing else share a row. Past
+    `MAX_COUNT` copies, the rest go on more rows, which the importer adds up."""
+    grouped: dict[tuple[int, str, str, str, str, str], list[int]] = {}
+    for card_id, finish, *attributes, copies in conn.execute(
+        f"SELECT card_id, finish, condition, language, location, tags, note, copies "
+        f"FROM {tables.MY_HOLDING}"
+    ):
+        counts = grouped.setdefault((card_id, *attributes), [0, 0])
+        counts[finish == FOIL] += copies
+    held: dict[int, list[Copies]] = {}
+    for (card_id, condition, language, location, tags, note), (nonfoil, foil) in grouped.items():
+        rows = held.setdefault(card_id, [])
+        while True:  # a row holds at most what the importer reads from one row
+            row_nonfoil, row_foil = min(nonfoil, MAX_COUNT), min(foil, MAX_COUNT)
+            rows.append(Copies(condition, language, location, tags, note, row_nonfoil, row_foil))
+            nonfoil, foil = nonfoil - row_nonfoil, foil - row_foil
+            if not nonfoil and not foil:
+                break
+    for found in held.values():
+        if len(found) > 1:
+            found.sort(key=Copies.sort_key)
+    return held
+
+
+def export_rows(
+    cards: Sequence[Card], columns: tuple[CardField, ...], held: dict[int, list[Copies]]
+) -> Iterator[list[Any]]:
+    """Each card's row, once for each `Copies` of it held (`card_row`'s columns with the
+    attributes after the counts)."""
+    nonfoil_at, foil_at, cut = _count_columns(columns)
+    for card in cards:
+        base = card_row(card, columns)
+        found = held.get(card.id)
+        if not found:
+            base[cut:cut] = _NO_ATTRIBUTES
+            yield base
+            continue
+        head, tail = base[:cut], base[cut:]
+        for copies in found:
+            head[nonfoil_at], head[foil_at] = copies.nonfoil, copies.foil
+            tags = TAG_CELL_SEPARATOR.join(tag_list(copies.tags))
+            attributes = [copies.condition, copies.language, copies.location, tags, copies.note]
+            yield head + attributes + tail
+
+
+def export_headers(columns: tuple[CardField, ...]) -> list[str]:
+    headers = [field.export or field.name for field in columns]
+    cut = _count_columns(columns)[2]
+    return [*headers[:cut], *ATTRIBUTE_HEADERS, *headers[cut:]]
+
+
+def _count_columns(columns: tuple[CardField, ...]) -> tuple[int, int, int]:
+    """Where the non-foil and foil counts are, and where the attributes go: right after."""
+    names = [field.name for field in columns]
+    nonfoil_at, foil_at = names.index("nonfoil"), names.index("foil")
+    return nonfoil_at, foil_at, max(nonfoil_at, foil_at) + 1
 
 
 def totals_table(cards: Sequence[Card]) -> Table:
@@ -73,18 +166,18 @@ def export_cards(
     from cardbase.bulk import paused_gc
 
     columns = export_fields(with_text=what == "catalogue")
-    headers = [field.export or field.name for field in columns]
+    headers = export_headers(columns)
     sheet = SHEET_NAMES[what]
     with output_file(path, force=force, suffixes=SUFFIXES) as temporary:
         cards = cards_to_export(conn, what, query_text)
-        rows: Iterator[list[Any]] = (card_row(card, columns) for card in cards)
         with paused_gc():
+            rows = export_rows(cards, columns, held_copies(conn))
             if path.suffix.lower() == ".csv":
                 count = write_csv(temporary, Table(sheet, headers, rows), bom=bom)
             else:
                 tables = [Table(sheet, headers, rows), totals_table(cards)]
                 count = write_xlsx(temporary, tables, WIDTHS)
-    return ExportReport(path, count)
+    return ExportReport(path, count, len(cards))
 
 
 def cards_to_export(conn: sqlite3.Connection, what: str, query_text: str | None) -> list[Card]:
