@@ -245,3 +245,14 @@ def test_saved_decks_belong_to_their_collector(run: Run, tmp_path: Path) -> None
     run("deck", "delete", "Stew", "--collector", "Alice")
     assert "Stew" in run("deck", "list").stdout
     assert "No saved decks" in run("deck", "list", "--collector", "Alice").stdout
+
+
+def test_a_location_or_tag_the_query_language_could_not_name_is_refused(
+    run: Run, db_path: Path, checksum
+) -> None:
+    before = checksum(db_path)
+    for option in ("--location", "--tag"):
+        result = run("add", "1 C 14", option, 'Box "A"')
+        assert result.exit_code == 2
+        assert "double quote" in result.stderr
+    assert checksum(db_path) == before

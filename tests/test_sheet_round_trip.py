@@ -116,7 +116,9 @@ LANGUAGES = ("en", "fr", "de", "ja", "zh-Hans", "pt-BR", "no")
 # apostrophe before =, +, - or @: reading a cell takes that apostrophe off, as the one
 # `writing.safe_text` adds (for every text column, not only these).
 TEXT = st.characters(whitelist_categories=("L", "N", "P", "S", "Zs"), blacklist_characters="\xa0")
-LABEL = st.text(TEXT, max_size=12).filter(lambda text: not text.lstrip().startswith("'"))
+LABEL = st.text(TEXT, max_size=12).filter(
+    lambda text: not text.lstrip().startswith("'") and '"' not in text
+)
 NOTE = st.text(st.one_of(TEXT, st.just("\n")), max_size=20).map(str.strip)
 NOTE = NOTE.filter(lambda text: not text.startswith("'"))
 

@@ -110,6 +110,10 @@ def _label(text: str, what: str) -> str:
         )
     if any(not ch.isprintable() for ch in label):
         raise CardbaseError(f"{what} '{shorten(label, 40)}' has control characters")
+    if '"' in label:  # the query language could not name it: in:"..." and tag:"..."
+        raise CardbaseError(
+            f"{what} '{shorten(label, 40)}' has a double quote; use another mark, such as '"
+        )
     return label
 
 
