@@ -77,14 +77,7 @@ def _change(
         STATE.db_path, items, Mode(verb), pasted=pasted, foil=foil, selector=chosen, note=note,
         collector=STATE.collector, defaults=STATE.defaults, dry_run=dry_run,
     )  # fmt: skip
-    if output is Output.json:
-        render.print_json([change.to_dict() for change in changes])
-        return
-    prefix = "would change: " if dry_run else ""
-    for change in changes:
-        render.echo(prefix + change.describe())
-    if not changes:
-        render.echo("Nothing changed.")
+    print_changes(changes, dry_run, output)
 
 
 def _register_change(verb: str, doc: str) -> None:
@@ -142,7 +135,7 @@ EitherFinish = Annotated[
 ]  # fmt: skip
 
 
-def _moved(changes: "list[Change]", dry_run: bool, output: Output) -> None:
+def print_changes(changes: "list[Change]", dry_run: bool, output: Output) -> None:
     if output is Output.json:
         render.print_json([change.to_dict() for change in changes])
         return
@@ -179,7 +172,7 @@ def move(
         STATE.db_path, items, to_location(parse_location(to)), "move", pasted=pasted,
         foil=foil, selector=chosen, collector=STATE.collector, dry_run=dry_run,
     )  # fmt: skip
-    _moved(changes, dry_run, output)
+    print_changes(changes, dry_run, output)
 
 
 TagArgument = Annotated[str, typer.Argument(metavar="TAG", help="A tag: trade, 'deck: Bog Stew'.")]
@@ -212,7 +205,7 @@ def _register_tagging(verb: str, doc: str) -> None:
             STATE.db_path, items, reshape, verb, pasted=pasted, foil=foil, selector=chosen,
             collector=STATE.collector, dry_run=dry_run,
         )  # fmt: skip
-        _moved(changes, dry_run, output)
+        print_changes(changes, dry_run, output)
 
     run.__doc__ = doc
     command(app, verb)(run)
