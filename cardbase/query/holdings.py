@@ -19,7 +19,7 @@ from cardbase.fields import CardField, Kind
 from cardbase.query import nodes as q
 
 if TYPE_CHECKING:
-    from cardbase.query.terms import Errors, Span
+    from cardbase.query.spans import Errors, Span
 
 NONE = "none"  # in:none, tag:none: copies with no location, no tags
 _EQUALITY = (":", "=", "!=")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import NamedTuple, Protocol
 
 from cardbase import fields
 from cardbase.codes import parse_code
@@ -20,27 +19,13 @@ from cardbase.fields import FIELD_BY_NAME, CardField, Kind
 from cardbase.limits import MAX_QUERY_CHARS, MAX_QUERY_NUMBER
 from cardbase.query import nodes as q
 from cardbase.query.holdings import HOLDING_BUILDERS
+from cardbase.query.spans import Errors, Span
 from cardbase.similar import closest
 
 _NUMBER = re.compile(r"-?[0-9]+")
 ORDER_OPS = (">", "<", ">=", "<=")
 OPERATORS = (">=", "<=", "!=", ">", "<", "=")
 CHOICE_SYNONYMS = {"item": "resource", "items": "resource", "hero": "none", "heroes": "none"}
-
-
-class Span(NamedTuple):
-    """Where a value stands in the text it came from, for an error's caret."""
-
-    start: int
-    end: int
-
-
-class Errors(Protocol):
-    """What makes an error about a span of the text being read (the parser, or an option)."""
-
-    def error(
-        self, message: str, at: Span | None = None, hint: str | None = None
-    ) -> QueryError: ...
 
 
 def _unquote(value: str) -> tuple[str, bool]:
