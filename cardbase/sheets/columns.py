@@ -73,7 +73,7 @@ HEADERS: dict[str, dict[str, str]] = {
              "comments": "Cardmarket"},
     # Copies offered for trade: that many of the row's copies get the trade tag.
     "trade": {"tradelist count": "Moxfield, Deckbox", "trade quantity": "Dragon Shield",
-              "trade qty": "people", "for trade": "people"},
+              "trade qty": "people", "for trade": "people", "marked as trade": "Echo MTG"},
     # Cardmarket lists a playset (four copies) as one article with Playset? = X.
     "playset": {"playset?": "Cardmarket"},
 }  # fmt: skip
@@ -107,7 +107,7 @@ IGNORED: dict[str, str] = {
     "signing": "TopDecked", "alteration": "TopDecked", "is_pinned": "deckstats",
     "is_signed": "deckstats", "signed?": "Cardmarket", "altered?": "Cardmarket",
     "onsale": "Cardmarket", "local name": "Cardmarket", "sideboarded": "MTGO",
-    "annotation": "MTGO", "variation": "MTGGoldfish", "marked as trade": "Echo MTG",
+    "annotation": "MTGO", "variation": "MTGGoldfish",
     "total qty": "Decked Builder (the sum of the other two)", "decks count built": "Deckbox",
     "decks count all": "Deckbox", "hero": "cardbase", "sphere": "cardbase",
     "traits": "cardbase", "attack": "cardbase", "defense": "cardbase", "gems": "cardbase",
@@ -147,8 +147,9 @@ FINISH_WORDS = frozenset(FINISH_VALUES) - {"1", "0", ""} | frozenset(SPECIAL_FOI
 
 
 def fold(text: Any) -> str:
-    """A header folded for comparison: lower case, only letters, digits and # and ?."""
-    return "".join(ch for ch in str(text).casefold() if ch.isalnum() or ch in "#?")
+    """A header folded for comparison: lower case, only letters, digits and # ? _ (deckstats'
+    set_id is its own id, not MTGGoldfish's Set ID)."""
+    return "".join(ch for ch in str(text).casefold() if ch.isalnum() or ch in "#?_")
 
 
 # folded header -> (role, the header as listed); roles first, so a role's word is never

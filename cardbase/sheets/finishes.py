@@ -15,7 +15,7 @@ from typing import Any
 from cardbase.codes import looks_like_code
 from cardbase.errors import CardbaseError
 from cardbase.fields import FOIL, NONFOIL
-from cardbase.sheets.cells import cell, count, series_of, shorten, text
+from cardbase.sheets.cells import blank, cell, count, series_of, shorten, text
 from cardbase.sheets.columns import FINISH_VALUES, SPECIAL_FOILS
 from cardbase.sheets.header import Columns
 
@@ -33,6 +33,7 @@ class RowReader:
         self.nonfoil, self.foil = at.get("nonfoil"), at.get("foil")
         self.finish, self.set = at.get("finish"), at.get("series")
         self.trade, self.playset = at.get("trade"), at.get("playset")
+        self.spare = columns.spare_series
         self.labels = {role: columns.headers[position] or role for role, position in at.items()}
         self.quantities = self.nonfoil is not None or self.foil is not None
         self._series: dict[Any, int | None] = {}  # "Series 16" is on thousands of rows
@@ -96,7 +97,10 @@ class RowReader:
         value = cell(row, self.set)
         if value not in self._series:
             self._series[value] = series_of(value) or None
-        return self._series[value]
+        found = self._series[value]
+        if found is None and self.spare is not None and blank(value):
+            return self._series.setdefault(cell(row, self.spare), series_of(cell(row, self.spare)))
+        return found
 
     def _finish(self, value: Any, role: str) -> tuple[str, str]:
         """(finish, tag) for a finish cell: special foils are foil, tagged with their name."""

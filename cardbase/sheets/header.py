@@ -67,6 +67,8 @@ class Columns(NamedTuple):
     dialect: Dialect | None = None  # the app whose words the values are in, where it matters
     # A "Foil" column blank in the top rows: each value says whether it counts or names.
     loose_foil: bool = False
+    # A set's name beside its code (Cardmarket's Exp. Name): read where the code is blank.
+    spare_series: int | None = None
 
     def has(self, role: str) -> bool:
         return role in self.positions
@@ -160,7 +162,8 @@ def _read_header(rows: Sequence[Sequence[Any]], index: int, source: str) -> Colu
         if header:
             ignored.append(header)
     loose = either and "foil" in positions and _blank(below, positions["foil"])
-    return Columns(index, positions, headers, tuple(ignored), dialect_of(headers), loose)
+    spare = next((p for p in left if (role_of(headers[p]) or ("",))[0] == "series"), None)
+    return Columns(index, positions, headers, tuple(ignored), dialect_of(headers), loose, spare)
 
 
 def _words(rows: Sequence[Sequence[Any]], position: int) -> bool:
