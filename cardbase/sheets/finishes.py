@@ -66,9 +66,14 @@ class RowReader:
             copies = 0
         else:
             copies = count(cell(row, self.nonfoil), self.labels["nonfoil"])
-        foil = 0 if self.foil is None else self._foil(cell(row, self.foil))
-        if foil < 0:  # a loose "Foil" column naming a finish: -1 foil, -2 not
-            copies, foil = (0, copies) if foil == -1 else (copies, 0)
+        if self.foil is None:
+            foil = 0
+        elif not self.loose:
+            foil = count(cell(row, self.foil), self.labels["foil"])
+        else:
+            foil = self._foil(cell(row, self.foil))
+            if foil < 0:  # a finish word, not a count: -1 foil, -2 not
+                copies, foil = (0, copies) if foil == -1 else (copies, 0)
         if self.playset is not None and self._flag(row, self.playset, "playset"):
             copies, foil = copies * PLAYSET, foil * PLAYSET
         special = ""
@@ -82,8 +87,8 @@ class RowReader:
         return copies, foil, special, min(trade, copies + foil)
 
     def _foil(self, value: Any) -> int:
-        """A foil count; in a loose "Foil" column, a finish word is -1 (foil) or -2 (not)."""
-        if not self.loose or value.__class__ is not str or not value.strip():
+        """A loose "Foil" column's cell: a count, or a finish word as -1 (foil) or -2 (not)."""
+        if value.__class__ is not str or not value.strip():
             return count(value, self.labels["foil"])
         try:
             return count(value, self.labels["foil"])
