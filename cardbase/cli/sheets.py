@@ -18,10 +18,15 @@ if TYPE_CHECKING:
 
 @command(app, "import")
 def import_(
-    file: Annotated[Path, typer.Argument(help="A .xlsx, .xls, .ods or .csv collection sheet.")],
+    file: Annotated[
+        Path,
+        typer.Argument(help="A .xlsx, .xls, .ods or .csv sheet; - reads CSV from stdin."),
+    ],
     sheet: Annotated[
         str | None,
-        typer.Option("--sheet", help="Read this sheet (default: the first with a card column)."),
+        typer.Option(
+            "--sheet", help="Read only this sheet, any case (default: every sheet of cards)."
+        ),
     ] = None,
     mode: Annotated[
         ImportMode,
@@ -40,6 +45,10 @@ def import_(
     output: OutputOption = Output.table,
 ) -> None:
     """Import a collection spreadsheet: finds the header, maps columns, resolves each card.
+
+    Reads other apps' exports as they are (Moxfield, Deckbox, ManaBox, Dragon Shield,
+    Archidekt, TCGplayer, MTGGoldfish, TopDecked, MTGO, Delver Lens, Cardmarket, Echo MTG,
+    deckstats) and says which columns it read and which it ignored.
 
     Example: cardbase import Collection.xlsx --mode set --dry-run
     """
@@ -73,11 +82,20 @@ def _print_import(report: ImportReport, dry_run: bool, output: Output) -> None:
                 "source": report.source,
                 "changes": [c.to_dict() for c in report.changes],
                 "problems": report.problems,
+                "sheets": [sheet.to_dict() for sheet in report.sheets],
+                "skipped_sheets": report.skipped_sheets,
             }
         )
         return
     for problem in report.problems:
         render.echo(f"skipped: {problem}", err=True)
+    for sheet in report.sheets:
+        read = ", ".join(f"{header} ({role})" for header, role in sheet.read.items())
+        render.echo(f"{sheet.source}: read {read}")
+        if sheet.ignored:
+            render.echo(f"{sheet.source}: ignored {', '.join(sheet.ignored)}")
+    for line in report.skipped_sheets:
+        render.echo(f"skipped {line}")
     if dry_run:
         for change in report.changes:
             render.echo(f"would change: {change.describe()}")
@@ -92,7 +110,9 @@ def _print_import(report: ImportReport, dry_run: bool, output: Output) -> None:
 
 @command(app)
 def export(
-    file: Annotated[Path, typer.Argument(help="Where to write: .xlsx or .csv.")],
+    file: Annotated[
+        Path, typer.Argument(help="Where to write: .xlsx or .csv; - writes CSV to stdout.")
+    ],
     catalogue: Annotated[
         bool, typer.Option("--catalogue", help="Every card, with text and lore.")
     ] = False,
@@ -103,15 +123,25 @@ def export(
     bom: Annotated[
         bool, typer.Option("--bom", help="CSV with a byte-order mark, as Excel likes.")
     ] = False,
+    fmt: Annotated[
+        str | None,
+        typer.Option(
+            "--format", help="csv or xlsx, where the file name does not say (- or no suffix)."
+        ),
+    ] = None,
 ) -> None:
     """Export your collection (default), the catalogue or search results to .xlsx or .csv.
 
-    Example: cardbase export collection.xlsx
+    Example: cardbase export collection.xlsx; cardbase export - | other-program
     """
     from cardbase.sheets.exporter import export_cards
 
     what = "catalogue" if catalogue else "query" if query is not None else "collection"
     with STATE.connect() as conn:
-        report = export_cards(conn, file, what, query, force=force, bom=bom)
+        report = export_cards(
+            conn, file, what, query, force=force, bom=bom, fmt=fmt.lower() if fmt else None
+        )
     rows = f" in {report.rows} rows" if report.rows != report.cards else ""
-    render.echo(f"{report.path}: {report.cards} cards written{rows}")
+    where = "standard output" if str(report.path) == "-" else report.path
+    # On standard output the data is the output: the summary goes to stderr.
+    render.echo(f"{where}: {report.cards} cards written{rows}", err=str(report.path) == "-")

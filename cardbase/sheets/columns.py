@@ -1,121 +1,161 @@
-"""Which column of a messy spreadsheet means what: synonyms as data, and header detection.
+"""Which column of a collection sheet means what: every header known, with the app that writes it.
 
-People's sheets say "Card Name", "Qty", "Foil Qty", "Collector Number" or "Printing"; Moxfield,
-Deckbox, ManaBox and Dragon Shield exports say it their own way. Each role below lists the
-headers known to mean it; matching folds case, spaces and punctuation, and falls back to a
-close fuzzy match for typos ("Quantiy"). Adding a synonym is adding a word here.
+Collectors bring their cards from other apps' exports, so each role below lists the headers
+that mean it and the apps they come from (found in those apps' real exports; the fixtures in
+tests/data/apps say where). Matching folds case, spaces and punctuation, and falls back to a
+close fuzzy match for typos ("Quantiy"). Adding a synonym is adding a line here; reading a
+header row with these is `cardbase.sheets.header`.
+
+Headers that mean nothing to cardbase (prices, dates, ids, rarity) are listed too, so that
+they are reported as ignored rather than guessed at: Deckbox's "Printing Id" is an id, not a
+near miss of "Printing".
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
-from cardbase.errors import CardbaseError
-from cardbase.similar import HEADER_CUTOFF, closest
-
-SYNONYMS: dict[str, tuple[str, ...]] = {
-    "code": ("code", "collector number", "collector no", "collector code", "card #", "card no",
-             "card number", "no.", "#", "set number", "cn"),
-    "name": ("name", "card", "card name", "title", "card title"),
-    "nonfoil": ("qty", "quantity", "count", "owned", "regular", "non-foil", "nonfoil", "normal",
-                "non foil", "have", "copies", "amount", "normal qty", "regular qty",
-                "nonfoil qty", "non-foil qty"),
-    "foil": ("foil", "foil qty", "foil count", "foils", "holo", "foil quantity", "holo qty"),
-    "finish": ("finish", "printing", "foil?", "is foil", "foiling", "treatment"),
-    "series": ("series", "set", "edition"),
-    "condition": ("condition", "cond", "card condition"),
-    "language": ("language", "lang", "card language"),
-    "location": ("location", "folder", "binder", "storage", "stored in"),
-    "tags": ("tags", "tag", "labels", "label"),
-    "note": ("note", "notes", "comment", "comments"),
+# role -> header -> the apps that write it ("people" for what people type in their own sheets).
+HEADERS: dict[str, dict[str, str]] = {
+    "code": {
+        "code": "cardbase", "collector code": "people", "collector number": "Moxfield, ManaBox, "
+        "Archidekt, TopDecked, MTGGoldfish, Echo MTG", "collector no": "people",
+        "collector #": "MTGO", "collector's number": "Delver Lens", "collector_number": "deckstats",
+        "collectorNumber": "Cardmarket", "card number": "Deckbox, Dragon Shield, TCGplayer",
+        "card #": "people", "card no": "people", "number": "cardbase, Delver Lens", "no.": "people",
+        "#": "people", "set number": "people", "cn": "people",
+    },
+    "name": {
+        "name": "Moxfield, Deckbox, ManaBox, Archidekt, TCGplayer, Delver Lens, Echo MTG, "
+        "TopDecked, cardbase", "card name": "Dragon Shield, MTGO", "card": "MTGGoldfish",
+        "card_name": "deckstats", "english name": "Cardmarket", "simple name": "TCGplayer",
+        "title": "people", "card title": "people",
+    },
+    "nonfoil": {
+        "count": "Moxfield, Deckbox", "quantity": "ManaBox, Dragon Shield, Archidekt, TCGplayer, "
+        "MTGGoldfish, MTGO, Delver Lens, TopDecked", "amount": "deckstats, Cardmarket",
+        "reg qty": "Echo MTG, Delver Lens", "qty": "people", "regular": "people",
+        "normal": "people", "non-foil": "people", "nonfoil": "cardbase", "non foil": "people",
+        "owned": "people", "have": "people", "copies": "people", "normal qty": "people",
+        "regular qty": "people", "nonfoil qty": "people", "non-foil qty": "people",
+    },
+    "foil": {
+        "foil qty": "Echo MTG, Delver Lens", "foil count": "people", "foils": "people",
+        "foil quantity": "people", "holo qty": "people",
+        # Counts in cardbase's export, finish words in Moxfield's: the values decide.
+        "foil": "cardbase (a count); Moxfield, Deckbox, ManaBox, MTGGoldfish, Delver Lens (a "
+        "finish)", "holo": "people",
+    },
+    "finish": {
+        "finish": "Archidekt, TopDecked", "printing": "Dragon Shield, TCGplayer",
+        "premium": "MTGO", "is_foil": "deckstats", "foil?": "Cardmarket", "is foil": "people",
+        "foiling": "people", "treatment": "people",
+    },
+    "series": {
+        "series": "cardbase", "set": "MTGO, Echo MTG, Delver Lens", "set code": "Dragon Shield, "
+        "ManaBox, TCGplayer, Delver Lens, Echo MTG", "setcode": "TopDecked",
+        "set_code": "deckstats", "edition code": "Deckbox, Archidekt", "set id": "MTGGoldfish",
+        "exp.": "Cardmarket", "expansion code": "people", "edition": "Moxfield (a code), "
+        "Deckbox (a name)", "set name": "Dragon Shield, ManaBox, TCGplayer, MTGGoldfish",
+        "edition name": "Archidekt", "setname": "TopDecked", "exp. name": "Cardmarket",
+        "expansion": "people",
+    },
+    "condition": {"condition": "most apps", "cond": "people", "card condition": "people"},
+    "language": {"language": "most apps", "lang": "TopDecked", "card language": "people"},
+    "location": {
+        "location": "people", "folder name": "Dragon Shield", "binder name": "ManaBox",
+        "list name": "Dragon Shield (Sorted)", "folder": "people", "binder": "people",
+        "deck": "people", "storage": "people", "stored in": "people",
+    },
+    "tags": {"tags": "Moxfield, Deckbox, Archidekt, TopDecked", "tag": "people",
+             "labels": "people", "label": "people"},
+    "note": {"note": "Echo MTG", "notes": "TopDecked", "comment": "deckstats",
+             "comments": "Cardmarket"},
+    # Copies offered for trade: that many of the row's copies get the trade tag.
+    "trade": {"tradelist count": "Moxfield, Deckbox", "trade quantity": "Dragon Shield",
+              "trade qty": "people", "for trade": "people", "marked as trade": "Echo MTG"},
+    # Cardmarket lists a playset (four copies) as one article with Playset? = X.
+    "playset": {"playset?": "Cardmarket"},
 }  # fmt: skip
-# The roles that say which copies a row holds rather than which card (attributes.py parses
-# their values): a sheet without them lists Near Mint English copies, or the configured default.
-ATTRIBUTE_ROLES = ("condition", "language", "location", "tags", "note")
+# Headers that give way when another column has the same role: a set's name where its code
+# is beside it (Deckbox's Edition beside its Edition Code), TCGplayer's Name beside Simple
+# Name (which drops "(Retro Frame)" and the like), a Number beside a whole Code.
+SECONDARY = frozenset({
+    "edition", "set name", "edition name", "setname", "exp. name", "expansion", "set",
+    "name", "number",
+})  # fmt: skip
+# Columns that say nothing cardbase keeps: read, listed as ignored, never guessed at.
+IGNORED: dict[str, str] = {
+    "purchase price": "Moxfield, ManaBox, Archidekt", "my price": "Deckbox", "price": "most apps",
+    "price bought": "Dragon Shield", "acquired": "Echo MTG, Delver Lens",
+    "acquired price": "Delver Lens, TopDecked", "acquired date": "TopDecked",
+    "date acquired": "Echo MTG", "date bought": "Dragon Shield", "date added": "Archidekt",
+    "added": "ManaBox, deckstats", "last modified": "Moxfield", "last updated": "Deckbox",
+    "price each": "TCGplayer", "price sale": "TopDecked", "purchase price currency": "ManaBox",
+    "low": "Dragon Shield", "mid": "Dragon Shield", "market": "Dragon Shield",
+    "avg": "Dragon Shield", "trend": "Dragon Shield", "cost": "Deckbox", "mana cost": "people",
+    "rarity": "most apps", "type": "Deckbox", "color": "people", "image url": "Deckbox",
+    "printing id": "Deckbox", "printing note": "Deckbox", "scryfall id": "ManaBox, Archidekt",
+    "multiverse id": "Archidekt", "tcgplayer id": "Deckbox", "tcgplayer product id": "Delver Lens",
+    "tcgplayer productid": "Delver Lens", "product id": "TCGplayer", "sku": "TCGplayer",
+    "external id": "TCGplayer", "manabox id": "ManaBox", "id": "TopDecked", "id #": "MTGO",
+    "idproduct": "Cardmarket", "idarticle": "Cardmarket", "mvid": "Decked Builder",
+    "echo_inventory_id": "Echo MTG", "tcgid": "Echo MTG", "echoid": "Echo MTG",
+    "set_id": "deckstats", "binder type": "ManaBox", "misprint": "ManaBox, Deckbox",
+    "altered": "ManaBox", "altered art": "Deckbox", "alter": "Moxfield", "proxy": "Moxfield",
+    "signed": "Deckbox", "artist proof": "Deckbox", "promo": "Deckbox", "textless": "Deckbox",
+    "signing": "TopDecked", "alteration": "TopDecked", "is_pinned": "deckstats",
+    "is_signed": "deckstats", "signed?": "Cardmarket", "altered?": "Cardmarket",
+    "onsale": "Cardmarket", "local name": "Cardmarket", "sideboarded": "MTGO",
+    "annotation": "MTGO", "variation": "MTGGoldfish",
+    "total qty": "Decked Builder (the sum of the other two)", "decks count built": "Deckbox",
+    "decks count all": "Deckbox", "hero": "cardbase", "sphere": "cardbase",
+    "traits": "cardbase", "attack": "cardbase", "defense": "cardbase", "gems": "cardbase",
+    "text": "cardbase", "lore": "cardbase", "game": "cardbase",
+}  # fmt: skip
+# Words in a header that no role claims which say it counts copies, or says which finish,
+# condition or language they are: such a column is an error, never silently left out.
+SUSPECT_WORDS: dict[str, tuple[str, ...]] = {
+    "count": ("qty", "qyt", "quant", "count", "copies", "amount", "owned", "anzahl", "menge"),
+    "foil count or finish": ("foil", "holo", "finish", "premium"),
+    "condition": ("cond",),
+    "language": ("lang",),
+}
+
 # Values of a finish column, folded to lower case.
 FINISH_VALUES: dict[str, str] = {
     "foil": "foil", "yes": "foil", "true": "foil", "x": "foil", "1": "foil", "holo": "foil",
-    "y": "foil", "f": "foil", "foiled": "foil",
+    "y": "foil", "f": "foil", "foiled": "foil", "premium": "foil", "holofoil": "foil",
     "normal": "nonfoil", "no": "nonfoil", "false": "nonfoil", "0": "nonfoil", "": "nonfoil",
     "n": "nonfoil", "nonfoil": "nonfoil", "non-foil": "nonfoil", "regular": "nonfoil",
+    "non foil": "nonfoil", "not foil": "nonfoil",
 }  # fmt: skip
 # Special foils that apps write in a finish column: foil, with the app's word kept as a tag
-# (the value's tag here), so nothing is lost.
+# (the value's tag here), so nothing is lost. Any other value with the word "foil" in it
+# ("Step and Compleat Foil") is a special foil too, tagged with its own words.
 SPECIAL_FOILS: dict[str, str] = {
     "etched": "etched", "etched foil": "etched", "foil etched": "etched",
-    "rainbow foil": "rainbow foil", "rainbow": "rainbow foil", "galaxy foil": "galaxy foil",
-    "surge foil": "surge foil", "textured foil": "textured foil", "gilded foil": "gilded foil",
-    "halo foil": "halo foil", "confetti foil": "confetti foil", "cold foil": "cold foil",
-    "oil slick": "oil slick", "neon ink": "neon ink", "reverse holo": "reverse holo",
-    "reverse holofoil": "reverse holo",
+    "foil_etched": "etched", "etchedfoil": "etched", "rainbow foil": "rainbow foil",
+    "rainbow": "rainbow foil", "double rainbow foil": "double rainbow foil",
+    "galaxy foil": "galaxy foil", "surge foil": "surge foil", "textured foil": "textured foil",
+    "gilded foil": "gilded foil", "halo foil": "halo foil", "confetti foil": "confetti foil",
+    "cold foil": "cold foil", "oil slick": "oil slick", "neon ink": "neon ink",
+    "reverse holo": "reverse holo", "reverse holofoil": "reverse holo",
 }  # fmt: skip
-HEADER_SEARCH_ROWS = 30
+# A finish column's value that only an app would write there, told apart from a count's.
+FINISH_WORDS = frozenset(FINISH_VALUES) - {"1", "0", ""} | frozenset(SPECIAL_FOILS)
 
 
 def fold(text: Any) -> str:
-    """A header folded for comparison: lower case, only letters, digits and # and ?."""
-    return "".join(ch for ch in str(text).casefold() if ch.isalnum() or ch in "#?")
+    """A header folded for comparison: lower case, only letters, digits and # ? _ (deckstats'
+    set_id is its own id, not MTGGoldfish's Set ID)."""
+    return "".join(ch for ch in str(text).casefold() if ch.isalnum() or ch in "#?_")
 
 
-_FOLDED: dict[str, str] = {fold(word): role for role, words in SYNONYMS.items() for word in words}
-
-
-class Columns(NamedTuple):
-    """Where each role's column is (0-based), and the header row's index."""
-
-    header_row: int
-    positions: dict[str, int]
-    headers: list[str]
-
-    def has(self, role: str) -> bool:
-        return role in self.positions
-
-
-def role_of(header: Any) -> str | None:
-    folded = fold(header)
-    if not folded:
-        return None
-    if folded in _FOLDED:
-        return _FOLDED[folded]
-    found = closest(folded, list(_FOLDED), HEADER_CUTOFF)
-    return _FOLDED[found] if found else None
-
-
-# Two columns may not claim these: which one would be the card, the count, or its condition?
-UNIQUE_ROLES = ("code", "name", "nonfoil", "foil", "finish", "condition", "language", "location")
-
-
-def map_header(row: Sequence[Any], source: str = "") -> dict[str, int]:
-    """Roles found in one row; a second column for a card or count role is an error."""
-    positions: dict[str, int] = {}
-    for position, cell in enumerate(row):
-        role = role_of(cell) if isinstance(cell, str) else None
-        if role is None:
-            continue
-        if role in positions:
-            if role in UNIQUE_ROLES and source:
-                first = str(row[positions[role]]).strip()
-                raise CardbaseError(
-                    f"{source}: columns '{first}' and '{str(cell).strip()}' both look like the "
-                    f"{role} column; rename or remove one"
-                )
-            continue
-        positions[role] = position
-    return positions
-
-
-def find_header(rows: Sequence[Sequence[Any]], source: str) -> Columns:
-    """The first row, among the top few, that names a card column (name or code).
-
-    Title rows, blank rows and notes above the table are skipped, as people put them there.
-    """
-    for index, row in enumerate(rows[:HEADER_SEARCH_ROWS]):
-        positions = map_header(row)
-        if "name" in positions or "code" in positions:
-            positions = map_header(row, source)  # now that this is the header, insist
-            return Columns(index, positions, [str(cell).strip() for cell in row])
-    raise CardbaseError(
-        f"{source}: no header row with a card name or code column in the first "
-        f"{HEADER_SEARCH_ROWS} rows; name a column 'Name' or 'Code'"
-    )
+# folded header -> (role, the header as listed); roles first, so a role's word is never
+# shadowed by an ignored one.
+KNOWN: dict[str, tuple[str, str]] = {
+    **{fold(word): ("", word) for word in IGNORED},
+    **{fold(word): (role, word) for role, words in HEADERS.items() for word in words},
+}
+SECONDARY_FOLDED = frozenset(fold(word) for word in SECONDARY)

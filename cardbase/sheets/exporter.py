@@ -21,15 +21,18 @@ from typing import Any, NamedTuple
 from cardbase.catalog.cards import Card
 from cardbase.collection.attributes import condition_rank, tag_list
 from cardbase.db import tables
+from cardbase.errors import SheetError
 from cardbase.fields import EXPORT_FIELDS, FOIL, TRAIT_SEPARATOR, CardField
 from cardbase.limits import MAX_COUNT
-from cardbase.sheets.writing import Table, output_file, write_csv, write_xlsx
+from cardbase.sheets.writing import Table, output_file, safe_text, write_csv, write_xlsx
 
 WIDTHS = {
     "Code": 10, "Name": 28, "Traits": 24, "Text": 60, "Lore": 40, "Type": 10, "Sphere": 9,
     "Location": 16, "Tags": 20, "Note": 30,
 }  # fmt: skip
 SUFFIXES = (".xlsx", ".csv")
+FORMATS = tuple(suffix[1:] for suffix in SUFFIXES)
+STDOUT = Path("-")  # `cardbase export -`: CSV (or --format xlsx) on standard output
 SHEET_NAMES = {"catalogue": "Catalogue", "collection": "Collection", "query": "Cards"}
 # After the counts: which copies they are. Headers `cardbase.sheets.columns` reads back.
 ATTRIBUTE_HEADERS = ("Condition", "Language", "Location", "Tags", "Note")
@@ -161,10 +164,15 @@ def export_cards(
     *,
     force: bool = False,
     bom: bool = False,
+    fmt: str | None = None,
 ) -> ExportReport:
-    """Write `cards_to_export(what)` to `path`; the file is refused before the search runs."""
+    """Write `cards_to_export(what)` to `path` (`STDOUT`: standard output) as `fmt` or as its
+    suffix says; the file is refused before the search runs."""
     from cardbase.bulk import paused_gc
 
+    path = target_path(path, fmt)
+    if path == STDOUT:
+        return _export_to_stdout(conn, what, query_text, fmt or "csv", bom)
     columns = export_fields(with_text=what == "catalogue")
     headers = export_headers(columns)
     sheet = SHEET_NAMES[what]
@@ -188,3 +196,70 @@ def cards_to_export(conn: sqlite3.Connection, what: str, query_text: str | None)
     text = {"catalogue": "", "query": query_text or ""}.get(what, "is:owned")
     with paused_gc():
         return search.search(conn, search.build_query(text))
+
+
+def target_path(path: Path, fmt: str | None) -> Path:
+    """The file to write: a name without a suffix gets `fmt`'s; a suffix that says another
+    format than `fmt` is refused, as one of the two is a mistake."""
+    if fmt is None or path == STDOUT:
+        return path
+    if fmt not in FORMATS:
+        raise SheetError(f"unknown format '{fmt}'; use {' or '.join(FORMATS)}")
+    if not path.suffix:
+        return path.with_suffix(f".{fmt}")
+    if path.suffix.lower() != f".{fmt}":
+        raise SheetError(f"{path}: the name says {path.suffix}, but --format says {fmt}")
+    return path
+
+
+def _export_to_stdout(
+    conn: sqlite3.Connection, what: str, query_text: str | None, fmt: str, bom: bool
+) -> ExportReport:
+    """CSV (or xlsx, when standard output is not a terminal) on standard output, so that an
+    export pipes into another program or `cardbase import -`."""
+    import sys
+
+    from cardbase.bulk import paused_gc
+
+    if fmt not in FORMATS:
+        raise SheetError(f"unknown format '{fmt}'; use {' or '.join(FORMATS)}")
+    if fmt == "xlsx" and sys.stdout.isatty():
+        raise SheetError("standard output: a workbook is not for a terminal; redirect it to a file")
+    columns = export_fields(with_text=what == "catalogue")
+    cards = cards_to_export(conn, what, query_text)
+    with paused_gc():
+        rows = export_rows(cards, columns, held_copies(conn))
+        table = Table(SHEET_NAMES[what], export_headers(columns), rows)
+        if fmt == "csv":
+            count = _csv_to(sys.stdout, table, bom)
+        else:
+            count = _xlsx_to(sys.stdout, [table, totals_table(cards)])
+    return ExportReport(STDOUT, count, len(cards))
+
+
+def _csv_to(stream: Any, table: Table, bom: bool) -> int:
+    import csv
+
+    if bom:
+        stream.write("\ufeff")
+    writer = csv.writer(stream)
+    writer.writerow(table.headers)
+    count = 0
+    for row in table.rows:
+        writer.writerow([safe_text(value) for value in row])
+        count += 1
+    stream.flush()
+    return count
+
+
+def _xlsx_to(stream: Any, tables: list[Table]) -> int:
+    """A workbook is written to a file (openpyxl needs to seek), then copied out."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="cardbase-export-") as folder:
+        temporary = Path(folder) / "export.xlsx"
+        count = write_xlsx(temporary, tables, WIDTHS)
+        out = getattr(stream, "buffer", stream)
+        out.write(temporary.read_bytes())
+        out.flush()
+    return count

@@ -26,6 +26,7 @@ OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # old .xls, and the wrapper of password-protect
 
 
 HEAD_ROWS = 30  # rows read ahead, where a header row is looked for
+STDIN = Path("-")  # `cardbase import -`: a CSV file on standard input
 
 
 class Sheet(NamedTuple):
@@ -51,6 +52,10 @@ def read_sheets(path: Path, only: str | None = None) -> list[Sheet]:
 
 def stream_sheets(path: Path, only: str | None = None) -> Iterator[SheetStream]:
     """The sheets of a workbook (or the one CSV table), each parsed when it is reached."""
+    if path == STDIN:
+        rows = iter(read_csv(path, read_stdin()))
+        yield SheetStream("standard input", list(islice(rows, HEAD_ROWS)), rows)
+        return
     data = _check_file(path)
     if path.suffix.lower() in TEXT_SUFFIXES:
         rows = iter(read_csv(path, data))
@@ -113,14 +118,39 @@ def _stream_workbook(path: Path, data: bytes, only: str | None) -> Iterator[Shee
         names = book.sheet_names
     del data
     if only is not None:
-        if only not in names:
+        named = [name for name in names if name.casefold() == only.strip().casefold()]
+        if not named:
             raise SheetError(f"{path}: no sheet named '{only}'; its sheets are {', '.join(names)}")
-        names = [only]
+        names = named[:1]
     for name in names:
         with _calamine_errors(path):
             rows = book.get_sheet_by_name(name).iter_rows()  # the parse: it frees the GIL
             head = list(islice(rows, HEAD_ROWS))
         yield SheetStream(name, head, _guarded(rows, path))
+
+
+def read_stdin() -> bytes:
+    """Standard input's bytes, at most a CSV file's cap: what `cardbase import -` reads."""
+    import sys
+
+    from cardbase.sheets.bounded import check_size
+
+    if sys.stdin is None or sys.stdin.isatty():
+        raise SheetError(
+            "standard input: nothing is piped in; give a file, or pipe CSV in "
+            "(cardbase export - | cardbase import -)"
+        )
+    stream = getattr(sys.stdin, "buffer", None)
+    data = stream.read(MAX_CSV_FILE + 1) if stream is not None else _text_bytes(sys.stdin)
+    check_size("standard input", len(data), MAX_CSV_FILE, "CSV file", read=True)
+    if not data:
+        raise SheetError("standard input: it is empty; pipe a CSV file in")
+    return data
+
+
+def _text_bytes(stream: Any) -> bytes:
+    """A text stream's content as bytes (test runners replace stdin with one)."""
+    return str(stream.read(MAX_CSV_FILE + 1)).encode("utf-8")
 
 
 def _guarded(rows: Iterator[list[Any]], path: Path) -> Iterator[list[Any]]:
@@ -183,7 +213,7 @@ def read_csv(path: Path, raw: bytes | None = None) -> list[list[Any]]:
     """The rows of a CSV file (`raw`, its bytes, if already read), none wider than the limit."""
     from cardbase.sheets.bounded import read_bounded
 
-    source = str(path)
+    source = "standard input" if path == STDIN else str(path)
     if raw is None:
         raw = read_bounded(path, MAX_CSV_FILE, "CSV file")
     text = decode(raw, source)

@@ -25,8 +25,11 @@ from cardbase.collection.changes import Selector
 from cardbase.collection.plan import Defaults
 from cardbase.errors import CardbaseError
 from cardbase.sheets.cells import blank, cell, text
-from cardbase.sheets.columns import Columns
+from cardbase.sheets.columns import fold
+from cardbase.sheets.dialects import COMMON_CONDITIONS
+from cardbase.sheets.header import Columns
 
+TRADE_TAG = "trade"  # the tag a trade count's copies get (Moxfield's Tradelist Count)
 PARSERS: dict[str, Callable[[str], str]] = {
     "condition": parse_condition,
     "language": parse_language,
@@ -54,6 +57,12 @@ class AttributeReader:
         self._parsed: dict[str, dict[Any, str]] = {role: {} for role in self.positions}
         self._selectors: dict[tuple[str, str, str, str], Selector] = {}
         self._notes: dict[str, str] = {}
+        self._traded: dict[Selector, Selector] = {}
+        dialect = columns.dialect
+        self.words: dict[str, dict[str, str]] = {  # the app's own words, tried first
+            "condition": {**COMMON_CONDITIONS, **(dialect.conditions if dialect else {})},
+            "language": dialect.languages if dialect else {},
+        }
 
     def selector(self, row: list[Any], special: str = "") -> Selector:
         """Which copies `row` holds; `special` is a tag its finish adds ("etched")."""
@@ -69,6 +78,14 @@ class AttributeReader:
         found = self._selectors.get(key)
         if found is None:  # one object for the many rows with the same copies
             found = self._selectors[key] = Selector(*key)
+        return found
+
+    def traded(self, selector: Selector) -> Selector:
+        """The same copies tagged for trade: a trade count's copies are held as these."""
+        found = self._traded.get(selector)
+        if found is None:
+            tags = with_tags(selector.tags or "", TRADE_TAG)
+            found = self._traded[selector] = selector._replace(tags=tags)
         return found
 
     def row_note(self, row: list[Any]) -> str | None:
@@ -87,8 +104,13 @@ class AttributeReader:
         found = parsed.get(raw)
         if found is None:
             try:
-                found = "" if blank(raw) else PARSERS[role](text(raw))
+                found = "" if blank(raw) else self._parse(role, text(raw))
             except CardbaseError as exc:
                 raise CardbaseError(f"{self.labels[role]} column: {exc}") from None
             parsed[raw] = found
         return found
+
+    def _parse(self, role: str, value: str) -> str:
+        own = self.words.get(role)
+        found = own.get(fold(value)) if own else None
+        return found or PARSERS[role](value)

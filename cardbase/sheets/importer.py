@@ -1,7 +1,7 @@
 """Collection spreadsheets in: rows found, understood, resolved to cards, applied as one batch.
 
-`read_collection` (`cardbase.sheets.rows`) finds the sheet and its header and turns each row
-into a `SheetRow` (or a row-numbered problem); `resolve_rows` names each row's card with the
+`read_workbook` (`cardbase.sheets.rows`) finds each card sheet and its header and turns each
+row into a `SheetRow` (or a row-numbered problem); `resolve_rows` names each row's card with the
 one `NameResolver` (a misspelled name is a row problem with suggestions, never a guess); then
 `cardbase.collection.change_collection` applies the whole file in one transaction, so an
 import is all or nothing and `cardbase undo` reverts it whole.
@@ -24,11 +24,32 @@ from cardbase.collection.plan import Defaults
 from cardbase.errors import CardbaseError, first_few
 from cardbase.fields import FOIL, NONFOIL
 from cardbase.sheets.cells import shorten
-from cardbase.sheets.rows import CollectionSheet, SheetRow, read_collection, rows_from_sheet
+from cardbase.sheets.files import STDIN
+from cardbase.sheets.rows import (
+    CollectionSheet,
+    SheetRow,
+    Workbook,
+    read_collection,
+    read_workbook,
+    rows_from_sheet,
+)
 
 __all__ = ["CollectionSheet", "SheetRow", "read_collection", "rows_from_sheet"]  # callers' names
 
 MAX_PROBLEMS_SHOWN = 20
+
+
+class SheetColumns(NamedTuple):
+    """What was made of one sheet's columns, for the dry run and the summary to say."""
+
+    source: str
+    rows: int
+    read: dict[str, str]  # header -> what it was read as
+    ignored: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {"sheet": self.source, "rows": self.rows, "columns": self.read,
+                "ignored": list(self.ignored)}  # fmt: skip
 
 
 class ImportReport(NamedTuple):
@@ -37,6 +58,8 @@ class ImportReport(NamedTuple):
     changes: list[Change]
     problems: list[str]  # rows skipped with --skip-bad
     dry_run: bool
+    sheets: list[SheetColumns] = []  # noqa: RUF012 (a NamedTuple default, never mutated)
+    skipped_sheets: list[str] = []  # noqa: RUF012
 
     def counts(self) -> dict[str, int]:
         """Distinct cards newly owned, changed, no longer owned (foil and non-foil together)."""
@@ -101,12 +124,29 @@ def resolve_holdings(
         if isinstance(answer, str):
             problems.append(f"{sheet.source}, row {row.row}: {answer}")
             continue
+        if row.trade:
+            _add_traded(wanted, answer.id, row)
+            continue
         if row.nonfoil:
             wanted.append((answer.id, NONFOIL, row.nonfoil, row.selector, row.note))
         if row.foil:
             wanted.append((answer.id, FOIL, row.foil, row.selector, row.note))
     progress("Matching cards", total, total)
     return wanted, problems
+
+
+def _add_traded(wanted: list[Held], card_id: int, row: SheetRow) -> None:
+    """A row's copies with its trade count's share tagged for trade (non-foil ones first):
+    a trade count says which copies may go, never that there are more."""
+    traded_nonfoil = min(row.trade, row.nonfoil)
+    traded_foil = row.trade - traded_nonfoil
+    for finish, copies, traded in (
+        (NONFOIL, row.nonfoil, traded_nonfoil), (FOIL, row.foil, traded_foil),
+    ):  # fmt: skip
+        if copies - traded:
+            wanted.append((card_id, finish, copies - traded, row.selector, row.note))
+        if traded:
+            wanted.append((card_id, finish, traded, row.traded or row.selector, row.note))
 
 
 def _resolve(resolver: NameResolver, row: SheetRow) -> Printing:
@@ -145,8 +185,8 @@ def _by_code(resolver: NameResolver, row: SheetRow) -> Printing:
 
 def _read_beside_catalogue(
     db_path: Path, path: Path, sheet_name: str | None, defaults: Defaults
-) -> tuple[CollectionSheet, Catalogue]:
-    """Read the sheet here while a second thread reads the whole catalogue for the resolver.
+) -> tuple[Workbook, Catalogue]:
+    """Read the sheets here while a second thread reads the whole catalogue for the resolver.
 
     calamine parses a workbook without holding the GIL, so on a large sheet the catalogue
     comes almost free. The thread has its own connection: sqlite3 connections stay in the thread
@@ -165,8 +205,8 @@ def _read_beside_catalogue(
 
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardbase-index") as pool:
         loading = pool.submit(load)
-        sheet = read_collection(path, sheet_name, defaults)
-        return sheet, loading.result()
+        book = read_workbook(path, sheet_name, defaults)
+        return book, loading.result()
 
 
 @paused_gc()  # a bulk job: see cardbase.bulk
@@ -192,11 +232,18 @@ def import_collection(
     progress("Reading the sheet", 0, 1)
     conn: sqlite3.Connection = db.open_db(db_path, collector)
     try:
-        sheet, catalogue = _read_beside_catalogue(db_path, path, sheet_name, defaults)
+        book, catalogue = _read_beside_catalogue(db_path, path, sheet_name, defaults)
         resolver = NameResolver(conn, catalogue=catalogue)
-        wanted, problems = resolve_holdings(resolver, sheet, progress)
-        source, rows = sheet.source, len(sheet.rows)
-        del sheet, catalogue, resolver  # a 100k-row import needs none again; the writes do
+        wanted, problems = [], []
+        for sheet in book.sheets:
+            held, found = resolve_holdings(resolver, sheet, progress)
+            wanted += held
+            problems += found
+        source = book.sheets[0].source if len(book.sheets) == 1 else _file_name(path)
+        sheets = [_columns_of(sheet) for sheet in book.sheets]
+        skipped = [f"{_file_name(path)}: {line}" for line in book.skipped]
+        rows = sum(sheet.rows for sheet in sheets)
+        del book, sheet, catalogue, resolver  # a 100k-row import needs none again; the writes do
         if problems and not skip_bad:
             shown = first_few(problems, MAX_PROBLEMS_SHOWN)
             raise CardbaseError(
@@ -210,10 +257,20 @@ def import_collection(
     del cards, wanted
     progress("Writing", 0, 1)
     changes = change_collection(
-        db_path, requests, mode, f"import {path.name}", collector=collector, defaults=defaults,
-        dry_run=dry_run,
+        db_path, requests, mode, f"import {_file_name(path)}", collector=collector,
+        defaults=defaults, dry_run=dry_run,
     )  # fmt: skip
-    return ImportReport(source, rows, changes, problems, dry_run)
+    return ImportReport(source, rows, changes, problems, dry_run, sheets, skipped)
+
+
+def _file_name(path: Path) -> str:
+    return "standard input" if path == STDIN else path.name
+
+
+def _columns_of(sheet: CollectionSheet) -> SheetColumns:
+    columns = sheet.columns
+    read = columns.read() if columns else {}
+    return SheetColumns(sheet.source, len(sheet.rows), read, columns.ignored if columns else ())
 
 
 def _requests(

@@ -1,8 +1,9 @@
-"""Collection sheets read into rows: the sheet with a header found, each row's card and counts.
+"""Collection sheets read into rows: the sheets with a header found, each row's card and counts.
 
-`read_collection` finds the sheet and its header and turns each row below into a `SheetRow`
-(or a row-numbered problem): the import, deck lists kept in a sheet and trade lists all read
-sheets this way, so a sheet means the same to each of them.
+`read_workbook` finds every sheet with a card header and turns each row below into a
+`SheetRow` (or a row-numbered problem), naming the sheets it skipped; `read_collection` reads
+the first such sheet, as deck lists kept in a sheet and trade lists want. The import, deck
+lists and trade lists all read rows this way, so a sheet means the same to each of them.
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ from typing import Any, NamedTuple
 from cardbase.collection.changes import Selector
 from cardbase.collection.plan import Defaults
 from cardbase.errors import CardbaseError, SheetError
-from cardbase.fields import FOIL
 from cardbase.limits import MAX_ROWS
-from cardbase.sheets.cells import blank, cell, count, is_total, series_of, shorten, text
-from cardbase.sheets.columns import FINISH_VALUES, SPECIAL_FOILS, Columns, find_header
-from cardbase.sheets.files import stream_sheets
+from cardbase.sheets.cells import blank, cell, is_total, text
+from cardbase.sheets.files import STDIN, stream_sheets
+from cardbase.sheets.finishes import RowReader
+from cardbase.sheets.header import Columns, NoHeader, find_header
 from cardbase.sheets.holdings import AttributeReader
 
 
@@ -32,12 +33,22 @@ class SheetRow(NamedTuple):
     foil: int
     selector: Selector | None = None  # which copies, when the reader was asked for them
     note: str | None = None  # None: the sheet has no note column
+    trade: int = 0  # how many of the copies are offered for trade (non-foil ones first)
+    traded: Selector | None = None  # which copies those are: `selector`, tagged for trade
 
 
 class CollectionSheet(NamedTuple):
     source: str  # "Collection.xlsx, sheet 'Cards'"
     rows: list[SheetRow]
     problems: list[str]
+    columns: Columns | None = None
+
+
+class Workbook(NamedTuple):
+    """The card sheets of a file, and a line for each sheet left out and why."""
+
+    sheets: list[CollectionSheet]
+    skipped: list[str]
 
 
 def read_collection(
@@ -54,7 +65,7 @@ def read_collection(
         source = sheet_source(path, sheet.name)
         try:
             columns = find_header(sheet.head, source)
-        except CardbaseError as exc:
+        except NoHeader as exc:
             problem = problem or exc
             continue
         after_header = chain(sheet.head[columns.header_row + 1 :], sheet.rest)
@@ -62,11 +73,43 @@ def read_collection(
     raise problem or SheetError(f"{path}: no sheets")
 
 
+def read_workbook(path: Path, sheet_name: str | None, defaults: Defaults) -> Workbook:
+    """Every sheet with a card header (or the named one) read; the others named as skipped.
+
+    A workbook of a cover sheet and a sheet a sphere reads both spheres; a file with no
+    card sheet at all is the first sheet's problem, as with one sheet.
+    """
+    sheets: list[CollectionSheet] = []
+    skipped: list[str] = []
+    problem: CardbaseError | None = None
+    for sheet in stream_sheets(path, sheet_name):
+        source = sheet_source(path, sheet.name)
+        try:
+            columns = find_header(sheet.head, source)
+            after_header = chain(sheet.head[columns.header_row + 1 :], sheet.rest)
+            sheets.append(rows_from_sheet(after_header, columns, source, defaults))
+        except NoHeader as exc:
+            problem = problem or exc
+            skipped.append(f"sheet '{sheet.name}': no header row with a card name or code")
+        except EmptySheet as exc:
+            problem = problem or exc
+            skipped.append(f"sheet '{sheet.name}': no card rows below its header")
+    if not sheets:
+        raise problem or SheetError(f"{path}: no sheets")
+    return Workbook(sheets, skipped)
+
+
 def sheet_source(path: Path, sheet_name: str) -> str:
     """How messages name a sheet: the file, and the sheet when a workbook has sheets."""
+    if path == STDIN:
+        return "standard input"
     if path.suffix.lower() in (".csv", ".tsv", ".txt"):
         return path.name
     return f"{path.name}, sheet '{sheet_name}'"
+
+
+class EmptySheet(CardbaseError):
+    """A header and nothing under it."""
 
 
 def rows_from_sheet(
@@ -75,7 +118,7 @@ def rows_from_sheet(
     """`SheetRow`s from the rows below the header (numbered as the spreadsheet numbers them)."""
     reader = RowReader(columns)
     copies = None if defaults is None else AttributeReader(columns, defaults)
-    selector, note = None, None
+    selector, note, traded = None, None, None
     rows: list[SheetRow] = []
     problems: list[str] = []
     for number, row in enumerate(data, start=columns.header_row + 2):
@@ -88,13 +131,14 @@ def rows_from_sheet(
         if first is None:
             continue
         try:
-            code, name = text(cell(row, reader.code)), text(cell(row, reader.name))
+            code, name = reader.code_of(row), text(cell(row, reader.name))
             if is_total(first) or is_total(name):
                 continue
-            nonfoil, foil, special = reader.counts(row)
+            nonfoil, foil, special, trade = reader.counts(row)
             series = reader.series(row)
             if copies is not None:
                 selector, note = copies.selector(row, special), copies.row_note(row)
+                traded = copies.traded(selector) if trade else None
         except CardbaseError as exc:
             problems.append(f"{source}, row {number}: {exc}")
             continue
@@ -102,51 +146,9 @@ def rows_from_sheet(
             if nonfoil or foil:
                 problems.append(f"{source}, row {number}: a count but no card name or code")
             continue
-        rows.append(SheetRow(number, code, name, series, nonfoil, foil, selector, note))
-    if not rows and not problems:
-        raise CardbaseError(
-            f"{source}: no card rows below the header (row {columns.header_row + 1})"
+        rows.append(
+            SheetRow(number, code, name, series, nonfoil, foil, selector, note, trade, traded)
         )
-    return CollectionSheet(source, rows, problems)
-
-
-class RowReader:
-    """One sheet's columns by role, with positions and header labels looked up once."""
-
-    def __init__(self, columns: Columns) -> None:
-        at = columns.positions
-        self.code, self.name = at.get("code"), at.get("name")
-        self.nonfoil, self.foil = at.get("nonfoil"), at.get("foil")
-        self.finish, self.set = at.get("finish"), at.get("series")
-        self.labels = {role: columns.headers[position] or role for role, position in at.items()}
-        self.quantities = self.nonfoil is not None or self.foil is not None
-        self._series: dict[Any, int | None] = {}  # "Series 16" is on thousands of rows
-
-    def counts(self, row: list[Any]) -> tuple[int, int, str]:
-        """(non-foil, foil) copies a row holds, and the tag a special foil keeps ("etched")."""
-        if not self.quantities:
-            copies = 1  # a plain list of cards: one copy a row
-        elif self.nonfoil is None:
-            copies = 0
-        else:
-            copies = count(cell(row, self.nonfoil), self.labels["nonfoil"])
-        foil = 0 if self.foil is None else count(cell(row, self.foil), self.labels["foil"])
-        if self.finish is not None:
-            word = text(cell(row, self.finish)).lower()
-            if word in SPECIAL_FOILS:
-                return 0, copies + foil, SPECIAL_FOILS[word]
-            if word not in FINISH_VALUES:
-                raise CardbaseError(
-                    f"{self.labels['finish']} '{shorten(word)}' is not foil or normal"
-                )
-            if FINISH_VALUES[word] == FOIL:
-                return 0, copies + foil, ""
-        return copies, foil, ""
-
-    def series(self, row: list[Any]) -> int | None:
-        if self.set is None:
-            return None
-        value = cell(row, self.set)
-        if value not in self._series:
-            self._series[value] = series_of(value) or None
-        return self._series[value]
+    if not rows and not problems:
+        raise EmptySheet(f"{source}: no card rows below the header (row {columns.header_row + 1})")
+    return CollectionSheet(source, rows, problems, columns)

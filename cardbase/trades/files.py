@@ -103,7 +103,7 @@ def _split_lists(sheets: list[Sheet], path: Path) -> dict[str, Sheet]:
 def _resolve_list(
     conn: sqlite3.Connection, resolver: NameResolver, sheet: Sheet, source: str
 ) -> tuple[list[TradeItem], list[str]]:
-    from cardbase.sheets.columns import find_header
+    from cardbase.sheets.header import find_header
     from cardbase.sheets.importer import resolve_rows, rows_from_sheet
 
     columns = find_header(sheet.rows, source)
