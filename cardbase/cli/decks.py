@@ -76,29 +76,34 @@ def check(
 
 
 @command(deck_app, "stats")
-def stats(deck: DeckArg, output: OutputOption = Output.table) -> None:
-    """Card count, average gems per card, gem colours, spheres, types, heroes and cost curve.
+def stats(deck: DeckArg, format_: FormatOption = None, output: OutputOption = Output.table) -> None:
+    """Card count, average gems per card, sections, gem colours, spheres, types, heroes and
+    cost curve. -o csv is one number a row: stat, key, value.
 
     Example: cardbase deck stats my-deck.txt
     """
     from cardbase.decks import desk
+    from cardbase.decks.check import STATS_CSV_HEADER
 
     with STATE.connect() as conn:
-        stats = desk.stats(conn, deck)
+        stats = desk.stats(conn, deck, format_, STATE.config.get("format"))
     if output is Output.json:
         render.print_json(stats.to_dict())
         return
     if output is Output.csv:
-        render.print_csv(["stat", "value"], [[k, v] for k, v in stats.to_dict().items()])
+        render.print_csv(STATS_CSV_HEADER, stats.csv_rows())
         return
     render.echo(
         f"{stats.cards} cards, average gems per card {stats.average_gems:.2f}, "
         f"{stats.heroes} heroes"
     )
+    if len(stats.sections) > 1:
+        render.echo("Sections: " + ", ".join(f"{s} {n}" for s, n in stats.sections.items()))
     render.echo("Gems:    " + ", ".join(f"{c} {n}" for c, n in stats.gem_colours.items()))
-    render.echo("Spheres: " + ", ".join(f"{s} {n}" for s, n in stats.spheres.items()))
+    if stats.spheres:
+        render.echo("Spheres: " + ", ".join(f"{s} {n}" for s, n in stats.spheres.items()))
     render.echo("Types:   " + ", ".join(f"{t} {n}" for t, n in stats.types.items()))
-    render.echo("Creature cost curve:")
+    render.echo(" and ".join(stats.curve_types) + " cost curve:")
     for cost, count in stats.cost_curve.items():
         render.echo(f"  {cost:>2} | {'#' * count} {count}")
 
@@ -200,17 +205,25 @@ def sheet(
     file: Annotated[Path, typer.Argument(help="Where to write the .xlsx registration sheet.")],
     player: Annotated[str, typer.Option("--player", help="The player's name.")] = "",
     paper: Annotated[str, typer.Option("--paper", help="a4 or letter.")] = "a4",
-    force: opt.Overwrite = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Overwrite the file; write a sheet marked NOT VALID for an illegal deck.",
+        ),
+    ] = False,
 ) -> None:
-    """Write a printable tournament registration sheet for a saved deck.
+    """Write a printable tournament registration sheet for a saved deck; an illegal deck is
+    refused (exit 1) unless --force.
 
     Example: cardbase deck sheet "Bog Stew" registration.xlsx --player "Ada"
     """
     from cardbase.decks import desk
 
     with STATE.connect() as conn:
-        deck = desk.registration_sheet(conn, name, file, player, paper, force=force)
-    render.echo(f"{file}: registration sheet for '{deck.name}' written")
+        report = desk.registration_sheet(conn, name, file, player, paper, force=force)
+    note = "" if report.valid else f", marked NOT VALID ({len(report.problems)} problems)"
+    render.echo(f"{file}: registration sheet for '{report.source}' written{note}")
 
 
 @command(deck_app, "build")
