@@ -57,13 +57,28 @@ def get_format(key: str) -> Format:
     raise CardbaseError(f"unknown format '{key}'; formats: {', '.join(FORMATS)}")
 
 
+def own_format(source: str, said: str | None, default: str) -> Format:
+    """The format a deck names for itself ("Format: wildhearts-ffa"), else `default`; a
+    format the deck names wrongly is its own error, naming the deck."""
+    if not said:
+        return get_format(default)
+    try:
+        return get_format(said)
+    except CardbaseError as exc:
+        raise CardbaseError(f"{source}: Format: {exc}") from None
+
+
 def place(
-    conn: sqlite3.Connection, deck: DeckList, game: str | None = None
+    conn: sqlite3.Connection,
+    deck: DeckList,
+    game: str | None = None,
+    resolver: NameResolver | None = None,
 ) -> tuple[list[Placed], list[Problem]]:
     """Each line's card (of `game` where a code or name is in several games; a name printed in
     several series is its first printing, as the copy rule counts by name); lines that name no
-    card, or are not deck lines, become problems."""
-    resolver = NameResolver(conn, game)
+    card, or are not deck lines, become problems. A `resolver` shared by many decks (of
+    `game`) looks each name up once."""
+    resolver = resolver or NameResolver(conn, game)
     problems = [
         Problem(
             "bad-line",
@@ -104,9 +119,10 @@ def check_deck(
     format_key: str = DEFAULT_FORMAT,
     players: int | None = None,
     owned: bool = False,
+    resolver: NameResolver | None = None,
 ) -> DeckReport:
     fmt = get_format(format_key)
-    placed, problems = place(conn, deck, fmt.game)
+    placed, problems = place(conn, deck, fmt.game, resolver)
     sections: dict[str, int] = defaultdict(int)
     for line in deck.lines:
         sections[line.section] += line.copies

@@ -15,7 +15,15 @@ from typing import NamedTuple
 
 from cardbase.db.connect import open_db
 from cardbase.decks.builder import BuildResult, build_deck, choose_sphere
-from cardbase.decks.check import DeckReport, DeckStats, check_deck, deck_stats, get_format, place
+from cardbase.decks.check import (
+    DeckReport,
+    DeckStats,
+    check_deck,
+    deck_stats,
+    get_format,
+    own_format,
+    place,
+)
 from cardbase.decks.formats import Format
 from cardbase.decks.lists import DeckList, parse_deck_text, read_deck_file
 from cardbase.decks.registration import write_registration_sheet
@@ -56,12 +64,9 @@ def open_deck(conn: sqlite3.Connection, where: str) -> OpenedDeck:
 def deck_format(opened: OpenedDeck, format_key: str | None, default: str | None) -> Format:
     """The format to judge a deck by: the one asked for, else the deck's own (a saved deck's,
     a file's "Format:" line), else `default` (the config file's), else Free Realms."""
-    if format_key or not opened.format:
-        return get_format(format_key or default or DEFAULT_FORMAT)
-    try:
-        return get_format(opened.format)
-    except CardbaseError as exc:
-        raise CardbaseError(f"{opened.deck.source}: Format: {exc}") from None
+    if format_key:
+        return get_format(format_key)
+    return own_format(opened.deck.source, opened.format, default or DEFAULT_FORMAT)
 
 
 def check(

@@ -22,6 +22,7 @@ DECK_SUFFIXES = (".txt", ".xlsx", ".csv")
 DECK_CARD_KEYS = ("code", "name", "type", "sphere", "cost", "gems")  # after Section and Qty
 DECK_HEADERS = ("Section", "Qty", *(FIELD_BY_KEY[key].export or key for key in DECK_CARD_KEYS))
 DECK_WIDTHS = (10, 6, 10, 30, 10, 9, 6, 7)
+LINE_HEIGHT = 15  # points: one line of the default 11-point font
 
 
 def put(sheet: Any, row: int, values: list[Any], font: Any = None) -> None:
@@ -50,6 +51,18 @@ def align_columns(
             sheet.cell(row=row, column=column).alignment = Alignment(horizontal="center")
         for column in indented:
             sheet.cell(row=row, column=column).alignment = Alignment(horizontal="left", indent=1)
+
+
+def wrap_row(sheet: Any, row: int, values: list[Any], widths: tuple[int, ...]) -> None:
+    """Wrap `row`'s cells and make it tall enough for its longest: LibreOffice and Excel print
+    an openpyxl row at one line's height, wrapped text overlapping the next row."""
+    from openpyxl.styles import Alignment
+
+    lines = 1
+    for column, (value, width) in enumerate(zip(values, widths, strict=False), start=1):
+        sheet.cell(row=row, column=column).alignment = Alignment(wrap_text=True, vertical="top")
+        lines = max(lines, -(-len(str(value or "")) // max(1, width - 2)))
+    sheet.row_dimensions[row].height = LINE_HEIGHT * lines
 
 
 def deck_rows(placed: list[Placed]) -> list[list[Any]]:
