@@ -313,7 +313,16 @@ def sheet(
 @command(deck_app, "build")
 def build(
     sphere: Annotated[str, typer.Option("--sphere", "-s", help="chaos, nature, machine or order.")],
-    heroes: Annotated[int, typer.Option("--heroes", min=0, max=12, help="How many Heroes.")] = 2,
+    heroes: Annotated[
+        int | None,
+        typer.Option(
+            "--heroes",
+            min=0,
+            max=40,
+            help="At most this many Heroes (default: two, and more only to fill what the "
+            "sphere's cards cannot).",
+        ),
+    ] = None,
     name: Annotated[str | None, typer.Option("--name", help="Name for --save.")] = None,
     out: Annotated[
         Path | None, typer.Option("--out", help="Write the deck list to this file.")
@@ -325,7 +334,8 @@ def build(
     ] = False,
     output: OutputOption = Output.table,
 ) -> None:
-    """Deck Builder Helper: a legal 40-card deck of one sphere plus Heroes from what you own.
+    """Deck Builder Helper: a legal 40-card deck of one sphere plus Heroes from what you own;
+    it says how it filled each part of the deck, and what it could not fill.
 
     Example: cardbase deck build --sphere chaos --heroes 3 --save
     """
@@ -346,6 +356,7 @@ def build(
                 "valid": built.report.valid,
                 "deck": built.text,
                 "stats": stats.to_dict(),
+                "notes": result.notes,
                 "left_out": result.left_out,
             }
         )
@@ -366,6 +377,8 @@ def build(
         "Creature costs: " + ", ".join(f"{c}: {n}" for c, n in stats.cost_curve.items() if n),
         err=True,
     )
+    for note in result.notes:
+        render.echo(f"  {note}", err=True)
     notes = [f"left out: {note}" for note in result.left_out]
     for line in first_few(notes, LEFT_OUT_SHOWN, "more left out"):
         render.echo(f"  {line}", err=True)

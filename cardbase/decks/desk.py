@@ -170,7 +170,7 @@ class BuiltDeck(NamedTuple):
 def build_and_keep(
     db_path: Path,
     sphere: str,
-    heroes: int,
+    heroes: int | None,
     *,
     save: bool = False,
     name: str | None = None,
