@@ -56,9 +56,7 @@ def owner(tmp_path: Path) -> Run:
     return run
 
 
-def test_collection_export_prints_landscape_fitted_with_headers(
-    owner: Run, tmp_path: Path
-) -> None:
+def test_collection_export_prints_landscape_fitted_with_headers(owner: Run, tmp_path: Path) -> None:
     path = tmp_path / "collection.xlsx"
     assert owner("export", str(path)).exit_code == 0
     pages = printed(path, tmp_path)
@@ -120,7 +118,9 @@ def test_deck_workbook_chart_legend_and_axis(decks: Run, tmp_path: Path) -> None
     assert "Column B" not in stats.text  # the legend names the series by its header
     assert stats.text.count("Creatures") >= 3  # title, legend, axis (and the table's header)
     # The categories are the costs, nothing before them (no empty "Cost" bar).
-    assert any(re.search(r"Creatures\s+1\s+2\s+3\s+4\s+5$", line) for line in stats.text.splitlines())
+    assert any(
+        re.search(r"Creatures\s+1\s+2\s+3\s+4\s+5$", line) for line in stats.text.splitlines()
+    )
 
 
 def test_desk_report_repeats_its_header(decks: Run, tmp_path: Path) -> None:

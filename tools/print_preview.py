@@ -70,8 +70,7 @@ def pages(pdf: Path) -> list[Page]:
         ["pdfinfo", "-f", "1", "-l", "9999", str(pdf)], check=True, capture_output=True, text=True
     ).stdout
     sizes = [
-        (float(w), float(h))
-        for w, h in re.findall(r"Page\s+\d+ size:\s+([\d.]+) x ([\d.]+)", info)
+        (float(w), float(h)) for w, h in re.findall(r"Page\s+\d+ size:\s+([\d.]+) x ([\d.]+)", info)
     ]
     found = []
     for number, (width, height) in enumerate(sizes, start=1):
