@@ -129,3 +129,22 @@ def test_sheet_names_are_excel_safe_and_distinct() -> None:
     assert names[0] == "a_b_c_"
     assert names[1:3] == ["Ada", "ada (2)"]
     assert len(names[3]) == 31 and names[4].endswith(" (2)") and len(names[4]) == 31
+
+
+@pytest.mark.parametrize(
+    ("args", "heavy"),
+    [
+        (["deck", "check", "{folder}"], []),
+        (["deck", "check", "{folder}/cy.csv"], []),
+        (["deck", "stats", "{folder}/cy.csv", "-o", "csv"], []),
+        (["deck", "check", "{folder}", "--report", "{folder}/r.xlsx"], ["openpyxl"]),
+    ],
+    ids=lambda value: " ".join(value) if isinstance(value, list) else None,
+)
+def test_the_desk_reads_without_write_libraries(
+    both: Path, folder: Path, tmp_path: Path, args: list[str], heavy: list[str]
+) -> None:
+    from tests.test_cli_foundation import imports_of
+
+    found = imports_of(both, tmp_path, *[arg.format(folder=folder) for arg in args])
+    assert found["heavy"] == heavy

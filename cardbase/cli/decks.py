@@ -14,6 +14,7 @@ from cardbase.errors import first_few
 
 if TYPE_CHECKING:
     from cardbase.decks.batch import DeskLine
+    from cardbase.decks.desk import BuiltDeck
 
 deck_app = typer.Typer(help="Check, describe and keep deck lists.", no_args_is_help=True)
 app.add_typer(deck_app, name="deck")
@@ -363,7 +364,14 @@ def build(
         return
     if out is None:
         render.echo(built.text, nl=False)
-    mark = f"{CHECK} valid" if built.report.valid else f"{CROSS} invalid"
+    _explain_build(built)
+
+
+def _explain_build(built: BuiltDeck) -> None:
+    """On stderr, so that stdout stays the deck list: the verdict, the deck's shape, how each
+    part was filled and what was left out."""
+    result, stats = built.result, built.stats
+    mark = f"{CHECK} valid" if built.report and built.report.valid else f"{CROSS} invalid"
     render.echo(
         f"{mark}: {stats.cards} cards, average gems per card {stats.average_gems:.2f}", err=True
     )
