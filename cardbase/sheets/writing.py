@@ -60,6 +60,10 @@ class Table(NamedTuple):
 # bands of columns, and repeats its header row on every page.
 LANDSCAPE_FROM = 90
 MAX_FITTED_WIDTH = 60  # a long note wraps to the next line rather than widen a column
+# Headers of columns that hold numbers (exports, trade lists, totals).
+NUMBER_HEADERS = frozenset(
+    {"Series", "Number", "Cost", "Attack", "Defense", "Nonfoil", "Foil", "Count", "Copies"}
+)
 PAPER_SIZES = {"letter": "1", "a4": "9"}  # the codes of ECMA-376 (openpyxl PAPERSIZE_*)
 
 
@@ -214,7 +218,6 @@ def write_xlsx(path: Path, tables: Sequence[Table], widths: dict[str, int] | Non
 
 
 def _write_sheet(book: Any, table: Table, widths: dict[str, int]) -> int:
-    from openpyxl.styles import Font
     from openpyxl.utils import get_column_letter
 
     sheet = book.create_sheet(table.name)
@@ -228,8 +231,7 @@ def _write_sheet(book: Any, table: Table, widths: dict[str, int]) -> int:
         total += width
     print_setup(sheet, landscape=table.landscape or total > LANDSCAPE_FROM)
     sheet.freeze_panes = "A2"
-    bold = Font(bold=True)
-    sheet.append([xlsx_cell(sheet, header, bold) for header in table.headers])
+    sheet.append(_header_cells(sheet, table.headers))
     count = 0
     for row in rows:
         # Only text needs xlsx_cell (numbers and blanks go as they are): half the calls.
@@ -238,6 +240,21 @@ def _write_sheet(book: Any, table: Table, widths: dict[str, int]) -> int:
     last = get_column_letter(max(1, len(table.headers)))
     sheet.auto_filter.ref = f"A1:{last}{count + 1}"
     return count
+
+
+def _header_cells(sheet: Any, headers: Sequence[str]) -> list[Any]:
+    """Bold headers; a number column's right-aligned, over its right-aligned numbers, so a
+    printed "Cost" heads its column rather than the text column to its left."""
+    from openpyxl.styles import Alignment, Font
+
+    bold, right = Font(bold=True), Alignment(horizontal="right")
+    cells = []
+    for header in headers:
+        cell = xlsx_cell(sheet, header, bold)
+        if header in NUMBER_HEADERS:
+            cell.alignment = right
+        cells.append(cell)
+    return cells
 
 
 def _fitted_widths(headers: Sequence[str], rows: list[Sequence[Any]]) -> dict[str, int]:
