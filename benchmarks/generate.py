@@ -187,6 +187,24 @@ def write_decks(folder: Path, catalogue: list[list[str]], count: int = 20) -> No
         (folder / f"deck-{deck:02}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+DESK_DECKS = 100  # an event's entries, as the tournament desk gets them
+DESK_DECK_CARDS = 40
+
+
+def write_desk_decks(folder: Path, catalogue: list[list[str]], count: int = DESK_DECKS) -> None:
+    """A tournament's deck files: 40 cards each (13 names x3 and one more), a `Player:` line,
+    names and codes mixed as players write them; every tenth deck one card short."""
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(f"desk-{len(catalogue)}")
+    for deck in range(count):
+        picks = rng.sample(catalogue, 14)
+        lines = [f"Player: Player {deck:03}", "Main:"]
+        lines += [f"3 {row[1]}" if n % 4 else f"3x {row[0]}" for n, row in enumerate(picks[:13])]
+        if deck % 10:
+            lines.append(f"1 {picks[13][1]}")
+        (folder / f"entry-{deck:03}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
 TYPO_DECK_LINES = 60
 TYPO_DECK_TYPOS = 3
 
@@ -220,6 +238,7 @@ def generate(size_name: str, out: Path) -> None:
     (out / f"names-{size_name}.txt").write_text("\n".join(names) + "\n", encoding="utf-8")
     write_decks(out / f"decks-{size_name}", catalogue)
     write_typo_deck(out / f"deck-with-typos-{size_name}.txt", catalogue)
+    write_desk_decks(out / f"desk-{size_name}", catalogue)
 
 
 def main() -> None:

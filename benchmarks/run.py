@@ -309,6 +309,33 @@ def bench_deck_typos(ctx: Context) -> Iterator[Row]:
     )
 
 
+def bench_desk(ctx: Context) -> Iterator[Row]:
+    """The tournament desk: a cold `deck check DIR` of a hundred 40-card deck files, one line
+    a deck (the issue's target: under 2 s)."""
+    cardbase = str(BIN / "cardbase")
+    large = ctx.database("large")
+    folder = ctx.data / f"desk-{ctx.size}"
+    if not folder.exists():  # data generated before this benchmark was
+        catalogue = list(generate.catalogue_rows(generate.SIZES[ctx.size]))
+        generate.write_desk_decks(folder, catalogue)
+    name = "cardbase deck check DIR"
+    runs = alternate(
+        {
+            name: lambda: run_command(
+                [cardbase, "--db", str(large), "deck", "check", str(folder)], exit_codes=(1,)
+            )
+        },
+        ctx.reps,
+    )
+    yield Row(
+        "deck check, a folder",
+        name,
+        median(runs[name]),
+        f"{generate.DESK_DECKS} decks of {generate.DESK_DECK_CARDS} cards, {ctx.size} cards",
+        target="<= 2 s",
+    )
+
+
 BENCHMARKS: dict[str, Callable[[Context], Iterator[Row]]] = {
     "search": bench_search,
     "query": bench_query,
@@ -318,6 +345,7 @@ BENCHMARKS: dict[str, Callable[[Context], Iterator[Row]]] = {
     "export": bench_export,
     "decks": bench_decks,
     "deck-typos": bench_deck_typos,
+    "desk": bench_desk,
 }
 
 

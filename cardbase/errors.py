@@ -113,3 +113,10 @@ def first_few(lines: Sequence[str], limit: int, what: str = "more") -> list[str]
     if len(lines) > limit:
         shown.append(f"... and {len(lines) - limit:,} {what}")
     return shown
+
+
+class InvalidDeckError(CardbaseError):
+    """A deck that breaks its format's rules where a legal one is needed (a registration
+    sheet): exit 1, as `deck check` exits for an invalid deck, not 2 for unreadable input."""
+
+    exit_code = 1

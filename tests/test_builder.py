@@ -104,3 +104,62 @@ def test_cli_build_save_and_fail(collection: Path, tmp_path: Path) -> None:
     wrong = run("deck", "build", "--sphere", "fire")
     assert wrong.exit_code == 2
     assert "use one of chaos, nature, machine, order" in wrong.stderr
+
+
+@pytest.mark.parametrize("heroes", [0, 1, 2, 5, None])
+def test_never_more_heroes_than_asked(collection: Path, heroes: int | None) -> None:
+    conn = db.open_db(collection)
+    result = build_deck(conn, "chaos", heroes)
+    assert result.cards == 40
+    in_deck = sum(c.copies for c in result.choices if c.card.hero)
+    assert in_deck == (2 if heroes is None else heroes)
+    assert result.notes[0].startswith(f"Heroes: {in_deck} (")
+
+
+def test_gaps_are_filled_with_heroes_only_within_the_limit(tmp_path: Path) -> None:
+    """The issue's case: few Machine cards, many Heroes. Without --heroes the gaps go to
+    Heroes, and a note says so; --heroes 0 refuses, saying what would fill it."""
+    path = tmp_path / "m.db"
+    schema.prepare(path)
+    run = Run(path)
+    machine = json.loads(run("search", "s:machine t:creature", "-o", "json").stdout)[:12]
+    heroes = json.loads(run("search", "is:hero", "-o", "json", "--limit", "100").stdout)
+    items = [f"2x{c['code']}" for c in machine] + [f"3x{c['code']}" for c in heroes]
+    assert run("add", "-", input="\n".join(items)).exit_code == 0
+    conn = db.open_db(path)
+    default = build_deck(conn, "machine")
+    in_deck = sum(c.copies for c in default.choices if c.card.hero)
+    assert default.cards == 40 and in_deck == 40 - 24
+    assert default.notes[-1] == f"{in_deck - 2} filled with Heroes (no --heroes limit)"
+    assert any("not enough owned" in note for note in default.notes)
+    none = build_deck(conn, "machine", heroes=0)
+    assert none.choices == []
+    assert none.shortage == (
+        "only 24 Machine cards owned (up to 3 of a name count) and --heroes 0 allows 0 "
+        "Heroes; 16 more needed; --heroes 16 would fill it"
+    )
+    assert sum(c.copies for c in build_deck(conn, "machine", 16).choices if c.card.hero) == 16
+    refused = run("deck", "build", "--sphere", "machine", "--heroes", "0")
+    assert refused.exit_code == 1
+    assert "--heroes 16 would fill it" in refused.stderr
+    explained = run("deck", "build", "--sphere", "machine")
+    assert "filled with Heroes (no --heroes limit)" in explained.stderr
+
+
+def test_out_and_save_follow_the_overwrite_rule(collection: Path, tmp_path: Path) -> None:
+    from tests.conftest import copy_database
+
+    run = Run(copy_database(collection, tmp_path / "b.db"))
+    out = tmp_path / "deck.txt"
+    out.write_text("mine")
+    refused = run("deck", "build", "--sphere", "chaos", "--out", str(out), "--save")
+    assert refused.exit_code == 2
+    assert "add --force" in refused.stderr
+    assert out.read_text() == "mine"
+    assert json.loads(run("deck", "list", "-o", "json").stdout) == []
+    assert run("deck", "build", "--sphere", "chaos", "--save").exit_code == 0
+    again = run("deck", "build", "--sphere", "chaos", "--save")
+    assert again.exit_code == 2 and "add --force" in again.stderr
+    forced = run("deck", "build", "--sphere", "chaos", "--save", "--out", str(out), "--force")
+    assert forced.exit_code == 0
+    assert out.read_text().startswith("Main:")

@@ -343,7 +343,8 @@ def test_saved_decks_life_cycle(both_games: Path, tmp_path: Path) -> None:
     workbook = tmp_path / "deck.xlsx"
     assert run("deck", "export", "bog stew", str(workbook)).exit_code == 0
     book = load_workbook(workbook)
-    assert book["Deck"]["D2"].value == "Pixie Dewdancer"
+    assert book["Deck"]["A1"].value == "Format: free-realms"
+    assert book["Deck"]["D4"].value == "Pixie Dewdancer"
     assert book["Stats"]._charts
     sheet = tmp_path / "reg.xlsx"
     assert (
@@ -354,8 +355,8 @@ def test_saved_decks_life_cycle(both_games: Path, tmp_path: Path) -> None:
     )
     reg = load_workbook(sheet)["Registration"]
     values = [row for row in reg.iter_rows(values_only=True)]
-    assert ("Player", "Ada") in [row[:2] for row in values]
-    assert ("Total cards", 40) in [row[:2] for row in values]
+    assert ("Player", None, "Ada") in [row[:3] for row in values]
+    assert (40, None, "Total cards") in [row[:3] for row in values]
     assert reg.page_setup.orientation == "portrait"
     assert str(reg.page_setup.paperSize) == reg.PAPERSIZE_LETTER
     missing = run("deck", "check", "bog stw")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -11,6 +11,10 @@ from cardbase.cli import options as opt
 from cardbase.cli import render
 from cardbase.cli.root import STATE, Output, OutputOption, app, command
 from cardbase.errors import first_few
+
+if TYPE_CHECKING:
+    from cardbase.decks.batch import DeskLine
+    from cardbase.decks.desk import BuiltDeck
 
 deck_app = typer.Typer(help="Check, describe and keep deck lists.", no_args_is_help=True)
 app.add_typer(deck_app, name="deck")
@@ -37,68 +41,154 @@ LEFT_OUT_SHOWN = 8  # notes on cards the builder left out
 
 @command(deck_app, "check")
 def check(
-    deck: DeckArg,
+    decks: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="FILE|NAME|DIR...",
+            help="Deck list files (.txt, .xlsx, .ods, .csv), a saved deck's name, or folders "
+            "of deck files (the tournament desk: one line a deck).",
+        ),
+    ],
     format_: FormatOption = None,
     players: PlayersOption = None,
     owned: Annotated[
         bool, typer.Option("--owned", help="Also check your collection has every card.")
     ] = False,
+    report: Annotated[
+        Path | None,
+        typer.Option(
+            "--report",
+            metavar="FILE.xlsx",
+            help="Also write a workbook: every deck and its problems, and a sheet for each "
+            "invalid deck.",
+        ),
+    ] = None,
+    force: opt.Overwrite = False,
     output: OutputOption = Output.table,
 ) -> None:
-    """Check a deck against a format's rules; every problem is listed. Exit 1 if invalid.
+    """Check decks against a format's rules; every problem is listed. Exit 1 if any deck is
+    invalid (or, among several, unreadable).
 
     Example: cardbase deck check my-deck.txt --owned
+    Example: cardbase deck check entries/ --format wildhearts-ffa --report desk.xlsx
     """
+    if len(decks) > 1 or report is not None or Path(decks[0]).is_dir():
+        _check_many(decks, format_, players, owned, report, force, output)
+        return
     from cardbase.decks import desk
 
     with STATE.connect() as conn:
-        report = desk.check(conn, deck, format_, players, owned, STATE.config.get("format"))
+        found = desk.check(conn, decks[0], format_, players, owned, STATE.config.get("format"))
     if output is Output.json:
-        render.print_json(report.to_dict())
+        render.print_json(found.to_dict())
     elif output is Output.csv:
         render.print_csv(
             ["code", "message", "lines", "fix"],
-            [
-                [p.code, p.message, " ".join(map(str, p.lines)), p.fix or ""]
-                for p in report.problems
-            ],
+            [[p.code, p.message, " ".join(map(str, p.lines)), p.fix or ""] for p in found.problems],
         )
     else:
-        mark = f"{CHECK} valid" if report.valid else f"{CROSS} invalid"
-        players_note = f", {report.players} players" if report.format.players else ""
+        mark = f"{CHECK} valid" if found.valid else f"{CROSS} invalid"
+        players_note = f", {found.players} players" if found.format.players else ""
         render.echo(
-            f"{mark}: {report.source}, {report.cards} cards, {report.format.title}{players_note}"
+            f"{mark}: {found.source}, {found.cards} cards, {found.format.title}{players_note}"
         )
-        for problem in report.problems:
+        for problem in found.problems:
             render.echo(f"  {problem.describe()}")
-    if not report.valid:
+    if not found.valid:
         raise typer.Exit(1)
 
 
+def _check_many(
+    targets: list[str],
+    format_: str | None,
+    players: int | None,
+    owned: bool,
+    report: Path | None,
+    force: bool,
+    output: Output,
+) -> None:
+    """The tournament desk: one line a deck (player or file, format, verdict)."""
+    from cardbase.decks.batch import check_files, deck_files
+    from cardbase.sheets.writing import check_target
+
+    files = deck_files([Path(target) for target in targets])
+    if report is not None:
+        check_target(report, force, (".xlsx",))  # refused before any deck is read
+        files = [file for file in files if file.resolve() != report.resolve()]  # last run's
+    with STATE.connect() as conn:
+        lines = check_files(conn, files, format_, players, owned, STATE.config.get("format"))
+    if report is not None:
+        from cardbase.decks.deskreport import write_desk_report
+
+        write_desk_report(report, lines, force=force)
+    if output is Output.json:
+        render.print_json([line.to_dict() for line in lines])
+    elif output is Output.csv:
+        render.print_csv(
+            ["file", "player", "format", "cards", "valid", "problems", "error"],
+            [_csv_row(line) for line in lines],
+        )
+    else:
+        for line in lines:
+            render.echo(_desk_line(line))
+    bad = sum(not line.valid for line in lines)
+    summary = f"{len(lines)} decks: {len(lines) - bad} valid, {bad} not valid"
+    render.echo(summary + (f"; report in {report}" if report else ""), err=True)
+    if bad:
+        raise typer.Exit(1)
+
+
+def _desk_line(line: DeskLine) -> str:
+    report = line.report
+    who = f"{line.player} ({line.file})" if line.player else line.file
+    if report is None:
+        return f"{CROSS} {who}: unreadable: {line.error}"
+    verdict = "valid" if line.valid else " ".join(line.codes())
+    return f"{CHECK if line.valid else CROSS} {who}: {report.format.title}, {verdict}"
+
+
+def _csv_row(line: DeskLine) -> list[object]:
+    report = line.report
+    return [
+        line.file,
+        line.player or "",
+        report.format.key if report else "",
+        report.cards if report else "",
+        "yes" if line.valid else "no",
+        " ".join(line.codes()),
+        line.error or "",
+    ]
+
+
 @command(deck_app, "stats")
-def stats(deck: DeckArg, output: OutputOption = Output.table) -> None:
-    """Card count, average gems per card, gem colours, spheres, types, heroes and cost curve.
+def stats(deck: DeckArg, format_: FormatOption = None, output: OutputOption = Output.table) -> None:
+    """Card count, average gems per card, sections, gem colours, spheres, types, heroes and
+    cost curve. -o csv is one number a row: stat, key, value.
 
     Example: cardbase deck stats my-deck.txt
     """
     from cardbase.decks import desk
+    from cardbase.decks.check import STATS_CSV_HEADER
 
     with STATE.connect() as conn:
-        stats = desk.stats(conn, deck)
+        stats = desk.stats(conn, deck, format_, STATE.config.get("format"))
     if output is Output.json:
         render.print_json(stats.to_dict())
         return
     if output is Output.csv:
-        render.print_csv(["stat", "value"], [[k, v] for k, v in stats.to_dict().items()])
+        render.print_csv(STATS_CSV_HEADER, stats.csv_rows())
         return
     render.echo(
         f"{stats.cards} cards, average gems per card {stats.average_gems:.2f}, "
         f"{stats.heroes} heroes"
     )
+    if len(stats.sections) > 1:
+        render.echo("Sections: " + ", ".join(f"{s} {n}" for s, n in stats.sections.items()))
     render.echo("Gems:    " + ", ".join(f"{c} {n}" for c, n in stats.gem_colours.items()))
-    render.echo("Spheres: " + ", ".join(f"{s} {n}" for s, n in stats.spheres.items()))
+    if stats.spheres:
+        render.echo("Spheres: " + ", ".join(f"{s} {n}" for s, n in stats.spheres.items()))
     render.echo("Types:   " + ", ".join(f"{t} {n}" for t, n in stats.types.items()))
-    render.echo("Creature cost curve:")
+    render.echo(" and ".join(stats.curve_types) + " cost curve:")
     for cost, count in stats.cost_curve.items():
         render.echo(f"  {cost:>2} | {'#' * count} {count}")
 
@@ -200,23 +290,40 @@ def sheet(
     file: Annotated[Path, typer.Argument(help="Where to write the .xlsx registration sheet.")],
     player: Annotated[str, typer.Option("--player", help="The player's name.")] = "",
     paper: Annotated[str, typer.Option("--paper", help="a4 or letter.")] = "a4",
-    force: opt.Overwrite = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Overwrite the file; write a sheet marked NOT VALID for an illegal deck.",
+        ),
+    ] = False,
 ) -> None:
-    """Write a printable tournament registration sheet for a saved deck.
+    """Write a printable tournament registration sheet for a saved deck; an illegal deck is
+    refused (exit 1) unless --force.
 
     Example: cardbase deck sheet "Bog Stew" registration.xlsx --player "Ada"
     """
     from cardbase.decks import desk
 
     with STATE.connect() as conn:
-        deck = desk.registration_sheet(conn, name, file, player, paper, force=force)
-    render.echo(f"{file}: registration sheet for '{deck.name}' written")
+        report = desk.registration_sheet(conn, name, file, player, paper, force=force)
+    note = "" if report.valid else f", marked NOT VALID ({len(report.problems)} problems)"
+    render.echo(f"{file}: registration sheet for '{report.source}' written{note}")
 
 
 @command(deck_app, "build")
 def build(
     sphere: Annotated[str, typer.Option("--sphere", "-s", help="chaos, nature, machine or order.")],
-    heroes: Annotated[int, typer.Option("--heroes", min=0, max=12, help="How many Heroes.")] = 2,
+    heroes: Annotated[
+        int | None,
+        typer.Option(
+            "--heroes",
+            min=0,
+            max=40,
+            help="At most this many Heroes (default: two, and more only to fill what the "
+            "sphere's cards cannot).",
+        ),
+    ] = None,
     name: Annotated[str | None, typer.Option("--name", help="Name for --save.")] = None,
     out: Annotated[
         Path | None, typer.Option("--out", help="Write the deck list to this file.")
@@ -228,7 +335,8 @@ def build(
     ] = False,
     output: OutputOption = Output.table,
 ) -> None:
-    """Deck Builder Helper: a legal 40-card deck of one sphere plus Heroes from what you own.
+    """Deck Builder Helper: a legal 40-card deck of one sphere plus Heroes from what you own;
+    it says how it filled each part of the deck, and what it could not fill.
 
     Example: cardbase deck build --sphere chaos --heroes 3 --save
     """
@@ -249,13 +357,21 @@ def build(
                 "valid": built.report.valid,
                 "deck": built.text,
                 "stats": stats.to_dict(),
+                "notes": result.notes,
                 "left_out": result.left_out,
             }
         )
         return
     if out is None:
         render.echo(built.text, nl=False)
-    mark = f"{CHECK} valid" if built.report.valid else f"{CROSS} invalid"
+    _explain_build(built)
+
+
+def _explain_build(built: BuiltDeck) -> None:
+    """On stderr, so that stdout stays the deck list: the verdict, the deck's shape, how each
+    part was filled and what was left out."""
+    result, stats = built.result, built.stats
+    mark = f"{CHECK} valid" if built.report and built.report.valid else f"{CROSS} invalid"
     render.echo(
         f"{mark}: {stats.cards} cards, average gems per card {stats.average_gems:.2f}", err=True
     )
@@ -269,6 +385,8 @@ def build(
         "Creature costs: " + ", ".join(f"{c}: {n}" for c, n in stats.cost_curve.items() if n),
         err=True,
     )
+    for note in result.notes:
+        render.echo(f"  {note}", err=True)
     notes = [f"left out: {note}" for note in result.left_out]
     for line in first_few(notes, LEFT_OUT_SHOWN, "more left out"):
         render.echo(f"  {line}", err=True)

@@ -14,6 +14,7 @@ from cardbase.collection.attributes import CONDITION_NAMES, condition_rank
 from cardbase.collection.changes import Batch, Change, Holding
 from cardbase.db import tables
 from cardbase.fields import FOIL, NONFOIL, RARITY_LETTERS, RARITY_NAMES
+from cardbase.games import GAMES
 
 NO_LOCATION_LABEL = "(no location)"
 
@@ -62,10 +63,14 @@ _COMPLETION = (
 )
 
 
-def totals(conn: sqlite3.Connection) -> Totals:
+def totals(conn: sqlite3.Connection, game: str | None = None) -> Totals:
+    """Copies and distinct printings owned: of `game`'s cards, else of every game's."""
+    where, params = ("", ()) if game is None else (" AND c.game = ?", (game,))
     row = conn.execute(
         f"SELECT coalesce(sum(o.nonfoil), 0), coalesce(sum(o.foil), 0), count(*) "
-        f"FROM {tables.MY_OWNERSHIP} AS o WHERE o.nonfoil + o.foil > 0"
+        f"FROM {tables.MY_OWNERSHIP} AS o JOIN {tables.CARD_TABLE} AS c ON c.id = o.card_id "
+        f"WHERE o.nonfoil + o.foil > 0{where}",
+        params,
     ).fetchone()
     return Totals(row[0] + row[1], row[0], row[1], row[2])
 
@@ -102,26 +107,45 @@ def completion_by_sphere(conn: sqlite3.Connection, game: str) -> list[Completion
     return [Completion(sphere, *counts) for sphere, *counts in rows]
 
 
-def _held_by(conn: sqlite3.Connection, column: str) -> list[tuple[str, int, int, int, int]]:
-    """(value, copies, non-foil, foil, distinct cards) of the collector's holdings per value
-    of one holding column (a name from `tables.HOLDING_COLUMNS`, never a user's text)."""
+def completion_by_type(conn: sqlite3.Connection, game: str) -> list[Completion]:
+    """Per card type, in the game's own order: for a game without spheres (Wildhearts), where
+    grouping by sphere put every card under "Heroes"."""
+    order = GAMES[game].types if game in GAMES else ()
+    rows = conn.execute(
+        f"SELECT c.type, {_COMPLETION} FROM {tables.CARD_TABLE} AS c {_OWN} "
+        "WHERE c.game = ? GROUP BY c.type",
+        (game,),
+    ).fetchall()
+    rows.sort(key=lambda row: (order.index(row[0]) if row[0] in order else len(order), row[0]))
+    return [Completion(card_type, *counts) for card_type, *counts in rows]
+
+
+def _held_by(
+    conn: sqlite3.Connection, column: str, game: str | None
+) -> list[tuple[str, int, int, int, int]]:
+    """(value, copies, non-foil, foil, distinct cards) of the collector's holdings (of `game`'s
+    cards) per value of one holding column (a name from `tables.HOLDING_COLUMNS`, never a
+    user's text)."""
     assert column in tables.HOLDING_COLUMNS
+    where, params = ("", ()) if game is None else ("WHERE c.game = ? ", (game,))
     return conn.execute(
-        f"SELECT {column}, sum(copies), sum(copies * (finish = '{NONFOIL}')), "
-        f"sum(copies * (finish = '{FOIL}')), count(DISTINCT card_id) "
-        f"FROM {tables.MY_HOLDING} GROUP BY {column}"
+        f"SELECT h.{column}, sum(h.copies), sum(h.copies * (h.finish = '{NONFOIL}')), "
+        f"sum(h.copies * (h.finish = '{FOIL}')), count(DISTINCT h.card_id) "
+        f"FROM {tables.MY_HOLDING} AS h JOIN {tables.CARD_TABLE} AS c ON c.id = h.card_id "
+        f"{where}GROUP BY h.{column}",
+        params,
     ).fetchall()
 
 
-def copies_by_location(conn: sqlite3.Connection) -> list[Breakdown]:
+def copies_by_location(conn: sqlite3.Connection, game: str | None = None) -> list[Breakdown]:
     """Per location, by name; the copies with none last."""
-    rows = sorted(_held_by(conn, "location"), key=lambda row: (not row[0], row[0].casefold()))
+    rows = sorted(_held_by(conn, "location", game), key=lambda r: (not r[0], r[0].casefold()))
     return [Breakdown(where or NO_LOCATION_LABEL, where, *counts) for where, *counts in rows]
 
 
-def copies_by_condition(conn: sqlite3.Connection) -> list[Breakdown]:
+def copies_by_condition(conn: sqlite3.Connection, game: str | None = None) -> list[Breakdown]:
     """Per condition, best first."""
-    rows = sorted(_held_by(conn, "condition"), key=lambda row: condition_rank(row[0]))
+    rows = sorted(_held_by(conn, "condition", game), key=lambda row: condition_rank(row[0]))
     return [Breakdown(f"{code} ({CONDITION_NAMES[code]})", code, *counts) for code, *counts in rows]
 
 
@@ -156,16 +180,25 @@ class CollectionStats(NamedTuple):
 
 
 def collection_stats(conn: sqlite3.Connection, game: str) -> CollectionStats:
-    """Completion is of `game`'s catalogue; totals, locations and conditions count every
-    copy the collector holds."""
+    """`game`'s cards only, header totals included: `stats --game wildhearts` beside a Free
+    Realms collection must not report the Free Realms copies. A game with spheres is grouped
+    by sphere, one without (Wildhearts) by its card types."""
+    by_sphere = bool(GAMES[game].spheres) if game in GAMES else True
     return CollectionStats(
-        totals(conn),
+        totals(conn, game),
         {
             "series": completion_by_series(conn, game),
             "set": completion_by_set(conn, game),
-            "sphere": completion_by_sphere(conn, game),
+            **(
+                {"sphere": completion_by_sphere(conn, game)}
+                if by_sphere
+                else {"type": completion_by_type(conn, game)}
+            ),
         },
-        {"location": copies_by_location(conn), "condition": copies_by_condition(conn)},
+        {
+            "location": copies_by_location(conn, game),
+            "condition": copies_by_condition(conn, game),
+        },
     )
 
 

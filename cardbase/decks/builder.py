@@ -51,6 +51,7 @@ class BuildResult(NamedTuple):
     choices: list[Choice]
     left_out: list[str]  # why notable owned cards are not in the deck
     shortage: str | None  # set when no legal deck can be made
+    notes: list[str] = []  # noqa: RUF012 (read-only) every choice made, and what was not filled
 
     @property
     def cards(self) -> int:
@@ -133,40 +134,104 @@ def choose_sphere(text: str) -> str:
     return chosen[0]
 
 
-def build_deck(conn: sqlite3.Connection, sphere: str, heroes: int = DEFAULT_HEROES) -> BuildResult:
+def build_deck(conn: sqlite3.Connection, sphere: str, heroes: int | None = None) -> BuildResult:
+    """A 40-card deck of `sphere` and Heroes from the collection, with a note for each choice.
+
+    `heroes` is the most Heroes the deck may hold. None is the game client's helper: a deck of
+    one sphere, with `DEFAULT_HEROES` Heroes in the template and more Heroes only to fill what
+    the sphere's cards cannot.
+    """
     sphere = sphere.strip().title()
     offers, hero_offers = _pool(conn, sphere)
-    available = sum(o.available for o in offers) + sum(o.available for o in hero_offers)
-    if available < DECK_SIZE:
-        return BuildResult(
-            sphere,
-            [],
-            [],
-            (
-                f"only {available} {sphere} cards and Heroes owned (up to {FORMAT.copy_limit} of a "
-                f"name count); {DECK_SIZE - available} more needed"
-            ),
-        )
-    picker = _Picker()
+    owned_heroes = sum(o.available for o in hero_offers)
+    usable_heroes = owned_heroes if heroes is None else min(heroes, owned_heroes)
+    own = sum(o.available for o in offers)
+    if own + usable_heroes < DECK_SIZE:
+        return BuildResult(sphere, [], [], _shortage(sphere, own, usable_heroes, owned_heroes,
+                                                     heroes))  # fmt: skip
+    picker, notes = _Picker(), []
+    hero_slots = min(DEFAULT_HEROES if heroes is None else heroes, usable_heroes)
     # One copy of each Hero before any second copy: only one of a name can be in play.
-    hero_slots = min(heroes, sum(o.available for o in hero_offers))
-    picker.take(hero_offers, hero_slots, per_name=1)
-    picker.take(hero_offers, hero_slots - picker.count)
-    creatures = [o for o in offers if o.card.type == "Creature"]
-    creature_slots = TEMPLATE["Creature"] - picker.count
-    for band, share in CURVE:
-        picker.take(
-            [o for o in creatures if (o.card.cost or 0) in band], round(creature_slots * share)
-        )
-    for card_type in ("Resource", "Trick"):
-        picker.take([o for o in offers if o.card.type == card_type], TEMPLATE[card_type])
-    # Whatever the template could not fill (or rounding left): cheapest creatures first.
-    rest = sorted(offers + hero_offers, key=lambda o: (o.card.type != "Creature", o.card.cost or 0))
-    picker.take(rest, DECK_SIZE - picker.count)
+    taken = picker.take(hero_offers, hero_slots, per_name=1)
+    taken += picker.take(hero_offers, hero_slots - taken)
+    limit = "no --heroes limit" if heroes is None else f"--heroes {heroes}"
+    notes.append(f"Heroes: {taken} ({limit}; {owned_heroes} owned, up to {PLAYSET_NOTE})")
+    notes += _fill_template(picker, offers, TEMPLATE["Creature"] - taken)
+    gaps = DECK_SIZE - picker.count
+    if gaps > 0:
+        notes += _fill_gaps(picker, offers, hero_offers, gaps, usable_heroes, limit)
     left_out = [
         _why_left_out(o.card) for o in sorted(offers, key=_rank) if not picker.taken[o.card.name]
     ]
-    return BuildResult(sphere, _merge(picker.choices), left_out, None)
+    return BuildResult(sphere, _merge(picker.choices), left_out, None, notes)
+
+
+PLAYSET_NOTE = f"{FORMAT.copy_limit} of a name"
+
+
+def _shortage(sphere: str, own: int, usable: int, owned: int, heroes: int | None) -> str:
+    """Why no deck can be made, and what would make one."""
+    needed = DECK_SIZE - own - usable
+    if heroes is None or usable == owned:
+        return (
+            f"only {own + usable} {sphere} cards and Heroes owned (up to {PLAYSET_NOTE} "
+            f"count); {needed} more needed"
+        )
+    more = f"; --heroes {heroes + needed} would fill it" if own + owned >= DECK_SIZE else ""
+    return (
+        f"only {own} {sphere} cards owned (up to {PLAYSET_NOTE} count) and --heroes {heroes} "
+        f"allows {usable} Heroes; {needed} more needed{more}"
+    )
+
+
+def _fill_template(picker: _Picker, offers: list[Offer], creature_slots: int) -> list[str]:
+    """The starter deck's shape, each part filled best first; a note for each part."""
+    notes = []
+    creatures = [o for o in offers if o.card.type == "Creature"]
+    share_so_far = 0.0
+    for band, share in CURVE:
+        # Rounded cumulatively, so the bands' slots add up to the creature slots exactly.
+        before = round(creature_slots * share_so_far)
+        share_so_far += share
+        slots = round(creature_slots * share_so_far) - before
+        if not slots:
+            continue
+        filled = picker.take([o for o in creatures if (o.card.cost or 0) in band], slots)
+        costs = f"cost {band.start}" + (f"-{band.stop - 1}" if band.stop > band.start + 1 else "")
+        costs = costs if band.stop < 100 else f"cost {band.start}+"
+        notes.append(f"Creatures of {costs}: {filled} of {slots} slots" + _short(filled, slots))
+    for card_type in ("Resource", "Trick"):
+        slots = TEMPLATE[card_type]
+        filled = picker.take([o for o in offers if o.card.type == card_type], slots)
+        notes.append(f"{card_type}s: {filled} of {slots} slots" + _short(filled, slots))
+    return notes
+
+
+def _short(filled: int, slots: int) -> str:
+    return "" if filled >= slots else f" (not enough owned; {slots - filled} left to fill)"
+
+
+def _fill_gaps(
+    picker: _Picker,
+    offers: list[Offer],
+    hero_offers: list[Offer],
+    gaps: int,
+    usable_heroes: int,
+    limit: str,
+) -> list[str]:
+    """What the template left open: the sphere's own cards first (cheapest creatures, then
+    the rest), Heroes only after them and never past the limit."""
+    sphere_first = sorted(offers, key=lambda o: (o.card.type != "Creature", o.card.cost or 0))
+    from_sphere = picker.take(sphere_first, gaps)
+    notes = [f"{gaps} slots left open by the template: {from_sphere} filled with the sphere's "
+             "cards, cheapest creatures first"]  # fmt: skip
+    left = gaps - from_sphere
+    if left:
+        heroes_now = sum(c.copies for c in picker.choices if c.card.hero)
+        room = usable_heroes - heroes_now
+        from_heroes = picker.take(hero_offers, min(left, room))
+        notes.append(f"{from_heroes} filled with Heroes ({limit})")
+    return notes
 
 
 def _merge(choices: list[Choice]) -> list[Choice]:

@@ -19,6 +19,7 @@ from cardbase.decks.formats import FORMATS, Format, Placed, Problem, check
 from cardbase.decks.lists import DeckLine, DeckList
 from cardbase.errors import CardbaseError, shorten
 from cardbase.fields import DEFAULT_FORMAT, GEM_COLOURS
+from cardbase.games import FREE_REALMS, GAMES
 
 
 class DeckReport(NamedTuple):
@@ -28,6 +29,7 @@ class DeckReport(NamedTuple):
     cards: int
     sections: dict[str, int]
     problems: list[Problem]
+    player: str | None = None  # from the deck's "Player:" line
 
     @property
     def valid(self) -> bool:
@@ -36,6 +38,7 @@ class DeckReport(NamedTuple):
     def to_dict(self) -> dict[str, Any]:
         return {
             "deck": self.source,
+            "player": self.player,
             "format": self.format.key,
             "players": self.players,
             "valid": self.valid,
@@ -46,19 +49,36 @@ class DeckReport(NamedTuple):
 
 
 def get_format(key: str) -> Format:
+    """A format by its key or its title ("Wildhearts Free-For-All", as a sheet may say)."""
+    wanted = " ".join(key.split()).lower()
+    for fmt in FORMATS.values():
+        if wanted in (fmt.key, fmt.title.lower()):
+            return fmt
+    raise CardbaseError(f"unknown format '{key}'; formats: {', '.join(FORMATS)}")
+
+
+def own_format(source: str, said: str | None, default: str) -> Format:
+    """The format a deck names for itself ("Format: wildhearts-ffa"), else `default`; a
+    format the deck names wrongly is its own error, naming the deck."""
+    if not said:
+        return get_format(default)
     try:
-        return FORMATS[key.lower()]
-    except KeyError:
-        raise CardbaseError(f"unknown format '{key}'; formats: {', '.join(FORMATS)}") from None
+        return get_format(said)
+    except CardbaseError as exc:
+        raise CardbaseError(f"{source}: Format: {exc}") from None
 
 
 def place(
-    conn: sqlite3.Connection, deck: DeckList, game: str | None = None
+    conn: sqlite3.Connection,
+    deck: DeckList,
+    game: str | None = None,
+    resolver: NameResolver | None = None,
 ) -> tuple[list[Placed], list[Problem]]:
     """Each line's card (of `game` where a code or name is in several games; a name printed in
     several series is its first printing, as the copy rule counts by name); lines that name no
-    card, or are not deck lines, become problems."""
-    resolver = NameResolver(conn, game)
+    card, or are not deck lines, become problems. A `resolver` shared by many decks (of
+    `game`) looks each name up once."""
+    resolver = resolver or NameResolver(conn, game)
     problems = [
         Problem(
             "bad-line",
@@ -99,9 +119,10 @@ def check_deck(
     format_key: str = DEFAULT_FORMAT,
     players: int | None = None,
     owned: bool = False,
+    resolver: NameResolver | None = None,
 ) -> DeckReport:
     fmt = get_format(format_key)
-    placed, problems = place(conn, deck, fmt.game)
+    placed, problems = place(conn, deck, fmt.game, resolver)
     sections: dict[str, int] = defaultdict(int)
     for line in deck.lines:
         sections[line.section] += line.copies
@@ -110,7 +131,13 @@ def check_deck(
         problems += shortfall(conn, placed)
     total = sum(sections.values())
     return DeckReport(
-        deck.source, fmt, players or fmt.default_players, total, dict(sections), problems
+        deck.source,
+        fmt,
+        players or fmt.default_players,
+        total,
+        dict(sections),
+        problems,
+        deck.player,
     )
 
 
@@ -160,35 +187,67 @@ class DeckStats(NamedTuple):
     cards: int
     average_gems: float  # the mean gems of a flipped card, as the game's deck builder shows
     gem_colours: dict[str, int]
-    spheres: dict[str, int]
+    spheres: dict[str, int]  # of the cards of games that have spheres
     types: dict[str, int]
     heroes: int
-    cost_curve: dict[int, int]  # creatures by coin cost
+    cost_curve: dict[int, int]  # fighting cards (Creatures; Allies, Familiars) by cost
+    sections: dict[str, int] = {}  # noqa: RUF012 (read-only)
+    curve_types: tuple[str, ...] = ("Creature",)  # what the cost curve counts
 
     def to_dict(self) -> dict[str, Any]:
         data = self._asdict()
         data["average_gems"] = round(self.average_gems, 2)
         data["cost_curve"] = {str(cost): n for cost, n in self.cost_curve.items()}
+        data["curve_types"] = list(self.curve_types)
         return data
+
+    def csv_rows(self) -> list[tuple[str, str, int | float]]:
+        """Rows under `STATS_CSV_HEADER`: a number a row, each counted thing its own row
+        (a spreadsheet sums and charts these; a cell of dict text it cannot)."""
+        rows: list[tuple[str, str, int | float]] = [
+            ("cards", "", self.cards),
+            ("average_gems", "", round(self.average_gems, 2)),
+            ("heroes", "", self.heroes),
+        ]
+        for stat, counts in (
+            ("section", self.sections),
+            ("gem_colour", self.gem_colours),
+            ("sphere", self.spheres),
+            ("type", self.types),
+            ("cost", self.cost_curve),
+        ):
+            rows += [(stat, str(key), count) for key, count in counts.items()]
+        return rows
+
+
+STATS_CSV_HEADER = ("stat", "key", "value")
 
 
 def deck_stats(placed: list[Placed]) -> DeckStats:
+    """What a deck builder shows. The cost curve counts the cards that fight (a game's
+    `fighting_types`): Creatures in Free Realms, Allies and Familiars in Wildhearts."""
     cards = sum(item.line.copies for item in placed)
     gems = sum(len(item.card.gems) * item.line.copies for item in placed)
     colours: Counter[str] = Counter()
     spheres: Counter[str] = Counter()
     types: Counter[str] = Counter()
+    sections: Counter[str] = Counter()
     curve: Counter[int] = Counter()
     heroes = 0
+    fighting: list[str] = []
     for item in placed:
-        copies = item.line.copies
-        for gem in item.card.gems:
+        copies, card = item.line.copies, item.card
+        game = GAMES.get(card.game, FREE_REALMS)
+        for gem in card.gems:
             colours[gem] += copies
-        spheres["Hero" if item.card.hero else item.card.sphere or "None"] += copies
-        types[item.card.type] += copies
-        heroes += copies if item.card.hero else 0
-        if item.card.type == "Creature" and item.card.cost is not None:
-            curve[item.card.cost] += copies
+        if game.spheres:
+            spheres["Hero" if card.hero else card.sphere or "None"] += copies
+        types[card.type] += copies
+        sections[item.line.section] += copies
+        heroes += copies if card.hero else 0
+        fighting += [t for t in game.fighting_types if t not in fighting]
+        if card.type in game.fighting_types and card.cost is not None:
+            curve[card.cost] += copies
     return DeckStats(
         cards,
         gems / cards if cards else 0.0,
@@ -197,4 +256,6 @@ def deck_stats(placed: list[Placed]) -> DeckStats:
         dict(types.most_common()),
         heroes,
         {cost: curve[cost] for cost in range(min(curve, default=0), max(curve, default=-1) + 1)},
+        dict(sections),
+        tuple(fighting) or FREE_REALMS.fighting_types,
     )

@@ -15,9 +15,18 @@ from typing import NamedTuple
 
 from cardbase.db.connect import open_db
 from cardbase.decks.builder import BuildResult, build_deck, choose_sphere
-from cardbase.decks.check import DeckReport, DeckStats, check_deck, deck_stats, get_format, place
+from cardbase.decks.check import (
+    DeckReport,
+    DeckStats,
+    check_deck,
+    deck_stats,
+    get_format,
+    own_format,
+    place,
+)
 from cardbase.decks.formats import Format
 from cardbase.decks.lists import DeckList, parse_deck_text, read_deck_file
+from cardbase.decks.registration import write_registration_sheet
 from cardbase.decks.saved import (
     SavedDeck,
     deck_text,
@@ -26,8 +35,8 @@ from cardbase.decks.saved import (
     saved_deck_list,
     saved_placed,
 )
-from cardbase.decks.workbooks import write_deck, write_registration_sheet
-from cardbase.errors import CardbaseError, first_few
+from cardbase.decks.workbooks import write_deck
+from cardbase.errors import CardbaseError, InvalidDeckError, first_few
 from cardbase.fields import DEFAULT_FORMAT
 from cardbase.sheets.writing import check_target, write_text
 
@@ -37,7 +46,8 @@ PAPERS = ("a4", "letter")
 
 class OpenedDeck(NamedTuple):
     deck: DeckList
-    format: str | None  # a saved deck's own format; None for a file
+    format: str | None  # a saved deck's own format, or a file's "Format:" line
+    saved: SavedDeck | None = None
 
 
 def open_deck(conn: sqlite3.Connection, where: str) -> OpenedDeck:
@@ -45,9 +55,18 @@ def open_deck(conn: sqlite3.Connection, where: str) -> OpenedDeck:
     of that name."""
     path = Path(where)
     if path.exists() or path.suffix:
-        return OpenedDeck(read_deck_file(path), None)
+        deck = read_deck_file(path)
+        return OpenedDeck(deck, deck.format)
     saved = find_deck(conn, where)
-    return OpenedDeck(saved_deck_list(conn, saved), saved.format)
+    return OpenedDeck(saved_deck_list(conn, saved), saved.format, saved)
+
+
+def deck_format(opened: OpenedDeck, format_key: str | None, default: str | None) -> Format:
+    """The format to judge a deck by: the one asked for, else the deck's own (a saved deck's,
+    a file's "Format:" line), else `default` (the config file's), else Free Realms."""
+    if format_key:
+        return get_format(format_key)
+    return own_format(opened.deck.source, opened.format, default or DEFAULT_FORMAT)
 
 
 def check(
@@ -61,13 +80,24 @@ def check(
     """Check a deck file or saved deck: in `format_key`, else its own format, else
     `default_format` (the config file's), else the default."""
     opened = open_deck(conn, where)
-    chosen = format_key or opened.format or default_format or DEFAULT_FORMAT
-    return check_deck(conn, opened.deck, chosen, players, owned)
+    fmt = deck_format(opened, format_key, default_format)
+    return check_deck(conn, opened.deck, fmt.key, players, owned)
 
 
-def stats(conn: sqlite3.Connection, where: str) -> DeckStats:
-    """Stats of the cards a deck names; lines that name no card are left out."""
-    placed, _problems = place(conn, open_deck(conn, where).deck)
+def stats(
+    conn: sqlite3.Connection,
+    where: str,
+    format_key: str | None = None,
+    default_format: str | None = None,
+) -> DeckStats:
+    """Stats of the cards a deck names; lines that name no card are left out. A saved deck's
+    cards are the ones saved; a file's names and codes are read as its format's game's (a
+    Wildhearts '1 C 1' is not the Free Realms one)."""
+    opened = open_deck(conn, where)
+    if opened.saved is not None and not format_key:
+        return deck_stats(saved_placed(conn, opened.saved))
+    fmt = deck_format(opened, format_key, default_format)
+    placed, _problems = place(conn, opened.deck, fmt.game)
     return deck_stats(placed)
 
 
@@ -97,21 +127,36 @@ def export_saved(conn: sqlite3.Connection, name: str, file: Path, force: bool = 
     """A saved deck as a text list (.txt) or a workbook with stats and a cost chart (.xlsx)."""
     deck = find_deck(conn, name)
     placed = saved_placed(conn, deck)
-    write_deck(file, deck.name, placed, deck_text(conn, placed), force=force)
+    about = {"format": deck.format}  # read back as the deck's own, as the saved deck's is
+    write_deck(file, deck.name, placed, deck_text(conn, placed, about), about, force=force)
     return deck
 
 
 def registration_sheet(
     conn: sqlite3.Connection, name: str, file: Path, player: str, paper: str, force: bool = False
-) -> SavedDeck:
-    """A saved deck's printable tournament registration sheet, on A4 or letter paper."""
+) -> DeckReport:
+    """A saved deck's printable tournament registration sheet, on A4 or letter paper.
+
+    An illegal deck is refused (`InvalidDeckError`, nothing written): a sheet handed in for
+    a 39-card deck is a game loss. With `force` it is written, marked NOT VALID with the
+    reasons."""
     if paper.lower() not in PAPERS:
         raise CardbaseError(f"--paper {paper}: use {' or '.join(PAPERS)}")
     deck = find_deck(conn, name)
+    check_target(file, force, (".xlsx",))
     placed = saved_placed(conn, deck)
-    fmt = get_format(deck.format)
-    write_registration_sheet(file, deck.name, fmt, placed, player, paper.lower(), force=force)
-    return deck
+    report = check_deck(conn, saved_deck_list(conn, deck), deck.format)
+    if not report.valid and not force:
+        reasons = "; ".join(first_few([p.describe() for p in report.problems], SHOWN_PROBLEMS))
+        raise InvalidDeckError(
+            f"'{deck.name}' is not a valid {report.format.title} deck ({reasons}); nothing "
+            "was written. Fix the deck, or add --force for a sheet marked NOT VALID"
+        )
+    write_registration_sheet(
+        file, deck.name, report.format, placed, player, paper.lower(),
+        problems=report.problems, force=force,
+    )  # fmt: skip
+    return report._replace(source=deck.name)
 
 
 class BuiltDeck(NamedTuple):
@@ -125,7 +170,7 @@ class BuiltDeck(NamedTuple):
 def build_and_keep(
     db_path: Path,
     sphere: str,
-    heroes: int,
+    heroes: int | None,
     *,
     save: bool = False,
     name: str | None = None,

@@ -4,6 +4,10 @@ One entry a line (``3 Chugawug Cook``, ``3x Chugawug Cook``, ``Chugawug Cook x3`
 ``3 1 C 14``, a bare name for one copy), ``#`` and ``//`` comments, blank lines, and section
 headers such as ``Main:``, ``Side:``, ``Judge:``, ``Familiars:``, ``Fields:``. Every entry
 keeps its line number, so every message can point at the line to fix.
+
+A tournament desk gets a folder of decks, so a deck may say whose it is and what it is for:
+``Player: Ada`` and ``Format: wildhearts-ffa`` lines (a sheet's cells above its header say
+the same). The format line is the deck's own, as a saved deck's format is.
 """
 
 from __future__ import annotations
@@ -33,8 +37,17 @@ SECTION_WORDS: dict[str, str] = {
     "familiars": "familiars",
     "field": "fields",
     "fields": "fields",
+    "md": MAIN,
+    "main board": MAIN,
+    "sb": "side",
+    "side board": "side",
+    "judges": "judge",
+    "judge cards": "judge",
 }
+# Lines that say something about the deck rather than list a card: "Player: Ada".
+ABOUT_WORDS: dict[str, str] = {"player": "player", "format": "format", "event": "event"}
 SHEET_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".ods", ".csv")
+HEADER_LINES = 30  # lines of a .csv deck where its header row is looked for
 
 
 class DeckLine(NamedTuple):
@@ -56,6 +69,17 @@ class DeckList(NamedTuple):
     source: str
     lines: list[DeckLine]
     problems: list[LineProblem]
+    player: str | None = None  # from a "Player:" line, for the desk's report
+    format: str | None = None  # from a "Format:" line: the deck's own format
+
+
+def about_line(text: str) -> tuple[str, str] | None:
+    """("player", "Ada") for "Player: Ada": a line about the deck, not a card."""
+    head, colon, value = text.partition(":")
+    key = ABOUT_WORDS.get(head.strip().lower())
+    if not colon or key is None or not value.strip():
+        return None
+    return key, " ".join(value.split())
 
 
 def section_of(text: str) -> str | None:
@@ -69,10 +93,15 @@ def section_of(text: str) -> str | None:
 def parse_deck_text(text: str, source: str) -> DeckList:
     lines: list[DeckLine] = []
     problems: list[LineProblem] = []
+    about: dict[str, str] = {}
     section = MAIN
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line:
+            continue
+        said = about_line(line)
+        if said is not None:
+            about.setdefault(*said)
             continue
         header = section_of(line)
         if header and (line.endswith(":") or line.startswith(("//", "#"))):
@@ -96,7 +125,7 @@ def parse_deck_text(text: str, source: str) -> DeckList:
             problems.append(LineProblem(number, line, exc.reason))
             continue
         lines.append(DeckLine(number, section, entry.copies, entry.card, entry.whole, line))
-    return DeckList(source, lines, problems)
+    return DeckList(source, lines, problems, about.get("player"), about.get("format"))
 
 
 def read_deck_file(path: Path) -> DeckList:
@@ -118,39 +147,36 @@ def read_deck_file(path: Path) -> DeckList:
 
 
 def _is_sheet_csv(path: Path) -> bool:
-    """A .csv deck with a header row (Qty,Name) rather than plain deck lines."""
+    """A .csv deck with a header row (Qty,Name), perhaps below "Player: Ada" lines, rather
+    than plain deck lines: some line near the top splits into cells naming a card column."""
+    import csv
+
     from cardbase.sheets.bounded import read_bounded
+    from cardbase.sheets.columns import map_header
 
     if path.suffix.lower() != ".csv":
         return False
-    head = read_bounded(path, MAX_DECK_FILE, "deck list", head=200, noun="deck")
-    first = head.decode("utf-8-sig", errors="replace").splitlines()
-    return (bool(first) and "," in first[0]) or (bool(first) and ";" in first[0])
+    head = read_bounded(path, MAX_DECK_FILE, "deck list", head=4000, noun="deck")
+    for line in head.decode("utf-8-sig", errors="replace").splitlines()[:HEADER_LINES]:
+        for delimiter in ",;\t":
+            cells = next(csv.reader([line], delimiter=delimiter), [])
+            if len(cells) > 1 and {"name", "code"} & set(map_header(cells)):
+                return True
+    return False
 
 
 def _deck_from_sheet(path: Path) -> DeckList:
-    from cardbase.sheets.importer import read_collection
+    from cardbase.decks.sheetdecks import read_deck_sheet
 
-    sheet = read_collection(path)
-    lines = [
-        DeckLine(
-            row.row,
-            MAIN,
-            row.nonfoil + row.foil,
-            row.code or row.name,
-            row.code or row.name,
-            row.code or row.name,
-        )
-        for row in sheet.rows
-        if row.nonfoil + row.foil > 0
-    ]
-    problems = [LineProblem(0, "", problem) for problem in sheet.problems]
-    return DeckList(sheet.source, lines, problems)
+    return read_deck_sheet(path)
 
 
-def format_deck(sections: dict[str, list[tuple[int, str]]]) -> str:
-    """Deck text that `parse_deck_text` reads back: a header per section, then count and card."""
-    out: list[str] = []
+def format_deck(
+    sections: dict[str, list[tuple[int, str]]], about: dict[str, str] | None = None
+) -> str:
+    """Deck text that `parse_deck_text` reads back: the lines about the deck ("Format:
+    wildhearts-ffa"), then a header per section, then count and card."""
+    out = [f"{key.title()}: {value}" for key, value in (about or {}).items() if value]
     for section, entries in sections.items():
         if not entries:
             continue

@@ -131,14 +131,17 @@ def delete_deck(db_path: Path, deck: SavedDeck, collector: str | None = None) ->
         conn.execute(f"DELETE FROM {tables.DECK_TABLE} WHERE id = ?", (deck.id,))
 
 
-def deck_text(conn: sqlite3.Connection, placed: list[Placed]) -> str:
-    """Deck list text: names where the name is one card, codes where it has several printings."""
+def deck_text(
+    conn: sqlite3.Connection, placed: list[Placed], about: dict[str, str] | None = None
+) -> str:
+    """Deck list text: names where the name is one card, codes where it has several printings
+    (or is in several games); `about` lines ("Format: ...") first."""
     sections: dict[str, list[tuple[int, str]]] = {}
     for item in placed:
         sections.setdefault(item.line.section, []).append(
             (item.line.copies, _label(conn, item.card))
         )
-    return format_deck(sections)
+    return format_deck(sections, about)
 
 
 def _label(conn: sqlite3.Connection, card: Card) -> str:

@@ -51,6 +51,41 @@ class Table(NamedTuple):
     name: str
     headers: Sequence[str]
     rows: Iterable[Sequence[Any]]
+    # How the sheet prints: wide tables across the page, narrow ones down it.
+    landscape: bool = False
+
+
+# Column widths (in characters) past which a sheet prints landscape; a sheet printed by
+# people (an export, a registration sheet) is fitted to the page's width, never cut into
+# bands of columns, and repeats its header row on every page.
+LANDSCAPE_FROM = 90
+MAX_FITTED_WIDTH = 60  # a long note wraps to the next line rather than widen a column
+# Headers of columns that hold numbers (exports, trade lists, totals).
+NUMBER_HEADERS = frozenset(
+    {"Series", "Number", "Cost", "Attack", "Defense", "Nonfoil", "Foil", "Count", "Copies"}
+)
+PAPER_SIZES = {"letter": "1", "a4": "9"}  # the codes of ECMA-376 (openpyxl PAPERSIZE_*)
+
+
+def print_setup(
+    sheet: Any,
+    *,
+    landscape: bool,
+    title_rows: str | None = "1:1",
+    paper: str = "a4",
+    gridlines: bool = True,
+) -> None:
+    """Fit `sheet` to the width of one page (as many pages down as it needs), landscape or
+    portrait, with `title_rows` repeated at the top of every page."""
+    setup = sheet.page_setup
+    setup.orientation = "landscape" if landscape else "portrait"
+    setup.paperSize = PAPER_SIZES.get(paper, PAPER_SIZES["a4"])
+    setup.fitToWidth = 1
+    setup.fitToHeight = 0  # as many pages down as the rows need
+    sheet.sheet_properties.pageSetUpPr.fitToPage = True
+    sheet.print_options.gridLines = gridlines  # a printed table is read along its lines
+    if title_rows:
+        sheet.print_title_rows = title_rows
 
 
 def check_target(path: Path, force: bool, suffixes: Sequence[str] | None) -> None:
@@ -183,24 +218,53 @@ def write_xlsx(path: Path, tables: Sequence[Table], widths: dict[str, int] | Non
 
 
 def _write_sheet(book: Any, table: Table, widths: dict[str, int]) -> int:
-    from openpyxl.styles import Font
     from openpyxl.utils import get_column_letter
 
     sheet = book.create_sheet(table.name)
+    rows = table.rows
+    if isinstance(rows, list):  # a small table (totals): its widest cells set its widths
+        widths = {**_fitted_widths(table.headers, rows), **widths}
+    total = 0
     for position, header in enumerate(table.headers, start=1):
         width = widths.get(header, max(10, len(header) + 2))
         sheet.column_dimensions[get_column_letter(position)].width = width
+        total += width
+    print_setup(sheet, landscape=table.landscape or total > LANDSCAPE_FROM)
     sheet.freeze_panes = "A2"
-    bold = Font(bold=True)
-    sheet.append([xlsx_cell(sheet, header, bold) for header in table.headers])
+    sheet.append(_header_cells(sheet, table.headers))
     count = 0
-    for row in table.rows:
+    for row in rows:
         # Only text needs xlsx_cell (numbers and blanks go as they are): half the calls.
         sheet.append([xlsx_cell(sheet, v) if isinstance(v, str) else v for v in row])
         count += 1
     last = get_column_letter(max(1, len(table.headers)))
     sheet.auto_filter.ref = f"A1:{last}{count + 1}"
     return count
+
+
+def _header_cells(sheet: Any, headers: Sequence[str]) -> list[Any]:
+    """Bold headers; a number column's right-aligned, over its right-aligned numbers, so a
+    printed "Cost" heads its column rather than the text column to its left."""
+    from openpyxl.styles import Alignment, Font
+
+    bold, right = Font(bold=True), Alignment(horizontal="right")
+    cells = []
+    for header in headers:
+        cell = xlsx_cell(sheet, header, bold)
+        if header in NUMBER_HEADERS:
+            cell.alignment = right
+        cells.append(cell)
+    return cells
+
+
+def _fitted_widths(headers: Sequence[str], rows: list[Sequence[Any]]) -> dict[str, int]:
+    """Widths that show every cell of a small table whole ("Distinct cards owned" was cut
+    to "Distinct c" in a ten-character column)."""
+    widths = {}
+    for position, header in enumerate(headers):
+        cells = [len(str(row[position])) for row in rows if position < len(row)]
+        widths[header] = min(max([len(header), *cells]) + 2, MAX_FITTED_WIDTH)
+    return widths
 
 
 def _abandon(book: Any) -> None:

@@ -1,0 +1,63 @@
+"""The Wildhearts sample catalogue and the README's example, as a new user tries them."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from cardbase.db import schema
+from tests.conftest import ROOT, Run
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def readme_deck() -> str:
+    """The wh.txt the README writes with a heredoc."""
+    found = re.search(r"cat > wh.txt <<'DECK'\n(.*?)\nDECK\n", README, re.DOTALL)
+    assert found, "the README's Wildhearts example is gone"
+    return found.group(1) + "\n"
+
+
+def test_the_readme_example_works(tmp_path: Path) -> None:
+    path = tmp_path / "wh.db"
+    schema.prepare(path)  # the bundled Free Realms catalogue, as a new user has it
+    run = Run(path)
+    imported = run("catalog", "import", str(ROOT / "wildhearts-cards.csv"))
+    assert imported.exit_code == 0, imported.output
+    assert "48 added" in imported.stdout
+    deck = tmp_path / "wh.txt"
+    deck.write_text(readme_deck())
+    three = run("deck", "check", str(deck), "--players", "3")
+    assert three.exit_code == 0, three.output
+    assert three.stdout.startswith("\u2714 valid: wh.txt, 42 cards, Wildhearts Free-For-All")
+    four = run("deck", "check", str(deck))
+    assert four.exit_code == 1
+    assert "too-many-cards: 2 cards in the fields section" in four.stdout
+    owned = "\n".join(line for line in readme_deck().splitlines() if line[:1].isdigit())
+    assert run("add", "-", input=owned).exit_code == 0
+    assert run("add", "3 1 C 1").exit_code == 0  # a Free Realms card too
+    stats = json.loads(run("stats", "--game", "wildhearts", "-o", "json").stdout)
+    assert stats["totals"] == {"cards": 42, "nonfoil": 42, "foil": 0, "distinct": 27}
+    assert "sphere" not in stats
+    types = {row["group"]: (row["either"], row["catalogue"]) for row in stats["type"]}
+    assert types == {
+        "Ally": (9, 16),
+        "Tamer": (2, 6),
+        "Action": (4, 8),
+        "Familiar": (2, 4),
+        "Field": (2, 4),
+        "Judge": (8, 10),
+    }
+    assert stats["location"][0]["copies"] == 42
+    free_realms = json.loads(run("stats", "-o", "json").stdout)
+    assert free_realms["totals"]["cards"] == 3
+    assert [row["group"] for row in free_realms["sphere"]][:1] != ["Ally"]
+    table = run("stats", "--game", "wildhearts").stdout
+    assert table.startswith("42 cards owned")
+    assert re.search(r"^Type\s+Complete", table, re.MULTILINE)
+
+
+def test_the_sample_catalogue_is_in_the_wheel_config() -> None:
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert '"wildhearts-cards.csv" = "cardbase/data/wildhearts-cards.csv"' in pyproject
