@@ -152,7 +152,7 @@ def _is_sheet_csv(path: Path) -> bool:
     import csv
 
     from cardbase.sheets.bounded import read_bounded
-    from cardbase.sheets.columns import map_header
+    from cardbase.sheets.header import map_header
 
     if path.suffix.lower() != ".csv":
         return False
@@ -160,7 +160,7 @@ def _is_sheet_csv(path: Path) -> bool:
     for line in head.decode("utf-8-sig", errors="replace").splitlines()[:HEADER_LINES]:
         for delimiter in ",;\t":
             cells = next(csv.reader([line], delimiter=delimiter), [])
-            if len(cells) > 1 and {"name", "code"} & set(map_header(cells)):
+            if len(cells) > 1 and {"name", "code"} & set(map_header(cells)[0]):
                 return True
     return False
 

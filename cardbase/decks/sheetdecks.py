@@ -31,8 +31,9 @@ from cardbase.decks.lists import (
 )
 from cardbase.errors import CardbaseError, SheetError
 from cardbase.sheets.cells import blank, cell, shorten, text
-from cardbase.sheets.columns import Columns, find_header, fold
+from cardbase.sheets.columns import fold
 from cardbase.sheets.files import stream_sheets
+from cardbase.sheets.header import Columns, find_header
 from cardbase.sheets.rows import rows_from_sheet, sheet_source
 
 # Headers of the column that says a card's section, folded as `columns.fold` folds them.
