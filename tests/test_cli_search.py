@@ -205,7 +205,7 @@ def assert_the_cli_does_what_the_library_predicts(
     [
         ("near", False),
         ("not chugawug", False),
-        ('"unclosed phrase', False),
+        ('"unclosed phrase', True),
         ("AND", False),
         ("NEAR(a b)", False),
         ("dragon or crush", False),

@@ -75,7 +75,9 @@ def _register(name: str, owned_only: bool, doc: str) -> None:
 
         if owned_only and not copies:  # a copy is owned: its join says so
             filters["owned"] = True
-        query = lib.build_query(lib.search_words(words or []), filters, sort, desc)
+        from cardbase.query.argv import query_text
+
+        query = lib.build_query(query_text(words or []), filters, sort, desc)
         if explain:
             render.echo(lib.plan(query, limit, count, copies).explain())
             return

@@ -142,21 +142,19 @@ class RarityCompare(NamedTuple):
 
 
 class Choice(NamedTuple):
-    """sphere:chaos, type:creature; sphere:none matches Heroes (no sphere)."""
+    """sphere:chaos, type:creature; sphere:none matches Heroes (no sphere). `s!=chaos` is
+    `Not` of one, like every card field's `!=` (`cardbase.query.terms.build_term`)."""
 
     field: CardField
     value: str | None
-    negated_op: bool = False
 
     def clause(self) -> Clause:
         if self.value is None:
-            return f"{self.field.sql} IS {'NOT ' if self.negated_op else ''}NULL", []
-        op = "!=" if self.negated_op else "="
-        return f"{self.field.sql} {op} ?", [self.value]
+            return f"{self.field.sql} IS NULL", []
+        return f"{self.field.sql} = ?", [self.value]
 
     def describe(self) -> str:
-        op = "!=" if self.negated_op else ":"
-        return f"{self.field.name}{op}{(self.value or fields.NO_SPHERE).lower()}"
+        return f"{self.field.name}:{(self.value or fields.NO_SPHERE).lower()}"
 
 
 class TextMatch(NamedTuple):

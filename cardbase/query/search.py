@@ -8,7 +8,7 @@ every other term becomes part of the WHERE clause through its node's `clause()`.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardbase.catalog.cards import (
@@ -182,12 +182,6 @@ def bare_words(query: q.Query) -> str | None:
     if rest or not terms or any(":" in term.shown for term in terms):
         return None
     return " ".join(term.shown.strip('"').rstrip("*") for term in terms)
-
-
-def search_words(words: Sequence[str]) -> str:
-    """Shell words back into one query: `search s:chaos dragon` and `search 's:chaos dragon'`
-    mean the same."""
-    return " ".join(words)
 
 
 def owned_totals(conn: sqlite3.Connection, query: q.Query) -> Totals:

@@ -194,7 +194,7 @@ def build_choice(field: CardField, op: str, value: str, at: Span, errors: Errors
         close = closest(word, list(folded))
         hint = f"Did you mean {close}?" if close else f"Choose from {', '.join(folded)}"
         raise errors.error(f"unknown {field.name} '{shorten(value)}'", at, hint)
-    return q.Choice(field, None if chosen == fields.NO_SPHERE else chosen, negated_op=op == "!=")
+    return q.Choice(field, None if chosen == fields.NO_SPHERE else chosen)
 
 
 def build_words(field: CardField, op: str, value: str, at: Span, errors: Errors) -> q.Node:
@@ -257,6 +257,32 @@ BUILDERS: dict[Kind, Callable[[CardField, str, str, Span, Errors], q.Node | q.So
 }
 
 
+# Kinds whose values are one word of the language's own vocabulary (a number, a rarity, a
+# sphere ...): quotes around one (t:"creature", as Scryfall accepts) mean nothing more.
+_PLAIN_VALUE_KINDS = frozenset({Kind.NUMBER, Kind.RARITY, Kind.CHOICE, Kind.GEM, Kind.FLAG})
+
+
+def build_term(field: CardField, op: str, value: str, at: Span, errors: Errors) -> q.Node | q.Sort:
+    """One ``field op value`` term, for the parser and the plain options alike.
+
+    Of a card field, ``!=`` is exactly the negation of ``=``: `s!=chaos` is `-s:chaos`, so
+    Heroes (no sphere) are among its cards, and `def!=3` includes the cards with no defense,
+    as `-def=3` does. Copy terms keep their own ``!=`` (`tag!=trade`: a copy without the
+    tag), since of a card "a copy that is not" and "no copy that is" are different questions.
+    """
+    assert field.kind is not None  # only query fields reach here
+    if field.kind in _PLAIN_VALUE_KINDS or field.kind is Kind.SORT:
+        value = _unquote(value)[0]
+        if not value:
+            raise errors.error(f"expected a value inside the quotes after '{field.name}{op}'", at)
+    builder = BUILDERS[field.kind]
+    if op == "!=" and field.kind not in fields.HOLDING_KINDS and field.kind is not Kind.SORT:
+        node = builder(field, ":", value, at, errors)
+        assert not isinstance(node, q.Sort)
+        return q.Not(node)
+    return builder(field, op, value, at, errors)
+
+
 class _OptionValue:
     """Errors about a plain option's value, pointing into the value itself."""
 
@@ -290,8 +316,7 @@ def option_node(field: CardField, value: str) -> q.Node:
         bad = unreadable(value)
         if bad:
             raise errors.error(bad[1], Span(bad[0], bad[0] + 1))
-        assert field.kind is not None  # only query fields have plain options
-        node = BUILDERS[field.kind](field, op, rest, Span(len(op), len(value)), errors)
+        node = build_term(field, op, rest, Span(len(op), len(value)), errors)
     except QueryError as exc:
         raise CardbaseError(f"--{field.name} {shorten(value)}: {exc.message}", exc.hint) from None
     assert not isinstance(node, q.Sort)  # order: has no plain option; --sort is its own
