@@ -359,10 +359,12 @@ def missing(
 
     Example: cardbase missing --series 1 --rarity R --foil
     """
+    from cardbase.cli.search import checked
     from cardbase.query import search as lib
 
     query = lib.missing_query(filters, FOIL if foil else NONFOIL if nonfoil else None)
     with STATE.connect() as conn:
+        query = checked(conn, query)
         cards, hidden = search_page(conn, query, None, show_all, output)
     render.print_cards(cards, output)
     print_hidden(hidden)

@@ -38,11 +38,32 @@ def _close_names(conn: sqlite3.Connection, words: str) -> str:
     return f" {did_you_mean(suggestions)}" if suggestions else ""
 
 
+def checked(conn: sqlite3.Connection, query: "Query") -> "Query":
+    """The query to run, after its warnings (a term no card can match) went to stderr."""
+    from cardbase.query.checks import check
+
+    query, notes = check(conn, query)
+    for note in notes:
+        render.echo(f"cardbase: warning: {note}", err=True)
+    return query
+
+
+def _explain(query: "Query", limit: int | None, count: bool, copies: bool, output: Output) -> None:
+    from cardbase.query import search as lib
+
+    found = lib.plan(query, limit, count, copies)
+    if output is Output.json:
+        render.print_json(found.to_dict())
+    else:
+        render.echo(found.explain())
+
+
 def _copies(query: "Query", limit: int | None, show_all: bool, output: Output) -> None:
     """`collection --copies`: the collector's holdings the query picks, with their totals."""
     from cardbase.query import search as lib
 
     with STATE.connect() as conn:
+        query = checked(conn, query)
         copies, hidden = copies_page(conn, query, limit, show_all, output)
         totals, holdings = lib.copies_totals(conn, query) if output is Output.table else (None, 0)
     if output is not Output.table or copies:
@@ -79,16 +100,17 @@ def _register(name: str, owned_only: bool, doc: str) -> None:
 
         query = lib.build_query(query_text(words or []), filters, sort, desc)
         if explain:
-            render.echo(lib.plan(query, limit, count, copies).explain())
+            _explain(query, limit, count, copies, output)
             return
         if count:
             with STATE.connect() as conn:
-                render.echo(lib.count(conn, query, copies))
+                render.echo(lib.count(conn, checked(conn, query), copies))
             return
         if copies:
             _copies(query, limit, show_all, output)
             return
         with STATE.connect() as conn:
+            query = checked(conn, query)
             cards, hidden = search_page(conn, query, limit, show_all, output)
             totals = lib.owned_totals(conn, query) if owned_only else None
             bare = lib.bare_words(query) if not cards and not owned_only else None

@@ -16,6 +16,8 @@ from cardbase.fields import PLAYSET
 from cardbase.limits import MAX_SERIES
 
 if TYPE_CHECKING:
+    import sqlite3
+
     from cardbase.trades import Rules, TradeItem, TradeMatch
 
 trade_app = typer.Typer(
@@ -87,8 +89,20 @@ def _lists(rules: Rules) -> tuple[list[TradeItem], list[TradeItem]]:
 
     with STATE.connect() as conn:
         check_offer(conn, rules.offer)
+        _warn_series(conn, rules.complete_series)
         mine = trade_lists(conn, rules)
     return mine.offered, mine.wanted
+
+
+def _warn_series(conn: sqlite3.Connection, series: int | None) -> None:
+    """--complete-series of a series the catalogue lacks wants nothing: say so, not silently."""
+    from cardbase.query.checks import catalogue_series, no_series
+
+    known = catalogue_series(conn) if series is not None else []
+    if series is not None and series not in known:
+        render.echo(
+            f"cardbase: warning: {no_series(f'--complete-series {series}', known)}", err=True
+        )
 
 
 def _print_items(title: str, items: list[TradeItem]) -> None:

@@ -123,6 +123,20 @@ class Range(NamedTuple):
         return f"{self.field.name}:{low}..{high}"
 
 
+class Empty(NamedTuple):
+    """A term that no card can match, kept as typed (cost:4..2, r:p..c): it matches nothing,
+    as it says, and `reason` is the warning `cardbase.query.checks` gives for it."""
+
+    shown: str
+    reason: str
+
+    def clause(self) -> Clause:
+        return "0", []
+
+    def describe(self) -> str:
+        return self.shown
+
+
 class RarityCompare(NamedTuple):
     """rarity>=r: by the ordered rarities C < U < R < E."""
 

@@ -38,6 +38,10 @@ class SearchPlan(NamedTuple):
     sql: str
     params: list[Any]
 
+    def to_dict(self) -> dict[str, Any]:
+        """`--explain -o json`: the query as understood, its SQL and the SQL's parameters."""
+        return {"query": self.query.describe(), "sql": self.sql, "params": self.params}
+
     def explain(self) -> str:
         return "\n".join(
             [

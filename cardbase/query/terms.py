@@ -141,6 +141,13 @@ def build_number(field: CardField, op: str, value: str, at: Span, errors: Errors
             raise errors.error("a range needs at least one end, e.g. cost:2..4 or atk:5..", at)
         low = _number(low_text, at, errors) if low_text else None
         high = _number(high_text, at, errors, len(low_text) + 2) if high_text else None
+        if low is not None and high is not None and low > high:
+            shown = f"{field.name}:{low}..{high}"
+            return q.Empty(
+                shown,
+                f"{shown} is an empty range ({low} is more than {high}), so no card matches; "
+                f"did you mean {field.name}:{high}..{low}?",
+            )
         return q.Range(field, low, high)
     return q.Compare(field, "=" if op == ":" else op, _number(value, at, errors))
 
@@ -161,6 +168,9 @@ def _rarity_letter(value: str, at: Span, errors: Errors) -> str:
 def build_rarity(field: CardField, op: str, value: str, at: Span, errors: Errors) -> q.Node:
     if ".." in value and op in (":", "="):
         low_text, _, high_text = value.partition("..")
+        empty = _empty_rarity_range(field, low_text, high_text, at, errors)
+        if empty is not None:
+            return empty
         parts = []
         if low_text:
             parts.append(build_rarity(field, ">=", low_text, at, errors))
@@ -179,6 +189,37 @@ def build_rarity(field: CardField, op: str, value: str, at: Span, errors: Errors
             f"Use rarity:{letter.lower()}",
         )
     return q.RarityCompare(op, letter)
+
+
+def _empty_rarity_range(
+    field: CardField, low_text: str, high_text: str, at: Span, errors: Errors
+) -> q.Node | None:
+    """r:r..c (the order upside down) or r:p..c (promos stand outside the order) as the term
+    that matches nothing it is, with why (r:p..p is r:p); None for a range that can match."""
+    if not low_text or not high_text:
+        return None
+    low, high = (_rarity_letter(text, at, errors) for text in (low_text, high_text))
+    if low == high:
+        return q.RarityCompare("=", low)
+    shown = f"{field.name}:{low.lower()}..{high.lower()}"
+    outside = [letter for letter in (low, high) if letter not in fields.RANKED_RARITIES]
+    if outside:
+        name = fields.RARITY_NAMES[outside[0]].lower()
+        return q.Empty(
+            shown,
+            f"{name} cards have no place in the rarity order "
+            f"{' < '.join(fields.RANKED_RARITIES)}, so {shown} matches no card; "
+            f"use {field.name}:{outside[0].lower()}",
+        )
+    ranks = [fields.RARITY_LETTERS.index(letter) for letter in (low, high)]
+    if ranks[0] > ranks[1]:
+        return q.Empty(
+            shown,
+            f"{shown} is an empty range ({fields.RARITY_NAMES[low]} is above "
+            f"{fields.RARITY_NAMES[high]}), so no card matches; "
+            f"did you mean {field.name}:{high.lower()}..{low.lower()}?",
+        )
+    return None
 
 
 def build_choice(field: CardField, op: str, value: str, at: Span, errors: Errors) -> q.Node:
