@@ -48,7 +48,7 @@ class _Checker:
     def walk(self, node: q.Node, negated: bool = False) -> q.Node:
         if isinstance(node, q.And | q.Or):
             children = tuple(self.walk(child, negated) for child in node.children)
-            return type(node)(children)  # type: ignore[arg-type]
+            return type(node)(children)
         if isinstance(node, q.Not):
             return q.Not(self.walk(node.child, not negated))
         if isinstance(node, q.Empty):
