@@ -18,6 +18,7 @@ COMMAND_MODULES: dict[str, str] = {
     "search": "search", "collection": "search", "missing": "collection",
     "show": "cards", "code": "cards",
     "add": "collection", "remove": "collection", "set": "collection", "undo": "collection",
+    "redo": "collection",
     "history": "collection", "stats": "collection", "move": "collection",
     "tag": "collection", "untag": "collection",
     "import": "sheets", "export": "sheets",
