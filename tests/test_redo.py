@@ -107,7 +107,7 @@ def test_undo_and_redo_say_what_they_did(run: Run) -> None:
     assert run("history").stdout.count("(undone)") == 0
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", [0, *(pytest.param(s, marks=pytest.mark.slow) for s in (1, 2))])
 def test_undo_and_redo_follow_a_model_of_two_stacks(run: Run, db_path: Path, seed: int) -> None:
     """Random changes, undos and redos; after each, the holdings and totals are those the
     model of an undo stack and a redo stack says."""

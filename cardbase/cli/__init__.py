@@ -87,6 +87,7 @@ def lean_app(args: Sequence[str]) -> typer.Typer:
     lean = copy.copy(app)
     lean.registered_commands = commands
     lean.registered_groups = groups
+    lean._add_completion = False  # the completion options cost each start; help has them
     return lean
 
 

@@ -16,6 +16,7 @@ from cardbase.cli import render
 from cardbase.cli.paging import copies_page, print_hidden, search_page
 from cardbase.cli.queryargs import QueryCommand
 from cardbase.cli.root import STATE, Output, OutputOption, app, command
+from cardbase.text import plural
 
 if TYPE_CHECKING:
     from cardbase.query.nodes import Query
@@ -73,8 +74,8 @@ def _copies(query: "Query", limit: int | None, show_all: bool, output: Output) -
         render.echo("You own no copies that match.", err=True)
     if totals is not None:
         render.echo(
-            f"{totals.cards} cards ({totals.nonfoil} non-foil, {totals.foil} foil), "
-            f"{totals.distinct} distinct, in {holdings} holdings"
+            f"{plural(totals.cards, 'card')} ({totals.nonfoil} non-foil, {totals.foil} foil), "
+            f"{totals.distinct} distinct, in {plural(holdings, 'holding')}"
         )
 
 
@@ -125,8 +126,8 @@ def _register(name: str, owned_only: bool, doc: str) -> None:
             )
         if totals is not None and output is Output.table:
             render.echo(
-                f"{totals.cards} cards ({totals.nonfoil} non-foil, {totals.foil} foil), "
-                f"{totals.distinct} distinct"
+                f"{plural(totals.cards, 'card')} ({totals.nonfoil} non-foil, "
+                f"{totals.foil} foil), {totals.distinct} distinct"
             )
 
     run.__doc__ = doc

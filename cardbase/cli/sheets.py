@@ -9,8 +9,17 @@ import typer
 
 from cardbase.cli import options as opt
 from cardbase.cli import render
-from cardbase.cli.root import STATE, Output, OutputOption, app, command
+from cardbase.cli.root import (
+    STATE,
+    Output,
+    OutputOption,
+    YesOption,
+    app,
+    command,
+    confirm,
+)
 from cardbase.collection.changes import ImportMode
+from cardbase.text import plural
 
 if TYPE_CHECKING:
     from cardbase.sheets.importer import ImportReport
@@ -38,6 +47,7 @@ def import_(
         bool, typer.Option("--skip-bad", help="Import the good rows even if some cannot be.")
     ] = False,
     output: OutputOption = Output.table,
+    yes: YesOption = False,
 ) -> None:
     """Import a collection spreadsheet: finds the header, maps columns, resolves each card.
 
@@ -45,6 +55,8 @@ def import_(
     """
     from cardbase.sheets.importer import import_collection
 
+    if mode is ImportMode.REPLACE and not dry_run:
+        _confirm_replace(file, yes)
     progress = render.DelayedProgress()
     try:
         report = import_collection(
@@ -61,6 +73,19 @@ def import_(
     finally:
         progress.close()
     _print_import(report, dry_run, output)
+
+
+def _confirm_replace(file: Path, yes: bool) -> None:
+    """--mode replace of a collection with cards asks first, on a terminal."""
+    if yes:
+        return
+    from cardbase.collection.stats import totals
+    from cardbase.text import plural
+
+    with STATE.connect() as conn:
+        held = totals(conn).cards
+    if held:
+        confirm(f"Replace your collection of {plural(held, 'card')} with {file.name}?", yes)
 
 
 def _print_import(report: ImportReport, dry_run: bool, output: Output) -> None:
@@ -81,11 +106,11 @@ def _print_import(report: ImportReport, dry_run: bool, output: Output) -> None:
     if dry_run:
         for change in report.changes:
             render.echo(f"would change: {change.describe()}")
-    verb = "would be" if dry_run else "were"
+    verb = "would be" if dry_run else "was" if counts["added"] == 1 else "were"
     render.echo(
-        f"{report.source}: {counts['rows']} rows; {counts['added']} cards {verb} added, "
-        f"{counts['changed']} changed, {counts['removed']} removed; "
-        f"{counts['skipped']} rows skipped"
+        f"{report.source}: {plural(counts['rows'], 'row')}; {plural(counts['added'], 'card')} "
+        f"{verb} added, {counts['changed']} changed, {counts['removed']} removed; "
+        f"{plural(counts['skipped'], 'row')} skipped"
         + ("" if dry_run or not report.changes else ". 'cardbase undo' reverts this import.")
     )
 
@@ -113,5 +138,5 @@ def export(
     what = "catalogue" if catalogue else "query" if query is not None else "collection"
     with STATE.connect() as conn:
         report = export_cards(conn, file, what, query, force=force, bom=bom)
-    rows = f" in {report.rows} rows" if report.rows != report.cards else ""
-    render.echo(f"{report.path}: {report.cards} cards written{rows}")
+    rows = f" in {plural(report.rows, 'row')}" if report.rows != report.cards else ""
+    render.echo(f"{report.path}: {plural(report.cards, 'card')} written{rows}")

@@ -10,10 +10,11 @@ import typer
 
 from cardbase.cli import options as opt
 from cardbase.cli import render
-from cardbase.cli.root import STATE, Output, OutputOption, app, command
+from cardbase.cli.root import STATE, Output, OutputOption, app, command, with_examples
 from cardbase.errors import CardbaseError
 from cardbase.fields import PLAYSET
 from cardbase.limits import MAX_SERIES
+from cardbase.text import plural
 
 if TYPE_CHECKING:
     import sqlite3
@@ -21,7 +22,14 @@ if TYPE_CHECKING:
     from cardbase.trades import Rules, TradeItem, TradeMatch
 
 trade_app = typer.Typer(
-    help="Trade lists: haves, wants, and the trades you can do.", no_args_is_help=True
+    help=with_examples(
+        "Trade lists: haves, wants, and the trades you can do.",
+        "cardbase trade list --keep-decks --complete-series 1",
+        "cardbase trade list --tag trade --min-condition lp -o csv",
+        "cardbase trade match their-trades.xlsx",
+        "cardbase trade lobby",
+    ),
+    no_args_is_help=True,
 )
 app.add_typer(trade_app, name="trade")
 
@@ -109,7 +117,7 @@ def _print_items(title: str, items: list[TradeItem]) -> None:
     from cardbase.trades.files import list_headers
     from cardbase.trades.items import has_detail
 
-    render.echo(f"{title}: {sum(item.copies for item in items)} cards")
+    render.echo(f"{title}: {plural(sum(item.copies for item in items), 'card')}")
     if items:
         detail = has_detail(items)
         render.print_table(list_headers(detail), [[str(c) for c in i.row(detail)] for i in items])
@@ -242,7 +250,7 @@ def _print_match(result: TradeMatch, they_offer: str, they_want: str) -> None:
         return
     summary = result.summary()
     render.echo(
-        f"Proposal: get {summary['get_cards']} cards (value {summary['get_value']}), "
+        f"Proposal: get {plural(summary['get_cards'], 'card')} (value {summary['get_value']}), "
         f"give {summary['give_cards']} (value {summary['give_value']})"
     )
     for verb, items in (("get ", result.proposal_get), ("give", result.proposal_give)):
