@@ -10,6 +10,7 @@ dragon'`) is left as typed: it holds syntax, or its field takes no value with sp
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -20,8 +21,16 @@ from cardbase.fields import FIELD_BY_NAME, NEGATED_ALIASES, Kind
 _SPACED_KINDS = frozenset(
     {Kind.WORDS, Kind.CODE, Kind.CONDITION, Kind.LANGUAGE, Kind.LOCATION, Kind.TAG}
 )
-_TERM = re.compile(r"(-?)([A-Za-z]+)(>=|<=|!=|:|=|>|<)(.*)", re.DOTALL)
-_EXACT = re.compile(r"(-?!)(.*)", re.DOTALL)
+
+
+@functools.cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A field term and an exact name, compiled only when an argument holds a space: most
+    searches' arguments do not, and each start would pay for them."""
+    return (
+        re.compile(r"(-?)([A-Za-z]+)(>=|<=|!=|:|=|>|<)(.*)", re.DOTALL),
+        re.compile(r"(-?!)(.*)", re.DOTALL),
+    )
 
 
 def _is_syntax(word: str) -> bool:
@@ -29,7 +38,7 @@ def _is_syntax(word: str) -> bool:
     term, an exclusion, a group, a phrase or a /regex/ of its own."""
     if word.startswith(("-", "!", "/")) or any(ch in word for ch in '"()'):
         return True
-    term = _TERM.fullmatch(word)
+    term = _patterns()[0].fullmatch(word)
     return term is not None and term[2].lower() in (*FIELD_BY_NAME, *NEGATED_ALIASES)
 
 
@@ -42,14 +51,17 @@ def argument_term(argument: str) -> str:
     """One shell argument as query text: `o:draw a card` is `o:"draw a card"`, `!Chugawug
     Cook` is `!"Chugawug Cook"`; anything else is returned as it is."""
     text = argument.strip()
-    term = _TERM.fullmatch(text)
+    if not any(ch.isspace() for ch in text):
+        return argument
+    term_pattern, exact_pattern = _patterns()
+    term = term_pattern.fullmatch(text)
     if term is not None:
         sign, name, op, value = term.groups()
         field = FIELD_BY_NAME.get(name.lower())
         if field is not None and field.kind in _SPACED_KINDS and _one_value(value):
             return f'{sign}{name}{op}"{value.strip()}"'
         return argument
-    exact = _EXACT.fullmatch(text)
+    exact = exact_pattern.fullmatch(text)
     if exact is not None and _one_value(exact[2]):
         return f'{exact[1]}"{exact[2].strip()}"'
     return argument
