@@ -101,14 +101,16 @@ FIELDS: tuple[CardField, ...] = (
     CardField("code", Kind.CODE, (), "", "code", True, True, "Code", table="Code",
               option="Collector code", example="'1 U 132'",
               sort=("c.game", "c.series", "c.number")),
-    CardField("series", Kind.NUMBER, ("set",), "c.series", "series", export="Series",
+    CardField("series", Kind.NUMBER, ("set", "e", "edition"), "c.series", "series",
+              export="Series",
               option="Series number or range", example="1"),
     CardField("rarity", Kind.RARITY, ("r",), "c.rarity", "rarity", export="Rarity",
               table="Rarity", option="Rarity letter or name; >=r works", example="U",
               sort=(f"instr('{RARITY_LETTERS}', c.rarity)",)),
     CardField("number", Kind.NUMBER, ("num",), "c.number", "number", export="Number"),
     CardField("name", Kind.WORDS, ("n",), "c.name", "name", True, True, "Name", table="Name",
-              option="Name contains these words (prefixes)", example="chug", sort=("c.name",)),
+              option="Name contains these words (prefixes)", example="chug",
+              sort=("c.name COLLATE NOCASE", "c.name")),
     CardField("type", Kind.CHOICE, ("t",), "c.type", "type", True, True, "Type", table="Type",
               option="Creature, resource or trick", example="creature", choices=_all("types")),
     CardField("hero", None, (), "c.hero", "hero", True, export="Hero"),
@@ -117,11 +119,13 @@ FIELDS: tuple[CardField, ...] = (
               choices=(*_all("spheres"), NO_SPHERE)),
     CardField("trait", Kind.WORDS, ("tr", "traits"), "c.traits", "traits", True,
               export="Traits", option="Has this trait", example="chugawug"),
-    CardField("cost", Kind.NUMBER, (), "c.cost", "cost", True, export="Cost", table="Cost",
+    CardField("cost", Kind.NUMBER, ("cmc", "mv", "manavalue"), "c.cost", "cost", True,
+              export="Cost", table="Cost",
               option="Cost, a range or a comparison", example="2..4"),
-    CardField("attack", Kind.NUMBER, ("atk",), "c.attack", "attack", True, export="Attack",
+    CardField("attack", Kind.NUMBER, ("atk", "pow", "power"), "c.attack", "attack", True,
+              export="Attack",
               table="Atk/Def", option="Attack, a range or a comparison", example="'>=5'"),
-    CardField("defense", Kind.NUMBER, ("def",), "c.defense", "defense", True,
+    CardField("defense", Kind.NUMBER, ("def", "tou", "toughness"), "c.defense", "defense", True,
               export="Defense", option="Defense, a range or a comparison", example="3"),
     CardField("gems", Kind.NUMBER, (), "length(c.gems)", "gems", True, export="Gems",
               table="Gems", option="Number of gems", example="3.."),
@@ -152,6 +156,31 @@ FIELDS: tuple[CardField, ...] = (
 
 FIELD_BY_NAME: dict[str, CardField] = {
     key: field for field in FIELDS if field.kind for key in (field.name, *field.aliases)
+}
+# Scryfall's `not:foil` is `-is:foil`: a negated alias, so it is not among `is`'s aliases
+# (which mean exactly their field).
+NEGATED_ALIASES: dict[str, str] = {"not": "is"}
+# Scryfall's terms that have no counterpart in this game's data, with what there is instead:
+# a user coming from Scryfall is told why, not handed a list of every field.
+NOT_IN_DATA: dict[str, str] = {
+    "include": "every card is always searched; there are no extras to include",
+    "unique": "every printing is its own card already",
+    "usd": "there are no prices",
+    "eur": "there are no prices",
+    "tix": "there are no prices",
+    "year": "there are no release dates; series: is the nearest (series:1)",
+    "date": "there are no release dates; series: is the nearest (series:1)",
+    "f": "formats are checked on decks: cardbase deck check --format NAME",
+    "format": "formats are checked on decks: cardbase deck check --format NAME",
+    "legal": "formats are checked on decks: cardbase deck check --format NAME",
+    "banned": "formats are checked on decks: cardbase deck check --format NAME",
+    "c": "there are no card colours; gem colours are gem: (gem:r), spheres sphere:",
+    "color": "there are no card colours; gem colours are gem: (gem:r), spheres sphere:",
+    "id": "there are no card colours; gem colours are gem: (gem:r), spheres sphere:",
+    "a": "there are no artists",
+    "artist": "there are no artists",
+    "ft": "lore (the flavour text) is shown by cardbase show but not searched",
+    "flavor": "lore (the flavour text) is shown by cardbase show but not searched",
 }
 # Fields a search can sort by, with the expressions to sort on.
 SORT_KEYS: dict[str, tuple[str, ...]] = {

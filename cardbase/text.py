@@ -38,3 +38,9 @@ def visible(text: str, keep: str = "") -> str:
 def _escape(character: str) -> str:
     code = ord(character)
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """'1 card', '2 cards', '1 copy', '3 copies' (`many` for a plural not made with -s):
+    a message reads as a person would write it, whatever the count."""
+    return f"{count:,} {word if count == 1 else many or word + 's'}"

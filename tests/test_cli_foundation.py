@@ -83,11 +83,11 @@ def test_code_command(run: Run) -> None:
     assert "Ninja Blade Adept" in text
 
 
-def test_code_with_no_card_is_still_exit_0(run: Run) -> None:
-    result = run("code", "5 C 5", "-o", "json")
-    assert result.exit_code == 0
-    assert json.loads(result.stdout)["card"] is None
-    assert "no card has the code 5 C 5" in run("code", "5 C 5").stdout
+@pytest.mark.parametrize("output", ["table", "json"])
+def test_code_with_no_card_exits_2_as_show_does(run: Run, output: str) -> None:
+    for command in ("code", "show"):
+        line = one_line_error(run(command, "5 C 5", "-o", output))
+        assert line == "cardbase: no card has the code 5 C 5"
 
 
 def test_bad_code_is_one_line_and_exit_2(run: Run) -> None:

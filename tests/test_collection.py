@@ -108,7 +108,8 @@ def test_history_and_undo(run: Run) -> None:
         {"code": "1 U 132", "name": "Ninja Blade Adept", "finish": "foil", **plain, "delta": 1},
     ]
     undone = run("undo")
-    assert undone.stdout.splitlines()[0].startswith("Undid batch 2 (add (2 lines)")
+    assert undone.stdout.splitlines()[0].startswith("Undid add (2 lines) (")
+    assert undone.stdout.splitlines()[0].endswith(", batch 2), 2 changes:")
     assert owned(run) == {("1 U 15", "nonfoil"): 2}
     run("undo")
     assert owned(run) == {}

@@ -128,7 +128,7 @@ def test_import_skips_a_misspelled_row_only_when_told(run: Run, tmp_path: Path) 
         in refused.stderr
     )
     skipped = run("import", str(sheet), "--skip-bad")
-    assert skipped.exit_code == 0 and "1 rows skipped" in skipped.stdout
+    assert skipped.exit_code == 0 and "1 row skipped" in skipped.stdout
     owned = json.loads(run("collection", "-o", "json").stdout)
     assert [(card["code"], card["nonfoil"]) for card in owned] == [("1 U 15", 1)]
 

@@ -102,7 +102,6 @@ QUERIES = [
     ("CHUGAWUGS", {"1 C 14", "1 U 15", "1 R 20", "2 C 101"}),
     ("dragon", {"1 E 82"}),
     ('"draw a card"', {"1 R 50", "1 C 81"}),
-    ('"draw a card', {"1 R 50", "1 C 81"}),
     ("robgoblin -sneak", {"1 C 41", "1 R 50", "2 U 102"}),
     ("crush", {"1 C 41", "1 U 92"}),
     ("near", set()),
@@ -260,6 +259,7 @@ VALUE_FOR = {
     "number": "14",
     "attack": "5..",
     "defense": "3",
+    "cost": "2",
     "condition": "nm",
     "language": "fr",
     "location": "box",
@@ -369,6 +369,11 @@ def test_bad_option_names_the_option() -> None:
         ("atk:x..3", "expected a number, not 'x'", 4),
         ("atk:1..y", "expected a number, not 'y'", 7),
         ("(t:creature", "this '(' is never closed", 0),
+        ('name:"open', "this quote is never closed", 5),
+        ('"draw a card', "this quote is never closed", 0),
+        ("pow:x", "expected a number, not 'x'", 4),
+        ("usd<1", "'usd' is not in this game's data. There are no prices", 0),
+        ("powr:3", "unknown field 'powr'. Did you mean power (attack)?", 0),
         ("t:creature)", "unexpected ')'", 10),
         ("colour:red", "unknown field 'colour'", 0),
         ("typ:creature", "unknown field 'typ'. Did you mean type?", 0),
@@ -430,14 +435,22 @@ def test_token_soup_parses_or_raises_query_error(
 @pytest.mark.parametrize(
     ("text", "shown"),
     [
-        ('dragon or dragon 0"', 'dragon or (dragon "0")'),  # found by the token soup above
-        ('a"b', '"a b"'),
-        ('name:chug"a', 'name:"chug a"'),
+        ('dragon or dragon 0""', 'dragon or (dragon "0")'),  # found by the token soup above
+        ('a"b"', '"a b"'),
+        ('name:chug"a"', 'name:"chug a"'),
     ],
 )
 def test_a_quote_inside_a_word_reads_back_the_same(text: str, shown: str) -> None:
     assert parse_query(text).describe() == shown
     assert parse_query(shown).describe() == shown
+
+
+@pytest.mark.parametrize("text", ['dragon or dragon 0"', 'a"b', 'name:chug"a', '!"Chugawug'])
+def test_a_quote_never_closed_is_refused_wherever_it_opens(text: str) -> None:
+    with pytest.raises(QueryError, match="this quote is never closed") as caught:
+        parse_query(text)
+    assert caught.value.start == text.index('"')
+    assert caught.value.end == len(text)
 
 
 # Cards whose names and texts are made of SQL and FTS5 syntax, so hostile user text can

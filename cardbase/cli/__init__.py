@@ -18,6 +18,7 @@ COMMAND_MODULES: dict[str, str] = {
     "search": "search", "collection": "search", "missing": "collection",
     "show": "cards", "code": "cards",
     "add": "collection", "remove": "collection", "set": "collection", "undo": "collection",
+    "redo": "collection",
     "history": "collection", "stats": "collection", "move": "collection",
     "tag": "collection", "untag": "collection",
     "import": "sheets", "export": "sheets",
@@ -86,6 +87,7 @@ def lean_app(args: Sequence[str]) -> typer.Typer:
     lean = copy.copy(app)
     lean.registered_commands = commands
     lean.registered_groups = groups
+    lean._add_completion = False  # the completion options cost each start; help has them
     return lean
 
 

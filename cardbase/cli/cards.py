@@ -43,9 +43,12 @@ def code(
     Example: cardbase code "1 U 132"
     """
     from cardbase.catalog.names import look_up_code
+    from cardbase.errors import NotFoundError
 
     with STATE.connect() as conn:
         lookup = look_up_code(conn, text)
+    if lookup.card is None:  # as `show` answers: no card is an error, not an empty answer
+        raise NotFoundError(lookup.note or f"no card has the code {lookup.code}")
     if output is Output.json:
         render.print_json(lookup.to_dict())
         return

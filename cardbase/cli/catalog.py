@@ -8,9 +8,16 @@ from typing import Annotated
 import typer
 
 from cardbase.cli import render
-from cardbase.cli.root import STATE, Output, OutputOption, app, command
+from cardbase.cli.root import STATE, Output, OutputOption, app, command, with_examples
 
-catalog_app = typer.Typer(help="Manage the card catalogue.", no_args_is_help=True)
+catalog_app = typer.Typer(
+    help=with_examples(
+        "Manage the card catalogue.",
+        "cardbase catalog import real-cards.csv",
+        "cardbase catalog import real-cards.csv --skip-bad",
+    ),
+    no_args_is_help=True,
+)
 app.add_typer(catalog_app, name="catalog")
 
 

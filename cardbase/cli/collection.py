@@ -12,9 +12,10 @@ from cardbase.cli.root import STATE, Output, OutputOption, app, command
 from cardbase.errors import CardbaseError
 from cardbase.fields import FOIL, HOLDING_KINDS, NONFOIL, OPTION_FIELDS
 from cardbase.games import DEFAULT_GAME
+from cardbase.text import plural
 
 if TYPE_CHECKING:
-    from cardbase.collection.changes import Change, Selector
+    from cardbase.collection.changes import Batch, Change, Selector
 
 Items = Annotated[
     list[str],
@@ -235,14 +236,30 @@ def undo(output: OutputOption = Output.table) -> None:
     """
     from cardbase.collection.store import undo_last
 
-    batch = undo_last(STATE.db_path, STATE.collector)
+    _print_batch(undo_last(STATE.db_path, STATE.collector), "Undid", "undo", output)
+
+
+@command(app)
+def redo(output: OutputOption = Output.table) -> None:
+    """Redo the change you last undid (until you make another change).
+
+    Example: cardbase redo
+    """
+    from cardbase.collection.store import redo_last
+
+    _print_batch(redo_last(STATE.db_path, STATE.collector), "Redid", "redo", output)
+
+
+def _print_batch(batch: "Batch | None", done: str, verb: str, output: Output) -> None:
+    """What undo or redo did: the batch (what command or import, when) and each change."""
     if output is Output.json:
         render.print_json(batch.to_dict() if batch else None)
         return
     if batch is None:
-        render.echo("Nothing to undo.")
+        render.echo(f"Nothing to {verb}.")
         return
-    render.echo(f"Undid batch {batch.id} ({batch.source}, {batch.created_at}):")
+    changes = plural(len(batch.changes), "change")
+    render.echo(f"{done} {batch.source} ({batch.created_at}, batch {batch.id}), {changes}:")
     for change in batch.changes:
         render.echo(f"  {change.describe()}")
 
@@ -315,7 +332,7 @@ def stats(
         render.print_csv(STATS_CSV_HEADER, found.csv_rows())
         return
     render.echo(
-        f"{totals.cards} cards owned ({totals.nonfoil} non-foil, {totals.foil} foil), "
+        f"{plural(totals.cards, 'card')} owned ({totals.nonfoil} non-foil, {totals.foil} foil), "
         f"{totals.distinct} distinct"
     )
     for key, group in groups.items():
@@ -352,10 +369,12 @@ def missing(
 
     Example: cardbase missing --series 1 --rarity R --foil
     """
+    from cardbase.cli.search import checked
     from cardbase.query import search as lib
 
     query = lib.missing_query(filters, FOIL if foil else NONFOIL if nonfoil else None)
     with STATE.connect() as conn:
+        query = checked(conn, query)
         cards, hidden = search_page(conn, query, None, show_all, output)
     render.print_cards(cards, output)
     print_hidden(hidden)

@@ -8,27 +8,55 @@ from typing import Annotated
 import typer
 
 from cardbase.cli import render
-from cardbase.cli.root import STATE, Output, OutputOption, app, command, guarded
+from cardbase.cli.root import (
+    STATE,
+    Output,
+    OutputOption,
+    YesOption,
+    app,
+    command,
+    confirm,
+    guarded,
+    with_examples,
+)
 
 collectors_app = typer.Typer(
-    help="Who collects in this database: list (the default), add, rename, remove, default.",
+    help=with_examples(
+        "Who collects in this database: list (the default), add, rename, remove, default.",
+        "cardbase collectors add Alice",
+        "cardbase collectors rename Alice 'Alice B'",
+        "cardbase collectors remove Bob --force --yes",
+    ),
     invoke_without_command=True,
 )
 app.add_typer(collectors_app, name="collectors")
 config_app = typer.Typer(
-    help="The config file: show (the default), set, unset.", invoke_without_command=True
+    help=with_examples(
+        "The config file: show (the default), set, unset.",
+        "cardbase config set condition lp",
+        "cardbase config unset language",
+    ),
+    invoke_without_command=True,
 )
 app.add_typer(config_app, name="config")
 
 Name = Annotated[str, typer.Argument(metavar="NAME", help="A collector's name.")]
 
 
+NoHeaders = Annotated[
+    bool, typer.Option("--no-headers", help="csv and tsv without the header row.")
+]
+
+
 @collectors_app.callback()
-def collectors_root(ctx: typer.Context, output: OutputOption = Output.table) -> None:
+def collectors_root(
+    ctx: typer.Context, output: OutputOption = Output.table, no_headers: NoHeaders = False
+) -> None:
     """List the collectors of this database, with what each owns.
 
     Example: cardbase collectors
     """
+    STATE.no_headers = no_headers  # a group's own options: no command injects it here
     if ctx.invoked_subcommand is None:
         guarded(_list)(output)
 
@@ -112,16 +140,21 @@ def remove(
         bool,
         typer.Option("--force", help="Also when they own cards or decks (a backup is made)."),
     ] = False,
+    yes: YesOption = False,
 ) -> None:
-    """Remove a collector. With cards or decks, only with --force, after a backup.
+    """Remove a collector. With cards or decks, only with --force, after a backup; on a
+    terminal, after asking (undo cannot bring a collector back).
 
-    Example: cardbase collectors remove Bob --force
+    Example: cardbase collectors remove Bob --force --yes
     """
     from cardbase.collection.roster import remove_collector
+    from cardbase.text import plural
 
+    confirm(f"Remove the collector '{name}' and all their cards, history and decks?", yes)
     removal = remove_collector(STATE.db_path, name, force)
     render.echo(
-        f"Removed '{removal.collector.name}' ({removal.copies} cards, {removal.decks} decks)"
+        f"Removed '{removal.collector.name}' ({plural(removal.copies, 'card')}, "
+        f"{plural(removal.decks, 'deck')})"
     )
     if removal.backup:
         render.echo(
@@ -130,11 +163,14 @@ def remove(
 
 
 @config_app.callback()
-def config_root(ctx: typer.Context, output: OutputOption = Output.table) -> None:
+def config_root(
+    ctx: typer.Context, output: OutputOption = Output.table, no_headers: NoHeaders = False
+) -> None:
     """Show where the config file is and what it sets.
 
     Example: cardbase config
     """
+    STATE.no_headers = no_headers
     if ctx.invoked_subcommand is None:
         guarded(_show_config)(output)
 

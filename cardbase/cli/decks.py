@@ -9,14 +9,32 @@ import typer
 
 from cardbase.cli import options as opt
 from cardbase.cli import render
-from cardbase.cli.root import STATE, Output, OutputOption, app, command
+from cardbase.cli.root import (
+    STATE,
+    Output,
+    OutputOption,
+    YesOption,
+    app,
+    command,
+    confirm,
+    with_examples,
+)
 from cardbase.errors import first_few
 
 if TYPE_CHECKING:
     from cardbase.decks.batch import DeskLine
     from cardbase.decks.desk import BuiltDeck
 
-deck_app = typer.Typer(help="Check, describe and keep deck lists.", no_args_is_help=True)
+deck_app = typer.Typer(
+    help=with_examples(
+        "Check, describe and keep deck lists.",
+        "cardbase deck check my-deck.txt --owned",
+        "cardbase deck save my-deck.txt --name 'Bog Stew'",
+        "cardbase deck show 'Bog Stew' -o csv",
+        "cardbase deck build --sphere chaos --heroes 3 --save",
+    ),
+    no_args_is_help=True,
+)
 app.add_typer(deck_app, name="deck")
 
 DeckArg = Annotated[
@@ -241,28 +259,44 @@ def list_(output: OutputOption = Output.table) -> None:
 
 
 @command(deck_app, "show")
-def show(name: Annotated[str, typer.Argument(help="A saved deck's name.")]) -> None:
-    """Print a saved deck as a deck list (which deck check and deck save read back).
+def show(
+    name: Annotated[str, typer.Argument(help="A saved deck's name.")],
+    output: OutputOption = Output.table,
+) -> None:
+    """Print a saved deck as a deck list (which deck check and deck save read back), or its
+    entries as json or csv.
 
-    Example: cardbase deck show "Bog Stew"
+    Example: cardbase deck show "Bog Stew" -o csv
     """
     from cardbase.decks.saved import deck_text, find_deck, saved_placed
 
     with STATE.connect() as conn:
-        text = deck_text(conn, saved_placed(conn, find_deck(conn, name)))
-    render.echo(text, nl=False)
+        placed = saved_placed(conn, find_deck(conn, name))
+        text = deck_text(conn, placed) if output is Output.table else ""
+    rows = [[p.line.section, p.line.copies, str(p.card.code), p.card.name] for p in placed]
+    if output is Output.json:
+        keys = ("section", "copies", "code", "name")
+        render.print_json([dict(zip(keys, row, strict=True)) for row in rows])
+    elif output is Output.csv:
+        render.print_csv(["section", "copies", "code", "name"], rows)
+    else:
+        render.echo(text, nl=False)
 
 
 @command(deck_app, "delete")
-def delete(name: Annotated[str, typer.Argument(help="A saved deck's name.")]) -> None:
-    """Delete a saved deck.
+def delete(
+    name: Annotated[str, typer.Argument(help="A saved deck's name.")], yes: YesOption = False
+) -> None:
+    """Delete a saved deck (on a terminal, after asking: undo cannot bring it back).
 
-    Example: cardbase deck delete "Bog Stew"
+    Example: cardbase deck delete "Bog Stew" --yes
     """
     from cardbase.decks.saved import delete_deck, find_deck
+    from cardbase.text import plural
 
     with STATE.connect() as conn:
         deck = find_deck(conn, name)
+    confirm(f"Delete the deck '{deck.name}' ({plural(deck.cards, 'card')})?", yes)
     delete_deck(STATE.db_path, deck, STATE.collector)
     render.echo(f"Deleted '{deck.name}'.")
 

@@ -13,7 +13,7 @@ from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from cardbase.catalog.cards import Card
-from cardbase.cli.root import Output
+from cardbase.cli.root import STATE, Output
 from cardbase.fields import FINISHES, JSON_KEYS, TABLE_FIELDS
 from cardbase.games import DEFAULT_GAME
 from cardbase.text import UNSEEN_IN_JSON, pattern, visible
@@ -50,7 +50,12 @@ def on_terminal() -> bool:
 
 
 def use_rich() -> bool:
-    return on_terminal() and "NO_COLOR" not in os.environ
+    """Rich tables and colour on a terminal, unless NO_COLOR is set to something (no-color.org:
+    an empty NO_COLOR is no request); FORCE_COLOR set to something asks for them in a pipe
+    too (paging still follows the terminal, `on_terminal`)."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    return on_terminal() or bool(os.environ.get("FORCE_COLOR"))
 
 
 def _count(value: int) -> str:
@@ -110,19 +115,29 @@ def print_table(
 
 def print_json(value: Any) -> None:
     """JSON escapes C0 controls itself; the rest of `text.UNSEEN` becomes ``\\u`` escapes too,
-    which any JSON reader reads as the same characters."""
+    which any JSON reader reads as the same characters. With ``-o jsonl`` a list is one
+    object a line (as sqlite-utils ``--nl`` writes), anything else one line."""
     import json
 
-    text = json.dumps(value, indent=2, ensure_ascii=False)
+    if STATE.output is Output.jsonl:
+        lines = value if isinstance(value, list) else [value]
+        text = "\n".join(json.dumps(line, ensure_ascii=False) for line in lines)
+        if not text:
+            return
+    else:
+        text = json.dumps(value, indent=2, ensure_ascii=False)
     text = pattern(UNSEEN_IN_JSON).sub(lambda m: f"\\u{ord(m[0]):04x}", text)
     sys.stdout.write(text + "\n")
 
 
 def print_csv(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+    """CSV, or with ``-o tsv`` tab-separated; ``--no-headers`` leaves the header row out."""
     import csv
 
-    writer = csv.writer(sys.stdout, lineterminator="\n")
-    writer.writerow(headers)
+    delimiter = "\t" if STATE.output is Output.tsv else ","
+    writer = csv.writer(sys.stdout, lineterminator="\n", delimiter=delimiter)
+    if not STATE.no_headers:
+        writer.writerow(headers)
     writer.writerows(rows)
 
 

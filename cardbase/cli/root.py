@@ -38,11 +38,26 @@ class Output(StrEnum):
     table = "table"
     json = "json"
     csv = "csv"
+    jsonl = "jsonl"
+    tsv = "tsv"
+
+
+def _remember_output(value: Output) -> Output:
+    """jsonl and tsv are json and csv written another way: a command sees json or csv and
+    renders as it always does, and `render.print_json` and `render.print_csv` write lines or
+    tabs. So every command that has json and csv has these too, and none can forget them."""
+    STATE.output = value
+    return {Output.jsonl: Output.json, Output.tsv: Output.csv}.get(value, value)
 
 
 OutputOption = Annotated[
     Output,
-    typer.Option("--output", "-o", help="table (default), json for scripts, or csv."),
+    typer.Option(
+        "--output",
+        "-o",
+        callback=_remember_output,
+        help="table (default); json, or jsonl (one object a line), for scripts; csv or tsv.",
+    ),
 ]
 
 
@@ -54,6 +69,8 @@ class State:
     db_option: str | None = None
     debug: bool = False
     collector_option: str | None = None  # --collector, or $CARDBASE_COLLECTOR
+    output: Output = Output.table  # -o as typed: jsonl and tsv reach commands as json, csv
+    no_headers: bool = False  # --no-headers: csv and tsv without their header row
 
     @property
     def db_path(self) -> Path:
@@ -94,15 +111,41 @@ class State:
 
 STATE = State()
 
+
+def with_examples(summary: str, *examples: str) -> str:
+    """A group's help: its summary, then examples kept line by line (click's \\b) as typed,
+    quoted wherever the shell would otherwise read a character (`'cost<=2'`)."""
+    lines = "\n".join(f"  {example}" for example in examples)
+    return f"{summary}\n\n\b\nExamples:\n{lines}"
+
+
 app = typer.Typer(
     name="cardbase",
-    help="A card database and collection manager for the Free Realms Trading Card Game.",
+    help=with_examples(
+        "A card database and collection manager for the Free Realms Trading Card Game.",
+        "cardbase search chugawug",
+        "cardbase search 's:chaos cost<=2' -o json",
+        'cardbase show "Chugawug Cook"',
+        'cardbase add "Chugawug Cook x2" --foil',
+        "cardbase collection --copies tag:trade",
+        "cardbase deck check my-deck.txt",
+    ),
     no_args_is_help=True,
-    add_completion=False,
+    # --install-completion and --show-completion: only the whole app (help, completion) has
+    # them; `cardbase.cli.lean_app` leaves them out of an ordinary command's start.
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from cardbase import __version__
+
+        typer.echo(f"cardbase {__version__}")
+        raise typer.Exit()
 
 
 @app.callback()
@@ -116,17 +159,40 @@ def root(
         ),
     ] = None,
     debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks of errors.")] = False,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_show_version, is_eager=True, help="Show the version and exit."
+        ),
+    ] = False,
 ) -> None:
-    """Catalogue, collection, search and deck checks for trading card games.
-
-    Example: cardbase search chugawug
-    """
+    """Catalogue, collection, search and deck checks for trading card games."""
     from cardbase.db.connect import on_wait
 
     STATE.db_option = db
     STATE.debug = debug
     STATE.collector_option = None  # each command's own --collector sets it
+    STATE.output, STATE.no_headers = Output.table, False
     on_wait(lambda message: typer.echo(f"cardbase: {message}", err=True))
+
+
+YesOption = Annotated[
+    bool, typer.Option("--yes", "-y", help="Do not ask for confirmation on a terminal.")
+]
+
+
+def interactive() -> bool:
+    """Whether a person can answer a question: standard input and error are a terminal."""
+    return sys.stdin.isatty() and sys.stderr.isatty()
+
+
+def confirm(question: str, yes: bool) -> None:
+    """Ask before what `undo` cannot take back. On a terminal the answer must be yes; --yes
+    answers it ahead, and scripts (no terminal to ask on) go ahead as they always did."""
+    if yes or not interactive():
+        return
+    if not typer.confirm(question, default=False, err=True):
+        raise fail("cancelled; nothing was changed", 1)
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
@@ -163,24 +229,60 @@ def _remember_collector(ctx: Any, param: Any, value: str | None) -> str | None:
     return value
 
 
+def _remember_db(ctx: Any, param: Any, value: str | None) -> str | None:
+    if value is not None:
+        STATE.db_option = value
+    return value
+
+
+def _remember_no_headers(ctx: Any, param: Any, value: bool) -> bool:
+    STATE.no_headers = value
+    return value
+
+
+def _shared_options(has_output: bool) -> list[typer.core.TyperOption]:
+    """The options every command takes without declaring them: --collector; --db after the
+    command as well as before it (`cardbase search --db x.db`); and, where there is -o,
+    --no-headers. Each sets `STATE` before the command runs."""
+    shared = [
+        typer.core.TyperOption(
+            param_decls=["--collector"],
+            metavar="NAME",
+            envvar=COLLECTOR_ENV,
+            expose_value=False,
+            callback=_remember_collector,
+            help="Whose collection (default: $CARDBASE_COLLECTOR, the config file's "
+            "collector, else the database's default collector).",
+        ),
+        typer.core.TyperOption(
+            param_decls=["--db"],
+            metavar="PATH",
+            expose_value=False,
+            callback=_remember_db,
+            help="Database file, as before the command.",
+        ),
+    ]
+    if has_output:
+        shared.append(
+            typer.core.TyperOption(
+                param_decls=["--no-headers"],
+                is_flag=True,
+                expose_value=False,
+                callback=_remember_no_headers,
+                help="csv and tsv without the header row.",
+            )
+        )
+    return shared
+
+
 @functools.cache
 def _with_collector(cls: type[typer.core.TyperCommand]) -> type[typer.core.TyperCommand]:
-    """`cls` with a --collector option, which every command takes and none has to declare:
-    it sets `STATE.collector_option` before the command runs."""
+    """`cls` with the shared options (`_shared_options`), which no command has to declare."""
 
     def __init__(self: typer.core.TyperCommand, *args: Any, **kwargs: Any) -> None:
         cls.__init__(self, *args, **kwargs)
-        self.params.append(
-            typer.core.TyperOption(
-                param_decls=["--collector"],
-                metavar="NAME",
-                envvar=COLLECTOR_ENV,
-                expose_value=False,
-                callback=_remember_collector,
-                help="Whose collection (default: $CARDBASE_COLLECTOR, the config file's "
-                "collector, else the database's default collector).",
-            )
-        )
+        has_output = any("--output" in param.opts for param in self.params)
+        self.params.extend(_shared_options(has_output))
 
     return type(cls.__name__, (cls,), {"__init__": __init__})
 

@@ -16,6 +16,7 @@ from cardbase.cli import render
 from cardbase.cli.paging import copies_page, print_hidden, search_page
 from cardbase.cli.queryargs import QueryCommand
 from cardbase.cli.root import STATE, Output, OutputOption, app, command
+from cardbase.text import plural
 
 if TYPE_CHECKING:
     from cardbase.query.nodes import Query
@@ -38,11 +39,32 @@ def _close_names(conn: sqlite3.Connection, words: str) -> str:
     return f" {did_you_mean(suggestions)}" if suggestions else ""
 
 
+def checked(conn: sqlite3.Connection, query: "Query") -> "Query":
+    """The query to run, after its warnings (a term no card can match) went to stderr."""
+    from cardbase.query.checks import check
+
+    query, notes = check(conn, query)
+    for note in notes:
+        render.echo(f"cardbase: warning: {note}", err=True)
+    return query
+
+
+def _explain(query: "Query", limit: int | None, count: bool, copies: bool, output: Output) -> None:
+    from cardbase.query import search as lib
+
+    found = lib.plan(query, limit, count, copies)
+    if output is Output.json:
+        render.print_json(found.to_dict())
+    else:
+        render.echo(found.explain())
+
+
 def _copies(query: "Query", limit: int | None, show_all: bool, output: Output) -> None:
     """`collection --copies`: the collector's holdings the query picks, with their totals."""
     from cardbase.query import search as lib
 
     with STATE.connect() as conn:
+        query = checked(conn, query)
         copies, hidden = copies_page(conn, query, limit, show_all, output)
         totals, holdings = lib.copies_totals(conn, query) if output is Output.table else (None, 0)
     if output is not Output.table or copies:
@@ -52,8 +74,8 @@ def _copies(query: "Query", limit: int | None, show_all: bool, output: Output) -
         render.echo("You own no copies that match.", err=True)
     if totals is not None:
         render.echo(
-            f"{totals.cards} cards ({totals.nonfoil} non-foil, {totals.foil} foil), "
-            f"{totals.distinct} distinct, in {holdings} holdings"
+            f"{plural(totals.cards, 'card')} ({totals.nonfoil} non-foil, {totals.foil} foil), "
+            f"{totals.distinct} distinct, in {plural(holdings, 'holding')}"
         )
 
 
@@ -75,18 +97,21 @@ def _register(name: str, owned_only: bool, doc: str) -> None:
 
         if owned_only and not copies:  # a copy is owned: its join says so
             filters["owned"] = True
-        query = lib.build_query(lib.search_words(words or []), filters, sort, desc)
+        from cardbase.query.argv import query_text
+
+        query = lib.build_query(query_text(words or []), filters, sort, desc)
         if explain:
-            render.echo(lib.plan(query, limit, count, copies).explain())
+            _explain(query, limit, count, copies, output)
             return
         if count:
             with STATE.connect() as conn:
-                render.echo(lib.count(conn, query, copies))
+                render.echo(lib.count(conn, checked(conn, query), copies))
             return
         if copies:
             _copies(query, limit, show_all, output)
             return
         with STATE.connect() as conn:
+            query = checked(conn, query)
             cards, hidden = search_page(conn, query, limit, show_all, output)
             totals = lib.owned_totals(conn, query) if owned_only else None
             bare = lib.bare_words(query) if not cards and not owned_only else None
@@ -101,8 +126,8 @@ def _register(name: str, owned_only: bool, doc: str) -> None:
             )
         if totals is not None and output is Output.table:
             render.echo(
-                f"{totals.cards} cards ({totals.nonfoil} non-foil, {totals.foil} foil), "
-                f"{totals.distinct} distinct"
+                f"{plural(totals.cards, 'card')} ({totals.nonfoil} non-foil, "
+                f"{totals.foil} foil), {totals.distinct} distinct"
             )
 
     run.__doc__ = doc

@@ -9,8 +9,17 @@ import typer
 
 from cardbase.cli import options as opt
 from cardbase.cli import render
-from cardbase.cli.root import STATE, Output, OutputOption, app, command
+from cardbase.cli.root import (
+    STATE,
+    Output,
+    OutputOption,
+    YesOption,
+    app,
+    command,
+    confirm,
+)
 from cardbase.collection.changes import ImportMode
+from cardbase.text import plural
 
 if TYPE_CHECKING:
     from cardbase.sheets.importer import ImportReport
@@ -43,6 +52,7 @@ def import_(
         bool, typer.Option("--skip-bad", help="Import the good rows even if some cannot be.")
     ] = False,
     output: OutputOption = Output.table,
+    yes: YesOption = False,
 ) -> None:
     """Import a collection spreadsheet: finds the header, maps columns, resolves each card.
 
@@ -54,6 +64,8 @@ def import_(
     """
     from cardbase.sheets.importer import import_collection
 
+    if mode is ImportMode.REPLACE and not dry_run:
+        _confirm_replace(file, yes)
     progress = render.DelayedProgress()
     try:
         report = import_collection(
@@ -70,6 +82,19 @@ def import_(
     finally:
         progress.close()
     _print_import(report, dry_run, output)
+
+
+def _confirm_replace(file: Path, yes: bool) -> None:
+    """--mode replace of a collection with cards asks first, on a terminal."""
+    if yes:
+        return
+    from cardbase.collection.stats import totals
+    from cardbase.text import plural
+
+    with STATE.connect() as conn:
+        held = totals(conn).cards
+    if held:
+        confirm(f"Replace your collection of {plural(held, 'card')} with {file.name}?", yes)
 
 
 def _print_import(report: ImportReport, dry_run: bool, output: Output) -> None:
@@ -99,11 +124,11 @@ def _print_import(report: ImportReport, dry_run: bool, output: Output) -> None:
     if dry_run:
         for change in report.changes:
             render.echo(f"would change: {change.describe()}")
-    verb = "would be" if dry_run else "were"
+    verb = "would be" if dry_run else "was" if counts["added"] == 1 else "were"
     render.echo(
-        f"{report.source}: {counts['rows']} rows; {counts['added']} cards {verb} added, "
-        f"{counts['changed']} changed, {counts['removed']} removed; "
-        f"{counts['skipped']} rows skipped"
+        f"{report.source}: {plural(counts['rows'], 'row')}; {plural(counts['added'], 'card')} "
+        f"{verb} added, {counts['changed']} changed, {counts['removed']} removed; "
+        f"{plural(counts['skipped'], 'row')} skipped"
         + ("" if dry_run or not report.changes else ". 'cardbase undo' reverts this import.")
     )
 
@@ -141,7 +166,9 @@ def export(
         report = export_cards(
             conn, file, what, query, force=force, bom=bom, fmt=fmt.lower() if fmt else None
         )
-    rows = f" in {report.rows} rows" if report.rows != report.cards else ""
+    rows = f" in {plural(report.rows, 'row')}" if report.rows != report.cards else ""
     where = "standard output" if str(report.path) == "-" else report.path
     # On standard output the data is the output: the summary goes to stderr.
-    render.echo(f"{where}: {report.cards} cards written{rows}", err=str(report.path) == "-")
+    render.echo(
+        f"{where}: {plural(report.cards, 'card')} written{rows}", err=str(report.path) == "-"
+    )

@@ -10,16 +10,26 @@ import typer
 
 from cardbase.cli import options as opt
 from cardbase.cli import render
-from cardbase.cli.root import STATE, Output, OutputOption, app, command
+from cardbase.cli.root import STATE, Output, OutputOption, app, command, with_examples
 from cardbase.errors import CardbaseError
 from cardbase.fields import PLAYSET
 from cardbase.limits import MAX_SERIES
+from cardbase.text import plural
 
 if TYPE_CHECKING:
+    import sqlite3
+
     from cardbase.trades import Rules, TradeItem, TradeMatch
 
 trade_app = typer.Typer(
-    help="Trade lists: haves, wants, and the trades you can do.", no_args_is_help=True
+    help=with_examples(
+        "Trade lists: haves, wants, and the trades you can do.",
+        "cardbase trade list --keep-decks --complete-series 1",
+        "cardbase trade list --tag trade --min-condition lp -o csv",
+        "cardbase trade match their-trades.xlsx",
+        "cardbase trade lobby",
+    ),
+    no_args_is_help=True,
 )
 app.add_typer(trade_app, name="trade")
 
@@ -87,15 +97,27 @@ def _lists(rules: Rules) -> tuple[list[TradeItem], list[TradeItem]]:
 
     with STATE.connect() as conn:
         check_offer(conn, rules.offer)
+        _warn_series(conn, rules.complete_series)
         mine = trade_lists(conn, rules)
     return mine.offered, mine.wanted
+
+
+def _warn_series(conn: sqlite3.Connection, series: int | None) -> None:
+    """--complete-series of a series the catalogue lacks wants nothing: say so, not silently."""
+    from cardbase.query.checks import catalogue_series, no_series
+
+    known = catalogue_series(conn) if series is not None else []
+    if series is not None and series not in known:
+        render.echo(
+            f"cardbase: warning: {no_series(f'--complete-series {series}', known)}", err=True
+        )
 
 
 def _print_items(title: str, items: list[TradeItem]) -> None:
     from cardbase.trades.files import list_headers
     from cardbase.trades.items import has_detail
 
-    render.echo(f"{title}: {sum(item.copies for item in items)} cards")
+    render.echo(f"{title}: {plural(sum(item.copies for item in items), 'card')}")
     if items:
         detail = has_detail(items)
         render.print_table(list_headers(detail), [[str(c) for c in i.row(detail)] for i in items])
@@ -228,7 +250,7 @@ def _print_match(result: TradeMatch, they_offer: str, they_want: str) -> None:
         return
     summary = result.summary()
     render.echo(
-        f"Proposal: get {summary['get_cards']} cards (value {summary['get_value']}), "
+        f"Proposal: get {plural(summary['get_cards'], 'card')} (value {summary['get_value']}), "
         f"give {summary['give_cards']} (value {summary['give_value']})"
     )
     for verb, items in (("get ", result.proposal_get), ("give", result.proposal_give)):

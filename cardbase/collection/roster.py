@@ -17,6 +17,7 @@ from cardbase.collection.collectors import Collector, check_name, find_collector
 from cardbase.db import tables
 from cardbase.db.connect import open_db, write_transaction
 from cardbase.errors import CardbaseError
+from cardbase.text import plural
 
 
 class CollectorSummary(NamedTuple):
@@ -114,8 +115,8 @@ def remove_collector(db_path: Path, name: str, force: bool = False) -> Removal:
         )
     if (copies or decks or batches) and not force:
         raise CardbaseError(
-            f"'{found.name}' has {copies} cards, {decks} saved decks and {batches} changes in "
-            "history; nothing was changed",
+            f"'{found.name}' has {plural(copies, 'card')}, {plural(decks, 'saved deck')} and "
+            f"{plural(batches, 'change')} in history; nothing was changed",
             "Add --force to remove them too (a backup of the database is made first)",
         )
     kept = _backup_before(db_path, found) if copies or decks or batches else None

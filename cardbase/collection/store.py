@@ -27,6 +27,7 @@ from cardbase.fields import FOIL, NONFOIL
 SCOPED_READ = 5_000  # card ids whose holdings are read by the key rather than by one scan
 _KEY = ", ".join(tables.HOLDING_KEY)
 _HOLDING = "card_id, finish, condition, language, location, tags"
+_KEYED = _HOLDING.split(", ")
 
 
 def change_collection(
@@ -174,6 +175,7 @@ def undo_last(db_path: Path, collector: str | None = None) -> Batch | None:
             (batch_id,),
         ).fetchall()
         changes = _reverted(conn, batch_id, recorded)
+        keep_for_redo(conn, owner, batch_id)
         store_holdings(conn, owner, changes)
         conn.execute(f"UPDATE {tables.BATCH_TABLE} SET undone = 1 WHERE id = ?", (batch_id,))
     return Batch(batch_id, created_at, source, True, changes)
@@ -194,4 +196,90 @@ def _reverted(conn: sqlite3.Connection, batch_id: int, recorded: Iterable[tuple]
         after = note if note_before is None else note_before
         changes.append(Change(cards[holding.card_id], holding, old, old - delta, after, None))
         notes[holding] = after
+    return changes
+
+
+# Redo. A batch's `undone` is APPLIED, UNDONE (`redo_last` can re-apply it) or STALE: undone,
+# and then a newer change was made on top of what it left, so redoing it would replay a
+# change onto a collection it was never made on (as an editor's redo forgets once you type).
+APPLIED, UNDONE, STALE = 0, 1, 2
+
+
+def keep_for_redo(conn: sqlite3.Connection, owner: int, batch_id: int) -> None:
+    """Called by `undo_last` as it reverts `batch_id`, in its transaction, before it writes.
+
+    A history row whose undo changes the holding's note (the batch replaced the note, or
+    the undo drops a holding that has one) keeps the note the batch left in place of the
+    note before it, which the undo is restoring: a row's `note_before` is always the note on
+    the other side of the batch, so undo, redo and undo again each restore the right one.
+    One statement, by the holdings' key: an import's undo stays one pass. And an undone
+    batch older than this one was undone before this one was made: its redo is gone.
+    """
+    same = " AND ".join(f"h.{column} = {tables.HISTORY_TABLE}.{column}" for column in _KEYED)
+    held = f"FROM {tables.HOLDING_TABLE} AS h WHERE h.collector_id = ? AND {same}"
+    conn.execute(
+        f"UPDATE {tables.HISTORY_TABLE} SET note_before = coalesce((SELECT h.note {held}), '') "
+        f"WHERE batch_id = ? AND (note_before IS NOT NULL OR EXISTS (SELECT 1 {held} "
+        f"AND h.copies = {tables.HISTORY_TABLE}.delta AND h.note != ''))",
+        (owner, batch_id, owner),
+    )
+    conn.execute(
+        f"UPDATE {tables.BATCH_TABLE} SET undone = {STALE} "
+        f"WHERE collector_id = ? AND undone = {UNDONE} AND id < ?",
+        (owner, batch_id),
+    )
+
+
+def redo_last(db_path: Path, collector: str | None = None) -> Batch | None:
+    """Re-apply `collector`'s most recently undone batch; None when there is nothing to redo.
+
+    Undo always reverts the newest applied batch, so the batches that can be redone are the
+    undone ones newer than every applied one (older undone ones are STALE or behind an
+    applied one), and the most recently undone of them is the oldest. Redoing marks it
+    applied again, so the next `undo` reverts it and undo and redo alternate.
+    """
+    with write_transaction(db_path, collector) as conn:
+        owner = collector_id(conn)
+        row = conn.execute(
+            f"SELECT id, created_at, source FROM {tables.BATCH_TABLE} "
+            f"WHERE collector_id = ? AND undone = {UNDONE} AND id > (SELECT coalesce(max(id), 0) "
+            f"FROM {tables.BATCH_TABLE} WHERE collector_id = ? AND undone = {APPLIED}) "
+            "ORDER BY id LIMIT 1",
+            (owner, owner),
+        ).fetchone()
+        if row is None:
+            return None
+        batch_id, created_at, source = row
+        changes = _reapplied(conn, batch_id)
+        store_holdings(conn, owner, changes)
+        conn.execute(
+            f"UPDATE {tables.BATCH_TABLE} SET undone = {APPLIED} WHERE id = ?", (batch_id,)
+        )
+    return Batch(batch_id, created_at, source, False, changes)
+
+
+def _reapplied(conn: sqlite3.Connection, batch_id: int) -> list[Change]:
+    """The batch's changes made again on the holdings as they are now; a row that replaced a
+    note sets the note the batch had set, and keeps the one it replaces (`keep_for_redo`)."""
+    recorded = conn.execute(
+        f"SELECT id, {_HOLDING}, delta, note_before FROM {tables.HISTORY_TABLE} "
+        "WHERE batch_id = ? ORDER BY id",
+        (batch_id,),
+    ).fetchall()
+    rows = [(row[0], Holding(*row[1:7]), row[7], row[8]) for row in recorded]
+    cards = cards_by_id(conn, {holding.card_id for _, holding, _, _ in rows})
+    counts, notes = read_holdings(conn, {holding.card_id for _, holding, _, _ in rows})
+    changes, kept = [], []
+    for row_id, holding, delta, note_set in rows:
+        old = counts.get(holding, 0)
+        if old + delta < 0:  # only if the database was edited behind our back
+            raise CardbaseError(f"cannot redo batch {batch_id}: it would leave a negative count")
+        counts[holding] = old + delta
+        note = notes.get(holding, "")
+        if note_set is not None:
+            kept.append((note, row_id))
+            note = note_set
+        changes.append(Change(cards[holding.card_id], holding, old, old + delta, note, None))
+        notes[holding] = note
+    conn.executemany(f"UPDATE {tables.HISTORY_TABLE} SET note_before = ? WHERE id = ?", kept)
     return changes

@@ -123,6 +123,20 @@ class Range(NamedTuple):
         return f"{self.field.name}:{low}..{high}"
 
 
+class Empty(NamedTuple):
+    """A term that no card can match, kept as typed (cost:4..2, r:p..c): it matches nothing,
+    as it says, and `reason` is the warning `cardbase.query.checks` gives for it."""
+
+    shown: str
+    reason: str
+
+    def clause(self) -> Clause:
+        return "0", []
+
+    def describe(self) -> str:
+        return self.shown
+
+
 class RarityCompare(NamedTuple):
     """rarity>=r: by the ordered rarities C < U < R < E."""
 
@@ -142,21 +156,19 @@ class RarityCompare(NamedTuple):
 
 
 class Choice(NamedTuple):
-    """sphere:chaos, type:creature; sphere:none matches Heroes (no sphere)."""
+    """sphere:chaos, type:creature; sphere:none matches Heroes (no sphere). `s!=chaos` is
+    `Not` of one, like every card field's `!=` (`cardbase.query.terms.build_term`)."""
 
     field: CardField
     value: str | None
-    negated_op: bool = False
 
     def clause(self) -> Clause:
         if self.value is None:
-            return f"{self.field.sql} IS {'NOT ' if self.negated_op else ''}NULL", []
-        op = "!=" if self.negated_op else "="
-        return f"{self.field.sql} {op} ?", [self.value]
+            return f"{self.field.sql} IS NULL", []
+        return f"{self.field.sql} = ?", [self.value]
 
     def describe(self) -> str:
-        op = "!=" if self.negated_op else ":"
-        return f"{self.field.name}{op}{(self.value or fields.NO_SPHERE).lower()}"
+        return f"{self.field.name}:{(self.value or fields.NO_SPHERE).lower()}"
 
 
 class TextMatch(NamedTuple):

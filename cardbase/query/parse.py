@@ -20,10 +20,10 @@ from typing import NamedTuple
 from cardbase.catalog.cards import name_key
 from cardbase.codes import looks_like_code
 from cardbase.errors import QueryError, shorten
-from cardbase.fields import FIELD_BY_NAME
+from cardbase.fields import FIELD_BY_NAME, NEGATED_ALIASES, NOT_IN_DATA
 from cardbase.limits import MAX_NESTING, MAX_QUERY_CHARS, MAX_TERMS
 from cardbase.query import nodes as q
-from cardbase.query.terms import BUILDERS, Span, code_term, regex, text_match, unreadable
+from cardbase.query.terms import Span, build_term, code_term, regex, text_match, unreadable
 from cardbase.similar import closest
 
 _FIELD_TERM = re.compile(r"([A-Za-z]+)(>=|<=|!=|:|=|>|<)(.*)", re.DOTALL)
@@ -97,11 +97,17 @@ class Tokenizer:
         return self.tokens
 
     def _quoted(self) -> str:
-        """The inside of "...", from the opening quote; an unclosed quote runs to the end."""
+        """The inside of "...", from the opening quote. A quote never closed is refused like
+        a '(' never closed: read to the end, `name:"open` would quietly find nothing."""
         close = self.text.find('"', self.pos + 1)
-        end = len(self.text) if close < 0 else close
-        value = self.text[self.pos + 1 : end]
-        self.pos = end + 1 if close >= 0 else end
+        if close < 0:
+            raise self.error(
+                'this quote is never closed; add a " (or remove this one)',
+                self.pos,
+                len(self.text),
+            )
+        value = self.text[self.pos + 1 : close]
+        self.pos = close + 1
         return value
 
     def _regex(self) -> str:
@@ -264,25 +270,18 @@ class Parser:
         return text_match(None, token.text, False, span, self, raw=token.text)
 
     def field_term(self, token: Token, name: str, op: str, value: str, top: bool) -> q.Node | None:
-        field = FIELD_BY_NAME.get(name.lower())
+        key = name.lower()
+        field = FIELD_BY_NAME.get(NEGATED_ALIASES.get(key, key))
         name_end = token.start + len(name)
         if field is None:
-            known = sorted({f.name for f in FIELD_BY_NAME.values()})
-            close = closest(name.lower(), list(FIELD_BY_NAME))
-            hint = f"Did you mean {close}? " if close else ""
-            raise QueryError(
-                f"unknown field '{shorten(name)}'",
-                self.text,
-                token.start,
-                name_end,
-                f"{hint}Fields: {', '.join(known)}",
-            )
+            message, hint = unknown_field(name)
+            raise QueryError(message, self.text, token.start, name_end, hint)
         value_span = Span(name_end + len(op), token.end)
         if not value:
             raise self.error(f"expected a value after '{shorten(name)}{op}'", token)
-        assert field.kind is not None  # FIELD_BY_NAME holds only the query's fields
-        builder = BUILDERS[field.kind]
-        node = builder(field, op, value, value_span, self)
+        node = build_term(field, op, value, value_span, self)
+        if key in NEGATED_ALIASES and not isinstance(node, q.Sort):
+            node = q.Not(node)  # not:foil is -is:foil
         if isinstance(node, q.Sort):
             if not top:
                 raise self.error(
@@ -291,3 +290,25 @@ class Parser:
             self.sort.append(node)
             return None
         return node
+
+
+def unknown_field(name: str) -> tuple[str, str]:
+    """The message and hint for a field the language does not have: Scryfall's terms this
+    game has no data for say so and what there is instead; any other names the nearest
+    field (by its aliases too: `powr` is attack), then every field."""
+    key = name.lower()
+    known = sorted({f.name for f in FIELD_BY_NAME.values()})
+    if key in NOT_IN_DATA:
+        return f"'{shorten(name)}' is not in this game's data", (
+            f"{NOT_IN_DATA[key][0].upper()}{NOT_IN_DATA[key][1:]}. Fields: {', '.join(known)}"
+        )
+    close = closest(key, [*FIELD_BY_NAME, *NEGATED_ALIASES])
+    if close is None:
+        close = next((k for k in sorted(FIELD_BY_NAME) if k.startswith(key) and len(key) > 1), None)
+    hint = ""
+    if close in NEGATED_ALIASES:
+        hint = f"Did you mean {close}:? "
+    elif close is not None:
+        canonical = FIELD_BY_NAME[close].name
+        hint = f"Did you mean {close if close == canonical else f'{close} ({canonical})'}? "
+    return f"unknown field '{shorten(name)}'", f"{hint}Fields: {', '.join(known)}"

@@ -8,7 +8,7 @@ every other term becomes part of the WHERE clause through its node's `clause()`.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardbase.catalog.cards import (
@@ -37,6 +37,10 @@ class SearchPlan(NamedTuple):
     query: q.Query
     sql: str
     params: list[Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        """`--explain -o json`: the query as understood, its SQL and the SQL's parameters."""
+        return {"query": self.query.describe(), "sql": self.sql, "params": self.params}
 
     def explain(self) -> str:
         return "\n".join(
@@ -182,12 +186,6 @@ def bare_words(query: q.Query) -> str | None:
     if rest or not terms or any(":" in term.shown for term in terms):
         return None
     return " ".join(term.shown.strip('"').rstrip("*") for term in terms)
-
-
-def search_words(words: Sequence[str]) -> str:
-    """Shell words back into one query: `search s:chaos dragon` and `search 's:chaos dragon'`
-    mean the same."""
-    return " ".join(words)
 
 
 def owned_totals(conn: sqlite3.Connection, query: q.Query) -> Totals:

@@ -126,6 +126,13 @@ def build_number(field: CardField, op: str, value: str, at: Span, errors: Errors
             raise errors.error("a range needs at least one end, e.g. cost:2..4 or atk:5..", at)
         low = _number(low_text, at, errors) if low_text else None
         high = _number(high_text, at, errors, len(low_text) + 2) if high_text else None
+        if low is not None and high is not None and low > high:
+            shown = f"{field.name}:{low}..{high}"
+            return q.Empty(
+                shown,
+                f"{shown} is an empty range ({low} is more than {high}), so no card matches; "
+                f"did you mean {field.name}:{high}..{low}?",
+            )
         return q.Range(field, low, high)
     return q.Compare(field, "=" if op == ":" else op, _number(value, at, errors))
 
@@ -146,6 +153,9 @@ def _rarity_letter(value: str, at: Span, errors: Errors) -> str:
 def build_rarity(field: CardField, op: str, value: str, at: Span, errors: Errors) -> q.Node:
     if ".." in value and op in (":", "="):
         low_text, _, high_text = value.partition("..")
+        empty = _empty_rarity_range(field, low_text, high_text, at, errors)
+        if empty is not None:
+            return empty
         parts = []
         if low_text:
             parts.append(build_rarity(field, ">=", low_text, at, errors))
@@ -166,6 +176,37 @@ def build_rarity(field: CardField, op: str, value: str, at: Span, errors: Errors
     return q.RarityCompare(op, letter)
 
 
+def _empty_rarity_range(
+    field: CardField, low_text: str, high_text: str, at: Span, errors: Errors
+) -> q.Node | None:
+    """r:r..c (the order upside down) or r:p..c (promos stand outside the order) as the term
+    that matches nothing it is, with why (r:p..p is r:p); None for a range that can match."""
+    if not low_text or not high_text:
+        return None
+    low, high = (_rarity_letter(text, at, errors) for text in (low_text, high_text))
+    if low == high:
+        return q.RarityCompare("=", low)
+    shown = f"{field.name}:{low.lower()}..{high.lower()}"
+    outside = [letter for letter in (low, high) if letter not in fields.RANKED_RARITIES]
+    if outside:
+        name = fields.RARITY_NAMES[outside[0]].lower()
+        return q.Empty(
+            shown,
+            f"{name} cards have no place in the rarity order "
+            f"{' < '.join(fields.RANKED_RARITIES)}, so {shown} matches no card; "
+            f"use {field.name}:{outside[0].lower()}",
+        )
+    ranks = [fields.RARITY_LETTERS.index(letter) for letter in (low, high)]
+    if ranks[0] > ranks[1]:
+        return q.Empty(
+            shown,
+            f"{shown} is an empty range ({fields.RARITY_NAMES[low]} is above "
+            f"{fields.RARITY_NAMES[high]}), so no card matches; "
+            f"did you mean {field.name}:{high.lower()}..{low.lower()}?",
+        )
+    return None
+
+
 def build_choice(field: CardField, op: str, value: str, at: Span, errors: Errors) -> q.Node:
     if op not in (":", "=", "!="):
         raise errors.error(f"{field.name} takes ':' or '!=', not '{op}'", at)
@@ -179,7 +220,7 @@ def build_choice(field: CardField, op: str, value: str, at: Span, errors: Errors
         close = closest(word, list(folded))
         hint = f"Did you mean {close}?" if close else f"Choose from {', '.join(folded)}"
         raise errors.error(f"unknown {field.name} '{shorten(value)}'", at, hint)
-    return q.Choice(field, None if chosen == fields.NO_SPHERE else chosen, negated_op=op == "!=")
+    return q.Choice(field, None if chosen == fields.NO_SPHERE else chosen)
 
 
 def build_words(field: CardField, op: str, value: str, at: Span, errors: Errors) -> q.Node:
@@ -242,6 +283,32 @@ BUILDERS: dict[Kind, Callable[[CardField, str, str, Span, Errors], q.Node | q.So
 }
 
 
+# Kinds whose values are one word of the language's own vocabulary (a number, a rarity, a
+# sphere ...): quotes around one (t:"creature", as Scryfall accepts) mean nothing more.
+_PLAIN_VALUE_KINDS = frozenset({Kind.NUMBER, Kind.RARITY, Kind.CHOICE, Kind.GEM, Kind.FLAG})
+
+
+def build_term(field: CardField, op: str, value: str, at: Span, errors: Errors) -> q.Node | q.Sort:
+    """One ``field op value`` term, for the parser and the plain options alike.
+
+    Of a card field, ``!=`` is exactly the negation of ``=``: `s!=chaos` is `-s:chaos`, so
+    Heroes (no sphere) are among its cards, and `def!=3` includes the cards with no defense,
+    as `-def=3` does. Copy terms keep their own ``!=`` (`tag!=trade`: a copy without the
+    tag), since of a card "a copy that is not" and "no copy that is" are different questions.
+    """
+    assert field.kind is not None  # only query fields reach here
+    if field.kind in _PLAIN_VALUE_KINDS or field.kind is Kind.SORT:
+        value = _unquote(value)[0]
+        if not value:
+            raise errors.error(f"expected a value inside the quotes after '{field.name}{op}'", at)
+    builder = BUILDERS[field.kind]
+    if op == "!=" and field.kind not in fields.HOLDING_KINDS and field.kind is not Kind.SORT:
+        node = builder(field, ":", value, at, errors)
+        assert not isinstance(node, q.Sort)
+        return q.Not(node)
+    return builder(field, op, value, at, errors)
+
+
 class _OptionValue:
     """Errors about a plain option's value, pointing into the value itself."""
 
@@ -275,8 +342,7 @@ def option_node(field: CardField, value: str) -> q.Node:
         bad = unreadable(value)
         if bad:
             raise errors.error(bad[1], Span(bad[0], bad[0] + 1))
-        assert field.kind is not None  # only query fields have plain options
-        node = BUILDERS[field.kind](field, op, rest, Span(len(op), len(value)), errors)
+        node = build_term(field, op, rest, Span(len(op), len(value)), errors)
     except QueryError as exc:
         raise CardbaseError(f"--{field.name} {shorten(value)}: {exc.message}", exc.hint) from None
     assert not isinstance(node, q.Sort)  # order: has no plain option; --sort is its own

@@ -1,0 +1,112 @@
+"""Warnings for queries that parse but cannot mean what was typed.
+
+`cost:4..2`, `r:p..c`, `series:7` when the catalogue has series 1 and 2: each is a valid
+query that matches no card (or, excluded with `-`, every card), and "No cards match." alone
+would leave the user guessing. `check` walks the query once, against the catalogue where it
+must (only for series and code terms, so other searches pay nothing), and says why; the
+command still runs and exits 0. A code with the wrong rarity letter (`1C132` for the card
+printed `1 U 132`) is searched as the card it names, as `show` and `code` find it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+from cardbase.db import tables
+from cardbase.query import nodes as q
+
+_TESTS: dict[str, Callable[[int, int], bool]] = {
+    "=": lambda a, b: a == b,
+    ">": lambda a, b: a > b,
+    "<": lambda a, b: a < b,
+    ">=": lambda a, b: a >= b,
+    "<=": lambda a, b: a <= b,
+}
+
+
+class _Checker:
+    """One walk over a query with one connection: the catalogue's series are read once, and
+    only when a series term asks."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.notes: list[str] = []
+        self._series: list[int] | None = None
+
+    def series(self) -> list[int]:
+        if self._series is None:
+            rows = self.conn.execute(f"SELECT DISTINCT series FROM {tables.CARD_TABLE}")
+            self._series = sorted(row[0] for row in rows)
+        return self._series
+
+    def note(self, message: str, negated: bool, shown: str) -> None:
+        if negated:
+            message += f" (-{shown} excludes nothing)"
+        self.notes.append(message)
+
+    def walk(self, node: q.Node, negated: bool = False) -> q.Node:
+        if isinstance(node, q.And | q.Or):
+            children = tuple(self.walk(child, negated) for child in node.children)
+            return type(node)(children)
+        if isinstance(node, q.Not):
+            return q.Not(self.walk(node.child, not negated))
+        if isinstance(node, q.Empty):
+            self.note(node.reason, negated, node.shown)
+        elif isinstance(node, q.Compare | q.Range) and node.field.name == "series":
+            self.check_series(node, negated)
+        elif isinstance(node, q.CodeIs):
+            return self.check_code(node, negated)
+        return node
+
+    def check_series(self, node: q.Compare | q.Range, negated: bool) -> None:
+        known = self.series()
+        if isinstance(node, q.Compare):
+            found = [s for s in known if _TESTS[node.op](s, node.value)]
+        else:
+            low = node.low if node.low is not None else min(known, default=0)
+            high = node.high if node.high is not None else max(known, default=0)
+            found = [s for s in known if low <= s <= high]
+        if not found:
+            self.note(no_series(node.describe(), known), negated, node.describe())
+
+    def check_code(self, node: q.CodeIs, negated: bool) -> q.Node:
+        from cardbase.codes import CollectorCode
+
+        rows = self.conn.execute(
+            f"SELECT rarity, name FROM {tables.CARD_TABLE} WHERE series = ? AND number = ? "
+            "ORDER BY game",
+            (node.series, node.number),
+        ).fetchall()
+        code = CollectorCode(node.series, node.rarity, node.number)
+        if not rows:
+            self.note(f"no card has the code {code}", negated, node.describe())
+            return node
+        if any(rarity == node.rarity for rarity, _ in rows):
+            return node
+        right = CollectorCode(node.series, rows[0][0], node.number)
+        self.notes.append(
+            f"{code}: card {code.number} of series {code.series} is {right.rarity_name}, "
+            f"not {code.rarity_name}; searching for {right} ({rows[0][1]})"
+        )
+        return node._replace(rarity=right.rarity)
+
+
+def check(conn: sqlite3.Connection, query: q.Query) -> tuple[q.Query, list[str]]:
+    """The query to run (codes with a wrong rarity letter put right) and what to warn of."""
+    if query.root is None:
+        return query, []
+    checker = _Checker(conn)
+    root = checker.walk(query.root)
+    return query._replace(root=root), checker.notes
+
+
+def no_series(term: str, known: list[int]) -> str:
+    """The warning for a series term (or option) that names no series of the catalogue."""
+    has = ", ".join(map(str, known)) or "none"
+    return f"{term}: the catalogue has no such series (it has series {has}), so no card matches"
+
+
+def catalogue_series(conn: sqlite3.Connection) -> list[int]:
+    """The series numbers the catalogue holds (for `trade list --complete-series`)."""
+    return _Checker(conn).series()

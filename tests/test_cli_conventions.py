@@ -1,0 +1,348 @@
+"""The conventions of good CLIs: -o jsonl/tsv and --no-headers everywhere -o is, --db after
+the command, --version, shell completion, NO_COLOR/FORCE_COLOR, confirmation before what
+undo cannot take back, examples in every group's help."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from cardbase.cli import app, lean_app
+from cardbase.db import schema
+from tests.conftest import MINI_CATALOGUE, Run, copy_database, subprocess_env
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    """A database with holdings, a saved deck, a second collector and an undone change, and
+    the files the commands read."""
+    folder = tmp_path_factory.mktemp("conventions")
+    path = folder / "base.db"
+    schema.prepare(path, MINI_CATALOGUE)
+    deck = folder / "deck.txt"
+    deck.write_text("3 Chugawug Cook\n2 Pixie Dewdancer\n")
+    sheet = folder / "sheet.csv"
+    sheet.write_text("Name,Qty\nChugawug Elder,1\n")
+    run = Run(path)
+    for args in (
+        ["add", "1 C 14 x4", "1 U 132 foil", "2 C 101 x2 lp fr", "--tag", "trade"],
+        ["add", "1 C 41"],
+        ["undo"],
+        ["deck", "save", str(deck), "--name", "Bog Stew"],
+        ["collectors", "add", "Bob"],
+        ["add", "1 E 82 x2", "1 C 1 x5", "--collector", "Bob"],
+    ):
+        assert run(*args).exit_code == 0, args
+    return path, {"deck": str(deck), "sheet": str(sheet), "catalogue": str(MINI_CATALOGUE)}
+
+
+# Every command with -o, with arguments that make it print data.
+DATA_COMMANDS: dict[str, list[str]] = {
+    "show": ["show", "1 U 132"],
+    "code": ["code", "1 U 132"],
+    "add": ["add", "1 C 1 x2", "1 C 14"],
+    "remove": ["remove", "1 C 14"],
+    "set": ["set", "1 C 14 x1", "1 C 1 x2"],
+    "move": ["move", "1 C 14", "--to", "Box"],
+    "tag": ["tag", "signed", "1 C 14"],
+    "untag": ["untag", "trade", "2 C 101"],
+    "undo": ["undo"],
+    "redo": ["redo"],
+    "history": ["history"],
+    "stats": ["stats"],
+    "missing": ["missing", "--series", "2"],
+    "doctor": ["doctor"],
+    "search": ["search", "chug*"],
+    "collection": ["collection"],
+    "import": ["import", "{sheet}"],
+    "catalog import": ["catalog", "import", "{catalogue}"],
+    "collectors list": ["collectors", "list"],
+    "deck check": ["deck", "check", "{deck}"],
+    "deck stats": ["deck", "stats", "{deck}"],
+    "deck list": ["deck", "list"],
+    "deck show": ["deck", "show", "Bog Stew"],
+    "deck build": ["deck", "build", "--sphere", "nature"],
+    "trade list": ["trade", "list"],
+    "trade match": ["trade", "match", "--with", "Bob"],
+    "trade lobby": ["trade", "lobby"],
+}
+
+
+def commands_with_output() -> list[str]:
+    found = []
+
+    def walk(command: typer.core.TyperGroup | typer.core.TyperCommand, path: list[str]) -> None:
+        for name, sub in getattr(command, "commands", {}).items():
+            walk(sub, [*path, name])
+        leaf = path and not hasattr(command, "commands")
+        if leaf and any("--output" in getattr(p, "opts", ()) for p in command.params):
+            found.append(" ".join(path))
+
+    walk(typer.main.get_command(app), [])
+    return found
+
+
+def test_every_command_with_output_is_in_the_table() -> None:
+    assert sorted(commands_with_output()) == sorted(DATA_COMMANDS)
+
+
+def _run(base: tuple[Path, dict[str, str]], tmp_path: Path, name: str, *extra: str):
+    """The command on a fresh copy of the base database, so writes do not add up."""
+    path, files = base
+    copy = copy_database(path, tmp_path / f"{len(list(tmp_path.iterdir()))}.db")
+    args = [arg.format(**files) for arg in DATA_COMMANDS[name]]
+    return Run(copy)(*args, *extra)
+
+
+@pytest.mark.parametrize("name", sorted(DATA_COMMANDS))
+def test_jsonl_is_json_one_object_a_line(
+    base: tuple[Path, dict[str, str]], tmp_path: Path, name: str
+) -> None:
+    whole = _run(base, tmp_path, name, "-o", "json")
+    lines = _run(base, tmp_path, name, "-o", "jsonl")
+    assert whole.exit_code == lines.exit_code, whole.output + lines.output
+    assert lines.exit_code in (0, 1), lines.output  # deck check and build: 1 is a verdict
+    if name == "deck build":  # the mini catalogue holds no 40-card deck: a shortage, on stderr
+        assert whole.stdout == lines.stdout == ""
+        return
+    value = json.loads(whole.stdout)
+    rows = [json.loads(line) for line in lines.stdout.splitlines()]
+    assert rows == (value if isinstance(value, list) else [value])
+    assert value not in ([], None, {}), "the table should make every command print data"
+
+
+CSV_COMMANDS = sorted(
+    name
+    for name in DATA_COMMANDS
+    if name.split()[0] not in ("add", "remove", "set", "move", "tag", "untag", "undo", "redo")
+    and name not in ("doctor", "import", "catalog import", "deck build", "trade match")
+)
+
+
+@pytest.mark.parametrize("name", CSV_COMMANDS)
+def test_tsv_is_csv_with_tabs_and_no_headers_drops_the_header(
+    base: tuple[Path, dict[str, str]], tmp_path: Path, name: str
+) -> None:
+    commas = _run(base, tmp_path, name, "-o", "csv")
+    tabs = _run(base, tmp_path, name, "-o", "tsv")
+    bare = _run(base, tmp_path, name, "-o", "tsv", "--no-headers")
+    assert commas.exit_code == tabs.exit_code == bare.exit_code, commas.output + tabs.output
+    rows = list(csv.reader(io.StringIO(commas.stdout)))
+    assert len(rows) >= 2, commas.stdout
+    assert list(csv.reader(io.StringIO(tabs.stdout), delimiter="\t")) == rows
+    assert "\t" in tabs.stdout
+    assert list(csv.reader(io.StringIO(bare.stdout), delimiter="\t")) == rows[1:]
+    bare_csv = _run(base, tmp_path, name, "-o", "csv", "--no-headers")
+    assert list(csv.reader(io.StringIO(bare_csv.stdout))) == rows[1:]
+
+
+def test_groups_with_output_take_no_headers(base: tuple[Path, dict[str, str]]) -> None:
+    run = Run(base[0])
+    with_header = run("collectors", "-o", "csv").stdout.splitlines()
+    assert run("collectors", "-o", "csv", "--no-headers").stdout.splitlines() == with_header[1:]
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_db_before_or_after_the_command(tmp_path: Path, where: str) -> None:
+    path = tmp_path / "elsewhere.db"
+    schema.prepare(path, MINI_CATALOGUE)
+    runner = CliRunner()
+    args = ["add", "1 C 14"]
+    given = ["--db", str(path), *args] if where == "before" else [*args, "--db", str(path)]
+    assert runner.invoke(app, given).exit_code == 0
+    found = runner.invoke(app, ["search", "--db", str(path), "is:owned", "-o", "json"])
+    assert [card["code"] for card in json.loads(found.stdout)] == ["1 C 14"]
+    deck = runner.invoke(app, ["deck", "list", "--db", str(path), "-o", "json"])
+    assert deck.exit_code == 0 and json.loads(deck.stdout) == []
+
+
+def test_version() -> None:
+    from cardbase import __version__
+
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.stdout == f"cardbase {__version__}\n"
+    child = subprocess.run(
+        [sys.executable, "-m", "cardbase", "--version"],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+        check=False,
+    )
+    assert (child.returncode, child.stdout) == (0, f"cardbase {__version__}\n")
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_completion_script_generation(monkeypatch: pytest.MonkeyPatch, shell: str) -> None:
+    monkeypatch.setenv("_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION", "1")
+    result = CliRunner().invoke(lean_app([]), ["--show-completion", shell])
+    assert result.exit_code == 0, result.output
+    assert "_CARDBASE_COMPLETE" in result.stdout
+    assert f"complete_{shell}" in result.stdout
+
+
+def test_completion_answers_and_ordinary_commands_do_without_it() -> None:
+    """The shell asks with _CARDBASE_COMPLETE and no arguments, which loads the whole app;
+    an ordinary command's lean app has no completion options to build."""
+    env = {**subprocess_env(), "_CARDBASE_COMPLETE": "complete_bash"}
+    env.update({"COMP_WORDS": "cardbase sea", "COMP_CWORD": "1"})
+    child = subprocess.run(
+        [sys.executable, "-m", "cardbase"], capture_output=True, text=True, env=env, check=False
+    )
+    assert child.returncode == 0, child.stderr
+    assert "search" in child.stdout.split()
+    assert lean_app(["search", "chug"])._add_completion is False
+    assert "--show-completion" in CliRunner().invoke(app, ["--help"]).stdout
+
+
+@pytest.mark.parametrize(
+    ("environ", "rich"),
+    [
+        ({}, True),
+        ({"NO_COLOR": ""}, True),
+        ({"NO_COLOR": "1"}, False),
+        ({"FORCE_COLOR": "1", "NO_COLOR": "1"}, False),
+    ],
+)
+def test_no_color_only_when_set_to_something(
+    monkeypatch: pytest.MonkeyPatch, environ: dict[str, str], rich: bool
+) -> None:
+    from cardbase.cli import render
+
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    monkeypatch.setattr(render, "on_terminal", lambda: True)
+    for key, value in environ.items():
+        monkeypatch.setenv(key, value)
+    assert render.use_rich() is rich
+
+
+@pytest.mark.parametrize(("force", "rich"), [("1", True), ("", False)])
+def test_force_color_in_a_pipe(monkeypatch: pytest.MonkeyPatch, force: str, rich: bool) -> None:
+    from cardbase.cli import render
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setattr(render, "on_terminal", lambda: False)
+    monkeypatch.setenv("FORCE_COLOR", force)
+    assert render.use_rich() is rich
+
+
+def test_force_color_draws_a_rich_table_into_a_pipe(run: Run) -> None:
+    env = {**subprocess_env(), "FORCE_COLOR": "1", "CARDBASE_DB": str(run.db_path)}
+    env.pop("NO_COLOR", None)
+    child = subprocess.run(
+        [sys.executable, "-m", "cardbase", "search", "chugawug"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert child.returncode == 0, child.stderr
+    assert "\x1b[" in child.stdout  # rich's escapes, though stdout is a pipe
+
+
+DESTRUCTIVE = [
+    (["deck", "delete", "Bog Stew"], "Delete the deck 'Bog Stew' (5 cards)?"),
+    (["collectors", "remove", "Bob", "--force"], "Remove the collector 'Bob'"),
+    (["import", "{sheet}", "--mode", "replace"], "Replace your collection of 7 cards with"),
+]
+
+
+@pytest.mark.parametrize(("args", "question"), DESTRUCTIVE, ids=lambda a: str(a)[:24])
+def test_destructive_commands_ask_on_a_terminal(
+    base: tuple[Path, dict[str, str]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    checksum,
+    args: list[str],
+    question: str,
+) -> None:
+    from cardbase.cli import root
+
+    path, files = base
+    args = [arg.format(**files) for arg in args]
+    copy = copy_database(path, tmp_path / "copy.db")
+    before = checksum(copy)
+    monkeypatch.setattr(root, "interactive", lambda: True)
+    declined = Run(copy)(*args, input="n\n")
+    assert declined.exit_code == 1
+    assert question in declined.stderr
+    assert declined.stderr.endswith("cardbase: cancelled; nothing was changed\n")
+    assert checksum(copy) == before
+    assert Run(copy)(*args, input="y\n").exit_code == 0
+    assert checksum(copy) != before
+    again = copy_database(path, tmp_path / "again.db")
+    answered = Run(again)(*args, "--yes")
+    assert answered.exit_code == 0 and question not in answered.stderr
+    assert checksum(again) != before
+
+
+def test_scripts_are_not_asked(base: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    copy = copy_database(base[0], tmp_path / "copy.db")
+    result = Run(copy)("deck", "delete", "Bog Stew")
+    assert result.exit_code == 0 and "?" not in result.output
+
+
+def test_replacing_an_empty_collection_asks_nothing(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cardbase.cli import root
+
+    monkeypatch.setattr(root, "interactive", lambda: True)
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("Name,Qty\nChugawug Elder,1\n")
+    assert run("import", str(sheet), "--mode", "replace").exit_code == 0
+
+
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+_METACHARACTERS = set("<>|&;()*?!$`[]{}~#")
+
+
+def examples(text: str) -> list[str]:
+    lines = [line.strip() for line in text.splitlines()]
+    found = [line.split("Example: ", 1)[1] for line in lines if "Example: " in line]
+    if "Examples:" in lines:
+        after = lines[lines.index("Examples:") + 1 :]
+        found += after[: after.index("")] if "" in after else after
+    return [part.strip() for line in found for part in line.split("; ")]
+
+
+@pytest.mark.parametrize("group", [[], ["deck"], ["trade"], ["catalog"], ["collectors"]])
+def test_every_group_shows_examples_quoted_for_the_shell(group: list[str]) -> None:
+    help_text = CliRunner().invoke(app, [*group, "--help"], env={"COLUMNS": "200"}).stdout
+    assert "Examples:" in help_text
+    assert len(examples(help_text)) >= 2
+
+
+def test_every_example_quotes_its_shell_metacharacters() -> None:
+    """`'cost<=2'`, not `cost<=2`: an example pasted into a shell runs as shown."""
+    shown = []
+    for group in ([], ["deck"], ["trade"], ["catalog"], ["collectors"], ["config"]):
+        shown += examples(CliRunner().invoke(app, [*group, "--help"]).stdout)
+    for name in DATA_COMMANDS:
+        shown += examples(CliRunner().invoke(app, [*name.split(), "--help"]).stdout)
+    assert len(shown) > 25
+    for example in shown:
+        assert example.startswith("cardbase"), example
+        bare = _QUOTED.sub("", example)
+        assert not (_METACHARACTERS & set(bare)), example
+
+
+def test_plurals(run: Run) -> None:
+    run("add", "1 C 14")
+    assert "1 card (1 non-foil, 0 foil), 1 distinct" in run("collection").stdout
+    assert "1 card owned" in run("stats").stdout
+    assert run("undo").stdout.endswith("1 change:\n  Chugawug Cook (1 C 14) non-foil: 1 -> 0\n")
+
+
+def test_the_environment_has_no_colour_settings_of_its_own() -> None:
+    assert not os.environ.get("NO_COLOR")
