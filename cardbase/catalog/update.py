@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from cardbase.bulk import paused_gc
-from cardbase.catalog.load import ImportCounts, checked_cards, read_catalogue, store_cards
+from cardbase.catalog.load import ImportCounts, checked_rows, read_catalogue, store_rows
 from cardbase.db.connect import write_transaction
 
 
@@ -25,7 +25,7 @@ def import_catalogue(db_path: Path, source: Path, skip_bad: bool = False) -> Cat
     """Import a catalogue file into the database at `db_path` in one transaction."""
     with paused_gc():
         parsed = read_catalogue(source)
-        cards = checked_cards(parsed, str(source), skip_bad)
+        rows = checked_rows(parsed, str(source), skip_bad)
         with write_transaction(db_path) as conn:
-            counts = store_cards(conn, cards, skipped=len(parsed.problems))
+            counts = store_rows(conn, rows, skipped=len(parsed.problems))
     return CatalogueImport(counts, parsed.problems, parsed.ignored_columns)
