@@ -249,9 +249,9 @@ def undo(output: OutputOption = Output.table) -> None:
     if batch is None:
         render.echo("Nothing to undo.")
         return
-    render.echo(f"Undid batch {batch.id} ({batch.source}, {batch.created_at}):")
-    for change in batch.changes:
-        render.echo(f"  {change.describe()}")
+    lines = [f"Undid batch {batch.id} ({batch.source}, {batch.created_at}):"]
+    lines += [f"  {change.describe()}" for change in batch.changes]
+    render.echo("\n".join(lines))  # one write: 90k echo calls were a third of a big undo
 
 
 @command(app)

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from cardbase.catalog.cards import CardLike, cards_by_id, id_chunks
+from cardbase.catalog.cards import CardLike, card_refs_by_id, cards_by_id, id_chunks
 from cardbase.catalog.names import NOTHING_CHANGED
 from cardbase.collection.changes import Batch, Change, Holding, Mode, Request
 from cardbase.collection.plan import Defaults, Working, apply, problems_message
@@ -182,7 +182,7 @@ def undo_last(db_path: Path, collector: str | None = None) -> Batch | None:
 def _reverted(conn: sqlite3.Connection, batch_id: int, recorded: Iterable[tuple]) -> list[Change]:
     rows = [(Holding(*row[:6]), row[6], row[7]) for row in recorded]
     card_ids = {holding.card_id for holding, _, _ in rows}
-    cards = cards_by_id(conn, card_ids)  # one query a batch
+    cards = card_refs_by_id(conn, card_ids)  # a name and a code each, in one query a batch
     counts, notes = read_holdings(conn, card_ids)
     changes = []
     for holding, delta, note_before in rows:
