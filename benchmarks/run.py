@@ -42,6 +42,7 @@ from harness import (
     tool,
 )
 from peers import BARE_SEARCH, EXPORT_FLOOR, OPENPYXL_READ, PANDAS_READ
+from writes import bench_one_card, bench_undo_import
 
 
 def bench_search(ctx: Context) -> Iterator[Row]:
@@ -318,6 +319,8 @@ BENCHMARKS: dict[str, Callable[[Context], Iterator[Row]]] = {
     "export": bench_export,
     "decks": bench_decks,
     "deck-typos": bench_deck_typos,
+    "writes": bench_one_card,
+    "undo": bench_undo_import,
 }
 
 
