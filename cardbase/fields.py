@@ -54,6 +54,16 @@ class Kind(Enum):
     FLAG = "flag"  # is:hero, is:owned ...
     CODE = "code"  # a collector code
     SORT = "sort"  # order:cost, order:-attack (not a filter)
+    # Terms about the collector's copies (holdings) rather than the printed card:
+    CONDITION = "condition"  # ordered M > NM > LP > MP > HP > DMG: cond>=lp
+    LANGUAGE = "language"  # ISO 639-1 code or English name: lang:fr, lang:French
+    LOCATION = "location"  # a location's whole name, any case: in:"binder 1", in:none
+    TAG = "tag"  # has these tags, any case: tag:trade
+
+
+# Kinds whose terms test a holding `h` (the collector's copies) rather than the card: see
+# `cardbase.query.holdings`.
+HOLDING_KINDS = frozenset({Kind.CONDITION, Kind.LANGUAGE, Kind.LOCATION, Kind.TAG})
 
 
 class CardField(NamedTuple):
@@ -66,7 +76,7 @@ class CardField(NamedTuple):
     name: str
     kind: Kind | None = None  # None: not a query term
     aliases: tuple[str, ...] = ()
-    sql: str = ""  # column expression over the card table `c` and ownership `o`
+    sql: str = ""  # column expression over the card `c`, ownership `o` or a holding `h`
     key: str | None = None  # JSON key / catalogue column; None: not part of a card
     catalogue: bool = False  # a column of the catalogue CSV (cards.csv)
     required: bool = False  # ... that every catalogue row must fill
@@ -127,6 +137,15 @@ FIELDS: tuple[CardField, ...] = (
               export="Nonfoil", table="Owned"),
     CardField("foil", Kind.NUMBER, (), "coalesce(o.foil, 0)", "foil", export="Foil",
               table="Foil"),
+    CardField("condition", Kind.CONDITION, ("cond",), "h.condition",
+              option="Has copies in this condition; '>=lp' is LP or better", example="'>=lp'"),
+    CardField("language", Kind.LANGUAGE, ("lang",), "h.language",
+              option="Has copies in this language (code or English name)", example="fr"),
+    CardField("location", Kind.LOCATION, ("in", "loc"), "h.location",
+              option="Has copies in this location (whole name, any case; none: no location)",
+              example="'Binder 1'"),
+    CardField("tag", Kind.TAG, ("tags",), "h.tags", option="Has copies with this tag",
+              example="trade"),
     CardField("is", Kind.FLAG, choices=tuple(FLAGS)),
     CardField("order", Kind.SORT, ("sort",)),
 )  # fmt: skip

@@ -57,6 +57,13 @@ QUERY_TOKENS = [
     "{name}",
     "o:stun",
     "; DROP TABLE card; --",
+    "cond>=lp",
+    "cond:",
+    "lang:fr",
+    'in:"binder 1"',
+    "in:none",
+    "tag:trade,",
+    "tag!=none",
 ]
 
 

@@ -21,13 +21,27 @@ from cardbase.query.parse import parse_query
 from cardbase.query.search import build_query, count, plan, search
 from tests.conftest import MINI_CATALOGUE, QUERY_TOKENS, copy_database, database_checksum
 
-OWNED = {
-    ("1 C 14"): (2, 0),
-    "2 C 101": (1, 1),
-    "1 E 82": (0, 1),
-    "1 C 41": (3, 0),
-    "1 U 132": (1, 0),
-}
+# The collector's copies: (code, finish, condition, language, location, tags, copies).
+HOLDINGS = [
+    ("1 C 14", "nonfoil", "NM", "en", "Binder 1", "trade", 1),
+    ("1 C 14", "nonfoil", "LP", "fr", "", "", 1),
+    ("2 C 101", "nonfoil", "M", "ja", "Box", "", 1),
+    ("2 C 101", "foil", "NM", "en", "Binder 1", "Signed,trade", 1),
+    ("1 E 82", "foil", "HP", "en", "", "", 1),
+    ("1 C 41", "nonfoil", "NM", "en", "", "", 3),
+    ("1 U 132", "nonfoil", "DMG", "de", "Box", "wish", 1),
+]
+
+
+def _totals(holdings: list[tuple]) -> dict[str, tuple[int, int]]:
+    """Non-foil and foil copies per card, as the ownership table sums them."""
+    owned: dict[str, list[int]] = {}
+    for code, finish, *_, copies in holdings:
+        owned.setdefault(code, [0, 0])[finish == "foil"] += copies
+    return {code: (nonfoil, foil) for code, (nonfoil, foil) in owned.items()}
+
+
+OWNED = _totals(HOLDINGS)
 CREATURES = {
     "1 C 1",
     "1 C 14",
@@ -46,8 +60,17 @@ CREATURES = {
 }
 
 
-def own(conn: sqlite3.Connection, owned: dict[str, tuple[int, int]]) -> None:
-    for code, (nonfoil, foil) in owned.items():
+def own(conn: sqlite3.Connection, holdings: list[tuple]) -> None:
+    """The collector's copies, and their totals per card as the write side keeps them."""
+    for code, *attributes, copies in holdings:
+        series, rarity, number = code.split()
+        conn.execute(
+            "INSERT INTO holding (collector_id, card_id, finish, condition, language, location, "
+            "tags, copies, note) SELECT 1, id, ?, ?, ?, ?, ?, ?, '' FROM card "
+            "WHERE series = ? AND rarity = ? AND number = ?",
+            (*attributes, copies, int(series), rarity, int(number)),
+        )
+    for code, (nonfoil, foil) in _totals(holdings).items():
         series, rarity, number = code.split()
         conn.execute(
             "INSERT INTO ownership (collector_id, card_id, nonfoil, foil) SELECT 1, id, ?, ? FROM card "
@@ -63,7 +86,7 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[sqlite3.Connec
     path = tmp_path_factory.mktemp("query") / "query.db"
     schema.prepare(path, MINI_CATALOGUE)
     conn = db.open_db(path)
-    own(conn, OWNED)
+    own(conn, HOLDINGS)
     conn.execute("PRAGMA query_only = ON")
     yield conn
     conn.close()
@@ -153,6 +176,25 @@ QUERIES = [
     ("is:playset", {"1 C 14", "2 C 101", "1 C 41"}),
     ("-is:owned s:order", {"1 P 133", "1 C 140", "1 R 141"}),
     ("game:free-realms t:resource", {"1 R 20", "1 R 50", "1 C 91", "1 C 140"}),
+    ("cond:nm", {"1 C 14", "2 C 101", "1 C 41"}),
+    ("cond>=lp", {"1 C 14", "2 C 101", "1 C 41"}),
+    ("cond<lp", {"1 E 82", "1 U 132"}),
+    ("condition:mint", {"2 C 101"}),
+    ('cond:"Heavily Played"', {"1 E 82"}),
+    ("cond!=nm", {"1 C 14", "2 C 101", "1 E 82", "1 U 132"}),
+    ("-cond:nm is:owned", {"1 E 82", "1 U 132"}),
+    ("lang:fr", {"1 C 14"}),
+    ("language:Japanese", {"2 C 101"}),
+    ("cond:nm lang:fr", set()),  # side by side: one copy, and the French one is LP
+    ("cond:nm or lang:fr", {"1 C 14", "2 C 101", "1 C 41"}),
+    ('in:"binder 1"', {"1 C 14", "2 C 101"}),
+    ("loc:BOX -tag:wish", {"2 C 101"}),
+    ("in:none", {"1 C 14", "1 E 82", "1 C 41"}),
+    ("location!=none", {"1 C 14", "2 C 101", "1 U 132"}),
+    ("tag:trade", {"1 C 14", "2 C 101"}),
+    ("tags:SIGNED,trade", {"2 C 101"}),
+    ("-tag:trade is:owned", {"1 E 82", "1 C 41", "1 U 132"}),
+    ("tag:none cond:nm", {"1 C 41"}),
 ]
 
 
@@ -218,6 +260,10 @@ VALUE_FOR = {
     "number": "14",
     "attack": "5..",
     "defense": "3",
+    "condition": "nm",
+    "language": "fr",
+    "location": "box",
+    "tag": "trade",
     "order": "cost",
 }
 
@@ -251,6 +297,10 @@ TERM_FOR_FIELD = {
     "nonfoil": "nonfoil>=2",
     "is": "is:hero",
     "code": "code:1U132",
+    "condition": "cond:lp",
+    "language": "lang:fr",
+    "location": "in:box",
+    "tag": "tag:trade",
     "order": "order:-cost",
 }
 
@@ -290,6 +340,11 @@ def test_every_field_changes_what_a_search_finds(
         ({"gems": "3.."}, "gems:3.."),
         ({"series": "2"}, "set:2"),
         ({"sphere": "nature", "cost": "<=2", "type": "creature"}, "s:nature cost<=2 t:creature"),
+        ({"condition": ">=lp"}, "cond>=lp"),
+        ({"language": "French"}, "lang:fr"),
+        ({"location": "binder 1"}, 'in:"Binder 1"'),
+        ({"tag": "Trade"}, "tag:trade"),
+        ({"condition": "nm", "language": "en", "tag": "trade"}, "cond:nm lang:en tag:trade"),
     ],
 )
 def test_option_form_equals_query_form(

@@ -10,7 +10,7 @@ from cardbase.cli import render
 from cardbase.cli.paging import print_hidden, search_page
 from cardbase.cli.root import STATE, Output, OutputOption, app, command
 from cardbase.errors import CardbaseError
-from cardbase.fields import FOIL, NONFOIL
+from cardbase.fields import FOIL, HOLDING_KINDS, NONFOIL, OPTION_FIELDS
 from cardbase.games import DEFAULT_GAME
 
 if TYPE_CHECKING:
@@ -364,4 +364,6 @@ def missing(
         render.echo(f"{len(cards) + hidden} missing", err=True)
 
 
-command(app, "missing")(opt.with_filters(missing, skip=("owned", FOIL, NONFOIL)))
+# A missing card has no copies: the copy options (--condition, --tag ...) would find none.
+_COPY_OPTIONS = tuple(field.name for field in OPTION_FIELDS if field.kind in HOLDING_KINDS)
+command(app, "missing")(opt.with_filters(missing, skip=("owned", FOIL, NONFOIL, *_COPY_OPTIONS)))

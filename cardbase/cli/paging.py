@@ -15,6 +15,7 @@ from cardbase.cli.root import Output
 
 if TYPE_CHECKING:
     from cardbase.catalog.cards import Card
+    from cardbase.query.copies import Copy
     from cardbase.query.nodes import Query
 
 
@@ -37,6 +38,19 @@ def search_page(
     if not page or len(cards) <= page:
         return cards, 0
     return cards[:page], lib.count(conn, query) - page
+
+
+def copies_page(
+    conn: sqlite3.Connection, query: Query, limit: int | None, show_all: bool, output: Output
+) -> tuple[list[Copy], int]:
+    """`search_page` for `collection --copies`: the holdings to show, and how many more."""
+    from cardbase.query import search as lib
+
+    page = _page(limit, show_all, output)
+    copies = lib.search_copies(conn, query, page + 1 if page else limit)
+    if not page or len(copies) <= page:
+        return copies, 0
+    return copies[:page], lib.count(conn, query, copies=True) - page
 
 
 def print_hidden(hidden: int) -> None:

@@ -10,13 +10,16 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from itertools import chain
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardbase.catalog.cards import Card
 from cardbase.cli.root import Output
-from cardbase.fields import JSON_KEYS, TABLE_FIELDS
+from cardbase.fields import FINISHES, JSON_KEYS, TABLE_FIELDS
 from cardbase.games import DEFAULT_GAME
 from cardbase.text import UNSEEN_IN_JSON, pattern, visible
+
+if TYPE_CHECKING:
+    from cardbase.query.copies import Copy
 
 CARD_HEADERS = tuple(field.table or field.name for field in TABLE_FIELDS)
 
@@ -137,6 +140,33 @@ def print_cards(cards: Sequence[Card], output: Output) -> None:
         print_csv(headers, (card_csv_row(card) for card in cards))
     else:
         print_table(CARD_HEADERS, (card_cells(card) for card in cards))
+
+
+COPY_HEADERS = (
+    "Code", "Name", "Finish", "Condition", "Language", "Location", "Tags", "Copies", "Note",
+)  # fmt: skip
+
+
+def _copy_values(copy: Copy) -> list[Any]:
+    """A holding's cells in `COPY_HEADERS` order; tags read as traits do, 'a, b'."""
+    return [str(copy.code), copy.name, copy.finish, copy.condition, copy.language,
+            copy.location, copy.tags.replace(",", ", "), copy.copies, copy.note]  # fmt: skip
+
+
+def print_copies(copies: Sequence[Copy], output: Output) -> None:
+    """`collection --copies`: one row per holding (the JSON objects are `Copy.to_dict`)."""
+    if output is Output.json:
+        print_json([copy.to_dict() for copy in copies])
+        return
+    rows = [_copy_values(copy) for copy in copies]
+    if output is Output.csv:
+        from cardbase.query.copies import COPY_KEYS
+
+        print_csv(COPY_KEYS, rows)
+        return
+    for row in rows:
+        row[2], row[7] = FINISHES[row[2]], str(row[7])
+    print_table(COPY_HEADERS, rows)
 
 
 def card_detail_lines(card: Card) -> list[tuple[str, str]]:

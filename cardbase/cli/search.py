@@ -1,16 +1,33 @@
 """`search` and `collection`: one query engine, two commands.
 
 Both take the same query words and filter options; `collection` looks only at owned cards
-and adds totals. One factory builds both, so their options can never drift apart.
+and adds totals, or with `--copies` lists the holdings themselves. One factory builds both, so
+their options can never drift apart.
 """
 
+import inspect
 import sqlite3
+from typing import TYPE_CHECKING, Annotated
+
+import typer
 
 from cardbase.cli import options as opt
 from cardbase.cli import render
-from cardbase.cli.paging import print_hidden, search_page
+from cardbase.cli.paging import copies_page, print_hidden, search_page
 from cardbase.cli.queryargs import QueryCommand
 from cardbase.cli.root import STATE, Output, OutputOption, app, command
+
+if TYPE_CHECKING:
+    from cardbase.query.nodes import Query
+
+Copies = Annotated[
+    bool,
+    typer.Option(
+        "--copies",
+        help="One row per holding (finish, condition, language, location, tags, copies, note); "
+        "copy terms such as tag:trade pick the copies themselves.",
+    ),
+]
 
 
 def _close_names(conn: sqlite3.Connection, words: str) -> str:
@@ -19,6 +36,25 @@ def _close_names(conn: sqlite3.Connection, words: str) -> str:
 
     suggestions = NameResolver(conn).suggestions(words)
     return f" {did_you_mean(suggestions)}" if suggestions else ""
+
+
+def _copies(query: "Query", limit: int | None, show_all: bool, output: Output) -> None:
+    """`collection --copies`: the collector's holdings the query picks, with their totals."""
+    from cardbase.query import search as lib
+
+    with STATE.connect() as conn:
+        copies, hidden = copies_page(conn, query, limit, show_all, output)
+        totals, holdings = lib.copies_totals(conn, query) if output is Output.table else (None, 0)
+    if output is not Output.table or copies:
+        render.print_copies(copies, output)
+        print_hidden(hidden)
+    else:
+        render.echo("You own no copies that match.", err=True)
+    if totals is not None:
+        render.echo(
+            f"{totals.cards} cards ({totals.nonfoil} non-foil, {totals.foil} foil), "
+            f"{totals.distinct} distinct, in {holdings} holdings"
+        )
 
 
 def _register(name: str, owned_only: bool, doc: str) -> None:
@@ -30,22 +66,27 @@ def _register(name: str, owned_only: bool, doc: str) -> None:
         show_all: opt.ShowAll = False,
         count: opt.Count = False,
         explain: opt.Explain = False,
+        copies: Copies = False,
         output: OutputOption = Output.table,
         *,
         filters: dict[str, str | bool | None],
     ) -> None:
         from cardbase.query import search as lib
 
-        if owned_only:
+        if owned_only and not copies:  # a copy is owned: its join says so
             filters["owned"] = True
         query = lib.build_query(lib.search_words(words or []), filters, sort, desc)
         if explain:
-            render.echo(lib.plan(query, limit, count).explain())
+            render.echo(lib.plan(query, limit, count, copies).explain())
+            return
+        if count:
+            with STATE.connect() as conn:
+                render.echo(lib.count(conn, query, copies))
+            return
+        if copies:
+            _copies(query, limit, show_all, output)
             return
         with STATE.connect() as conn:
-            if count:
-                render.echo(lib.count(conn, query))
-                return
             cards, hidden = search_page(conn, query, limit, show_all, output)
             totals = lib.owned_totals(conn, query) if owned_only else None
             bare = lib.bare_words(query) if not cards and not owned_only else None
@@ -65,6 +106,10 @@ def _register(name: str, owned_only: bool, doc: str) -> None:
             )
 
     run.__doc__ = doc
+    if not owned_only:  # --copies is collection's: a search's cards may have none
+        own = inspect.signature(run)
+        kept = [param for param in own.parameters.values() if param.name != "copies"]
+        run.__signature__ = own.replace(parameters=kept)  # type: ignore[attr-defined]
     command(app, name, cls=QueryCommand)(opt.with_filters(run))
 
 
@@ -81,6 +126,8 @@ _register(
     owned_only=True,
     doc="""List the cards you own, with totals; takes the same query and options as search.
 
-    Example: cardbase collection sphere:chaos --sort name
+    --copies lists the copies instead, one row per holding.
+
+    Example: cardbase collection sphere:chaos --sort name; cardbase collection --copies tag:trade
     """,
 )

@@ -51,8 +51,9 @@ def parse_condition(text: str) -> str:
     found = CONDITION_SYNONYMS.get(_fold(text)) or CONDITION_SYNONYMS.get(text.strip().lower())
     if found:
         return found
-    guess = closest(text, [*CONDITIONS, *CONDITION_NAMES.values()])
-    hint = f"; did you mean {parse_condition(guess)}?" if guess else ""
+    codes = {**{code: code for code in CONDITIONS}, **{n: c for c, n in CONDITION_NAMES.items()}}
+    guess = closest(text, list(codes))
+    hint = f"; did you mean {codes[guess]}?" if guess else ""
     raise CardbaseError(
         f"unknown condition '{shorten(text, 30)}': use one of {', '.join(CONDITIONS)} "
         f"(or their names, such as Near Mint){hint}"

@@ -39,6 +39,7 @@ def connect(path: Path, uri_query: str | None = None) -> sqlite3.Connection:
         raise DatabaseError(f"{path}: cannot open the database ({exc})") from exc
     conn.row_factory = sqlite3.Row
     conn.create_function("regexp", 2, _regexp, deterministic=True)
+    conn.create_function("casefold", 1, _casefold, deterministic=True)
     interrupt.watch(conn)
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
@@ -53,6 +54,13 @@ def _regexp(pattern: str, value: str | None) -> bool:
     from cardbase.query.regex import compile_pattern  # RE2 loads with the first /regex/
 
     return isinstance(value, str) and compile_pattern(pattern)(value)
+
+
+@interrupt.callback
+def _casefold(value: str | None) -> str | None:
+    """Python's casefold for SQL: locations and tags match in any case, 'Böx' as 'böx' too,
+    where SQLite's own lower() and NOCASE fold only ASCII."""
+    return value.casefold() if isinstance(value, str) else value
 
 
 @contextmanager

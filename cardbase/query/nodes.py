@@ -31,7 +31,7 @@ class And(NamedTuple):
     children: tuple[Node, ...]
 
     def clause(self) -> Clause:
-        return _join(self.children, " AND ")
+        return _join(_same_copy(self.children), " AND ")
 
     def describe(self) -> str:
         return " ".join(_grouped(child, Or) for child in self.children)
@@ -253,6 +253,63 @@ class Flag(NamedTuple):
 
     def describe(self) -> str:
         return f"is:{self.flag}"
+
+
+class HoldingTerm(NamedTuple):
+    """A term about the collector's copies: cond>=lp, lang:fr, in:"binder 1", tag:trade.
+
+    `test` is its condition on one holding ``h`` (built by `cardbase.query.holdings`). Of a
+    card it asks "do you have a copy that passes?", an EXISTS over the collector's holdings
+    that only a query with such a term pays for; in a listing of copies (`per_holding`,
+    ``each``) it filters the copies themselves.
+    """
+
+    shown: str
+    test: str
+    params: tuple[Any, ...] = ()
+    each: bool = False
+
+    def clause(self) -> Clause:
+        if self.each:
+            return self.test, list(self.params)
+        return (
+            f"EXISTS (SELECT 1 FROM {tables.MY_HOLDING} AS h "
+            f"WHERE h.card_id = c.id AND {self.test})",
+            list(self.params),
+        )
+
+    def describe(self) -> str:
+        return self.shown
+
+
+def _same_copy(children: tuple[Node, ...]) -> tuple[Node, ...]:
+    """Copy terms side by side ask about one copy: `cond:nm lang:fr` is a card you have a
+    French Near Mint copy of, not one with a Near Mint copy and another in French. They
+    become one EXISTS, in the place of the first."""
+    terms = [c for c in children if isinstance(c, HoldingTerm) and not c.each]
+    if len(terms) < 2:
+        return children
+    one = HoldingTerm(
+        " ".join(term.shown for term in terms),
+        " AND ".join(f"({term.test})" for term in terms),
+        tuple(param for term in terms for param in term.params),
+    )
+    first = children.index(terms[0])
+    rest = [child for child in children if not any(child is term for term in terms)]
+    return (*rest[:first], one, *rest[first:])
+
+
+def per_holding(node: Node | None) -> Node | None:
+    """The query as a filter of copies rather than cards (`collection --copies`): each copy
+    term tests the copy itself, so `-tag:trade` lists the copies without that tag (of a card,
+    it means no copy has it)."""
+    if isinstance(node, HoldingTerm):
+        return node._replace(each=True)
+    if isinstance(node, And | Or):
+        return type(node)(tuple(per_holding(child) for child in node.children))  # type: ignore[misc]
+    if isinstance(node, Not):
+        return Not(per_holding(node.child))  # type: ignore[arg-type]
+    return node
 
 
 class Sort(NamedTuple):

@@ -30,6 +30,7 @@ from cardbase.query.terms import flag_node, option_node
 
 if TYPE_CHECKING:
     from cardbase.collection.stats import Totals
+    from cardbase.query.copies import Copy
 
 
 class SearchPlan(NamedTuple):
@@ -68,14 +69,21 @@ def build_query(
 ) -> q.Query:
     """The query text, ANDed with the plain options; `sort` overrides any order: in the text."""
     parsed = parse_query(text)
-    nodes = [parsed.root] if parsed.root else []
-    nodes += option_nodes(options or {})
+    # One level of AND: the text's terms and the options' side by side, so `cond:nm
+    # --language fr` asks about one copy, and text terms rank the same with options or not.
+    nodes = list(_conjuncts(parsed.root)) + option_nodes(options or {})
     root = nodes[0] if len(nodes) == 1 else q.And(tuple(nodes)) if nodes else None
     order = parsed.sort
     if sort:
         sort_query = parse_query(f"order:{'-' if descending else ''}{sort}")
         order = sort_query.sort
     return q.Query(root, order)
+
+
+def _conjuncts(root: q.Node | None) -> tuple[q.Node, ...]:
+    if root is None:
+        return ()
+    return root.children if isinstance(root, q.And) else (root,)
 
 
 def missing_query(options: Mapping[str, str | bool | None], finish: str | None = None) -> q.Query:
@@ -86,24 +94,27 @@ def missing_query(options: Mapping[str, str | bool | None], finish: str | None =
 
 def _ranked_terms(root: q.Node | None) -> tuple[list[q.TextMatch], list[q.Node]]:
     """Split the top level into full-text terms (one ranked MATCH) and everything else."""
-    if root is None:
-        return [], []
-    children = root.children if isinstance(root, q.And) else (root,)
+    children = _conjuncts(root)
     text = [child for child in children if isinstance(child, q.TextMatch)]
     rest = [child for child in children if not isinstance(child, q.TextMatch)]
     return text, rest
 
 
-def plan(query: q.Query, limit: int | None = None, count: bool = False) -> SearchPlan:
-    """The statement for `query`. A `limit` past `MAX_RESULTS` means every match, as that one
-    does, and is read as it: SQLite holds no integer past 2**63."""
+def plan(
+    query: q.Query, limit: int | None = None, count: bool = False, copies: bool = False
+) -> SearchPlan:
+    """The statement for `query`: of cards, or with `copies` of the collector's holdings (one
+    row each, copy terms testing each copy). A `limit` past `MAX_RESULTS` means every match,
+    as that one does, and is read as it: SQLite holds no integer past 2**63."""
     if limit is not None:
         if limit < 0:
             raise CardbaseError(f"the limit must be 0 or more, not {shorten(str(limit))}")
         limit = min(limit, MAX_RESULTS)
-    text_terms, rest = _ranked_terms(query.root)
+    if copies:  # loaded only for a listing of copies
+        from cardbase.query import copies as listing
+    text_terms, rest = _ranked_terms(q.per_holding(query.root) if copies else query.root)
     params: list[Any] = []
-    columns = "count(*)" if count else CARD_COLUMNS_SQL
+    columns = "count(*)" if count else listing.COLUMNS_SQL if copies else CARD_COLUMNS_SQL
     sql = f"SELECT {columns} FROM {CARD_FROM_SQL}"
     if text_terms:
         # With nothing else to filter or sort by, the best `limit` matches can be picked
@@ -112,7 +123,7 @@ def plan(query: q.Query, limit: int | None = None, count: bool = False) -> Searc
         # ORDER BY bm25() LIMIT keeps SQLite's sorter to the best `limit` (the same order,
         # 12.4 ms against 17.4 for "draw a card"'s 10.8k matches on 100k cards).
         fts = tables.CARD_FTS_TABLE
-        top = not rest and not query.sort and not count and limit is not None
+        top = not rest and not query.sort and not count and limit is not None and not copies
         sql += (
             f" JOIN (SELECT rowid AS fts_id, bm25({fts}) AS fts_rank FROM {fts}"
             f" WHERE {fts} MATCH ?{' ORDER BY fts_rank LIMIT ?' if top else ''})"
@@ -121,7 +132,7 @@ def plan(query: q.Query, limit: int | None = None, count: bool = False) -> Searc
         params.append(" AND ".join(term.fts for term in text_terms))
         if top:
             params.append(limit)
-    sql += f" {OWNERSHIP_JOIN_SQL}"
+    sql += f" {listing.JOIN_SQL} {OWNERSHIP_JOIN_SQL}" if copies else f" {OWNERSHIP_JOIN_SQL}"
     if rest:
         where, where_params = (rest[0] if len(rest) == 1 else q.And(tuple(rest))).clause()
         sql += f" WHERE {where}"
@@ -130,7 +141,7 @@ def plan(query: q.Query, limit: int | None = None, count: bool = False) -> Searc
         order = [key.sql() for key in query.sort]
         if text_terms and not order:
             order.append("f.fts_rank")
-        order.append(CATALOGUE_ORDER)
+        order += [CATALOGUE_ORDER, listing.ORDER] if copies else [CATALOGUE_ORDER]
         sql += f" ORDER BY {', '.join(order)}"
         if limit is not None:
             sql += " LIMIT ?"
@@ -146,10 +157,22 @@ def search(conn: sqlite3.Connection, query: q.Query, limit: int | None = None) -
         return [card_from_row(row) for row in cursor.execute(found.sql, found.params)]
 
 
-def count(conn: sqlite3.Connection, query: q.Query) -> int:
-    found = plan(query, count=True)
+def count(conn: sqlite3.Connection, query: q.Query, copies: bool = False) -> int:
+    """How many cards match (with `copies`, how many of the collector's holdings)."""
+    found = plan(query, count=True, copies=copies)
     with interruptible():
         return int(conn.execute(found.sql, found.params).fetchone()[0])
+
+
+def search_copies(conn: sqlite3.Connection, query: q.Query, limit: int | None = None) -> list[Copy]:
+    """The collector's holdings of the cards `query` matches, those its copy terms pass."""
+    from cardbase.query.copies import copy_from_row
+
+    found = plan(query, limit, copies=True)
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    with interruptible():
+        return [copy_from_row(row) for row in cursor.execute(found.sql, found.params)]
 
 
 def run_query(conn: sqlite3.Connection, text: str, limit: int | None = None) -> list[Card]:
@@ -183,3 +206,18 @@ def owned_totals(conn: sqlite3.Connection, query: q.Query) -> Totals:
             found.params,
         ).fetchone()
     return Totals(row[0] + row[1], row[0], row[1], row[2])
+
+
+def copies_totals(conn: sqlite3.Connection, query: q.Query) -> tuple[Totals, int]:
+    """Copies, distinct cards and holdings among the holdings a copies search matches."""
+    from cardbase.collection.stats import Totals
+
+    found = plan(query, copies=True)
+    with interruptible():
+        row = conn.execute(
+            "SELECT coalesce(sum(CASE WHEN finish = 'nonfoil' THEN copies END), 0), "
+            "coalesce(sum(CASE WHEN finish = 'foil' THEN copies END), 0), "
+            f"count(DISTINCT id), count(*) FROM ({found.sql})",
+            found.params,
+        ).fetchone()
+    return Totals(row[0] + row[1], row[0], row[1], row[2]), row[3]

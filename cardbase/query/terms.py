@@ -19,6 +19,7 @@ from cardbase.errors import CardbaseError, CodeError, QueryError, shorten
 from cardbase.fields import FIELD_BY_NAME, CardField, Kind
 from cardbase.limits import MAX_QUERY_CHARS, MAX_QUERY_NUMBER
 from cardbase.query import nodes as q
+from cardbase.query.holdings import HOLDING_BUILDERS
 from cardbase.similar import closest
 
 _NUMBER = re.compile(r"-?[0-9]+")
@@ -252,6 +253,7 @@ BUILDERS: dict[Kind, Callable[[CardField, str, str, Span, Errors], q.Node | q.So
     Kind.FLAG: build_flag,
     Kind.CODE: build_code,
     Kind.SORT: build_sort,
+    **HOLDING_BUILDERS,
 }
 
 

@@ -1,0 +1,52 @@
+"""A collector's copies one holding a row, as `collection --copies` lists them.
+
+A search of copies is a search of cards joined to the collector's holdings (see
+`cardbase.query.search.plan`): the card terms pick the cards, the copy terms the holdings.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from cardbase.codes import CollectorCode
+from cardbase.collection.attributes import CONDITIONS, tag_list
+from cardbase.db import tables
+
+JOIN_SQL = f"JOIN {tables.MY_HOLDING} AS h ON h.card_id = c.id"
+COLUMNS_SQL = (
+    "c.id, c.series, c.rarity, c.number, c.name, h.finish, h.condition, h.language, "
+    "h.location, h.tags, h.copies, h.note"
+)
+# A card's copies: non-foil first, then best condition first, then by language, place, tags.
+_RANK = " ".join(f"WHEN '{code}' THEN {rank}" for rank, code in enumerate(CONDITIONS))
+ORDER = f"h.finish = 'foil', CASE h.condition {_RANK} END, h.language, h.location, h.tags"
+COPY_KEYS = (
+    "code", "name", "finish", "condition", "language", "location", "tags", "copies", "note",
+)  # fmt: skip
+
+
+class Copy(NamedTuple):
+    """One holding with its card's code and name."""
+
+    card_id: int
+    code: CollectorCode
+    name: str
+    finish: str
+    condition: str
+    language: str
+    location: str
+    tags: str  # stored spelling: sorted, joined by ","
+    copies: int
+    note: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON copy object: `COPY_KEYS`, tags as a list."""
+        values = self._asdict()
+        values["code"] = str(self.code)
+        values["tags"] = tag_list(self.tags)
+        return {key: values[key] for key in COPY_KEYS}
+
+
+def copy_from_row(row: tuple[Any, ...]) -> Copy:
+    card_id, series, rarity, number, *rest = row
+    return Copy(card_id, CollectorCode(series, rarity, number), *rest)
