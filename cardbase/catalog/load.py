@@ -22,6 +22,7 @@ from cardbase.db import tables
 from cardbase.errors import CardbaseError, CatalogueError, first_few
 from cardbase.fields import CATALOGUE_COLUMNS, REQUIRED_COLUMNS
 from cardbase.limits import MAX_CATALOGUE_FILE, MAX_COLUMNS
+from cardbase.progress import Progress, Stage, quiet
 
 MAX_PROBLEMS_SHOWN = 20
 
@@ -57,8 +58,9 @@ def bundled_catalogue() -> Path:
     return Path(__file__).resolve().parents[2] / "cards.csv"
 
 
-def read_catalogue(path: Path) -> CatalogueFile:
-    """A catalogue CSV file: a regular file within `MAX_CATALOGUE_FILE`, UTF-8, with no NUL."""
+def read_catalogue(path: Path, progress: Progress = quiet) -> CatalogueFile:
+    """A catalogue CSV file: a regular file within `MAX_CATALOGUE_FILE`, UTF-8, with no NUL;
+    `progress` hears its lines read ("Reading")."""
     from cardbase.sheets.bounded import read_bounded
 
     raw = read_bounded(path, MAX_CATALOGUE_FILE, "catalogue file", error=CatalogueError)
@@ -77,7 +79,12 @@ def read_catalogue(path: Path) -> CatalogueFile:
         ) from exc
     del raw
     controls = CONTROL.search(text) is not None  # else no row needs looking at for them
-    return parse_catalogue(io.StringIO(text, newline=""), str(path), controls=controls)
+    lines = Stage("Reading", text.count("\n"), progress)  # a row per line, but for quoted breaks
+    result = parse_catalogue(
+        lines.over(io.StringIO(text, newline="")), str(path), controls=controls
+    )
+    lines.finish()
+    return result
 
 
 def parse_catalogue(lines: Iterable[str], source: str, *, controls: bool = True) -> CatalogueFile:
@@ -152,12 +159,14 @@ def _map_header(header: list[str], source: str) -> dict[str, int]:
     return columns
 
 
-def store_rows(conn: sqlite3.Connection, rows: list[Row], skipped: int = 0) -> ImportCounts:
+def store_rows(
+    conn: sqlite3.Connection, rows: list[Row], skipped: int = 0, progress: Progress = quiet
+) -> ImportCounts:
     """Add new cards and update changed ones, matched by game and code, in `conn`'s transaction.
 
     Each kind of statement is prepared once and run over all its rows; a load that writes
     much of the table sets its indexes and full-text triggers aside and rebuilds them once
-    (`cardbase.db.bulkload`).
+    (`cardbase.db.bulkload`). `progress` hears "Writing" and "Indexing" move.
     """
     from cardbase.db.bulkload import bulk_load, is_bulk
 
@@ -175,15 +184,17 @@ def store_rows(conn: sqlite3.Connection, rows: list[Row], skipped: int = 0) -> I
         elif old[1:] != values:
             changed_rows.append((*values, old[0]))
     written = len(new_rows) + len(changed_rows)
-    with bulk_load(conn, is_bulk(written, len(existing) + len(new_rows))):
+    stage = Stage("Writing", written, progress)
+    with bulk_load(conn, is_bulk(written, len(existing) + len(new_rows)), progress):
         if new_rows:
             marks = ", ".join("?" * len(columns))
             insert = f"INSERT INTO {tables.CARD_TABLE} ({', '.join(columns)}) VALUES ({marks})"
-            cursor.executemany(insert, new_rows)
+            cursor.executemany(insert, stage.over(new_rows))
         if changed_rows:
             assignments = ", ".join(f"{column} = ?" for column in columns)
             update = f"UPDATE {tables.CARD_TABLE} SET {assignments} WHERE id = ?"
-            cursor.executemany(update, changed_rows)
+            cursor.executemany(update, stage.over(changed_rows))
+        stage.finish()
     return ImportCounts(len(new_rows), len(changed_rows), len(rows) - written, skipped)
 
 

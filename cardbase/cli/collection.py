@@ -242,7 +242,8 @@ def undo(output: OutputOption = Output.table) -> None:
     """
     from cardbase.collection.store import undo_last
 
-    batch = undo_last(STATE.db_path, STATE.collector)
+    with render.progress_bar() as progress:
+        batch = undo_last(STATE.db_path, STATE.collector, progress)
     if output is Output.json:
         render.print_json(batch.to_dict() if batch else None)
         return

@@ -45,8 +45,7 @@ def import_(
     """
     from cardbase.sheets.importer import import_collection
 
-    progress = render.DelayedProgress()
-    try:
+    with render.progress_bar() as progress:
         report = import_collection(
             STATE.db_path,
             file,
@@ -56,8 +55,6 @@ def import_(
             skip_bad=skip_bad,
             progress=progress,
         )
-    finally:
-        progress.close()
     _print_import(report, dry_run, output)
 
 
@@ -109,6 +106,6 @@ def export(
     from cardbase.sheets.exporter import export_cards
 
     what = "catalogue" if catalogue else "query" if query is not None else "collection"
-    with STATE.connect() as conn:
-        report = export_cards(conn, file, what, query, force=force, bom=bom)
+    with STATE.connect() as conn, render.progress_bar() as progress:
+        report = export_cards(conn, file, what, query, force=force, bom=bom, progress=progress)
     render.echo(f"{report.path}: {report.rows} cards written")

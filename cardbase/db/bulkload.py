@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from cardbase.db import tables
+from cardbase.progress import Progress, quiet, step
 
 # A load that writes at least 1/BULK_SHARE of the table's rows rebuilds rather than trickles.
 BULK_SHARE = 8
@@ -35,9 +36,12 @@ def is_bulk(written: int, total: int) -> bool:
 
 
 @contextmanager
-def bulk_load(conn: sqlite3.Connection, active: bool = True) -> Iterator[None]:
+def bulk_load(
+    conn: sqlite3.Connection, active: bool = True, progress: Progress = quiet
+) -> Iterator[None]:
     """Within the caller's transaction: set the card table's triggers and indexes aside for
-    the block, then put them back as they were and rebuild the full-text index."""
+    the block, then put them back as they were and rebuild the full-text index (the
+    "Indexing" stage `progress` hears, one statement that cannot report from inside)."""
     if not active:
         yield
         return
@@ -53,9 +57,13 @@ def bulk_load(conn: sqlite3.Connection, active: bool = True) -> Iterator[None]:
         for kind, name, _sql in saved:
             conn.execute(f'DROP {kind.upper()} "{name}"')
         yield
-        for _kind, _name, sql in sorted(saved, key=lambda entry: entry[0] != "index"):
-            conn.execute(sql)  # the indexes, then the triggers, each as it was written
         fts = tables.CARD_FTS_TABLE
-        conn.execute(f"INSERT INTO {fts}({fts}) VALUES ('rebuild')")
+
+        def rebuild() -> None:
+            for _kind, _name, sql in sorted(saved, key=lambda entry: entry[0] != "index"):
+                conn.execute(sql)  # the indexes, then the triggers, each as it was written
+            conn.execute(f"INSERT INTO {fts}({fts}) VALUES ('rebuild')")
+
+        step("Indexing", progress, rebuild)
     finally:
         conn.execute(f"PRAGMA cache_size = {int(cache)}")

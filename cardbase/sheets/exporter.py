@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 from cardbase.catalog.cards import Card
 from cardbase.fields import EXPORT_FIELDS, TRAIT_SEPARATOR, CardField
+from cardbase.progress import Progress, Stage, quiet, step
 from cardbase.sheets.writing import Table, output_file, write_csv, write_xlsx
 
 WIDTHS = {"Code": 10, "Name": 28, "Traits": 24, "Text": 60, "Lore": 40, "Type": 10, "Sphere": 9}
@@ -68,22 +69,33 @@ def export_cards(
     *,
     force: bool = False,
     bom: bool = False,
+    progress: Progress = quiet,
 ) -> ExportReport:
-    """Write `cards_to_export(what)` to `path`; the file is refused before the search runs."""
+    """Write `cards_to_export(what)` to `path`; the file is refused before the search runs.
+    `progress` hears "Searching", "Writing" (row by row) and, for a workbook, "Saving"."""
     from cardbase.bulk import paused_gc
 
     columns = export_fields(with_text=what == "catalogue")
     headers = [field.export or field.name for field in columns]
     sheet = SHEET_NAMES[what]
+    workbook = path.suffix.lower() != ".csv"
     with output_file(path, force=force, suffixes=SUFFIXES) as temporary:
-        cards = cards_to_export(conn, what, query_text)
-        rows: Iterator[list[Any]] = (card_row(card, columns) for card in cards)
+        cards = step("Searching", progress, lambda: cards_to_export(conn, what, query_text))
+        writing = Stage("Writing", len(cards), progress)
+
+        def rows() -> Iterator[list[Any]]:
+            yield from writing.over(card_row(card, columns) for card in cards)
+            writing.finish()
+            if workbook:  # what is left is zipping the workbook up, in one call
+                progress("Saving", 0, 1)
+
         with paused_gc():
-            if path.suffix.lower() == ".csv":
-                count = write_csv(temporary, Table(sheet, headers, rows), bom=bom)
+            if not workbook:
+                count = write_csv(temporary, Table(sheet, headers, rows()), bom=bom)
             else:
-                tables = [Table(sheet, headers, rows), totals_table(cards)]
+                tables = [Table(sheet, headers, rows()), totals_table(cards)]
                 count = write_xlsx(temporary, tables, WIDTHS)
+                progress("Saving", 1, 1)
     return ExportReport(path, count)
 
 

@@ -10,7 +10,7 @@ import is all or nothing and `cardbase undo` reverts it whole.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from itertools import chain
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -24,6 +24,7 @@ from cardbase.collection.plan import Defaults
 from cardbase.errors import CardbaseError, SheetError, first_few
 from cardbase.fields import FOIL, NONFOIL
 from cardbase.limits import MAX_CELL, MAX_COUNT, MAX_ROWS
+from cardbase.progress import EVERY, Progress, quiet
 from cardbase.sheets.columns import FINISH_VALUES, Columns, find_header, fold
 from cardbase.sheets.files import stream_sheets, unsafe_text
 
@@ -243,17 +244,8 @@ def _is_total(value: Any) -> bool:
     )  # fmt: skip
 
 
-# Told how far an import has got: a stage's name, steps done, steps in all.
-Progress = Callable[[str, int, int], None]
-PROGRESS_EVERY = 2_000  # rows between reports
-
-
-def _quiet(stage: str, done: int, total: int) -> None:
-    """The default progress report: none."""
-
-
 def resolve_rows(
-    resolver: NameResolver, sheet: CollectionSheet, progress: Progress = _quiet
+    resolver: NameResolver, sheet: CollectionSheet, progress: Progress = quiet
 ) -> tuple[list[tuple[int, str, int]], list[str]]:
     """(card id, finish, copies) for each resolvable row, and a problem line for each other."""
     wanted: list[tuple[int, str, int]] = []
@@ -261,7 +253,7 @@ def resolve_rows(
     known: dict[tuple[str, str, int | None], Printing | str] = {}  # a sheet repeats its cards
     total = len(sheet.rows)
     for done, row in enumerate(sheet.rows):
-        if done % PROGRESS_EVERY == 0:
+        if done % EVERY == 0:
             progress("Matching cards", done, total)
         key = (row.code, row.name, row.series)
         answer = known.get(key)
@@ -351,7 +343,7 @@ def import_collection(
     *,
     dry_run: bool = False,
     skip_bad: bool = False,
-    progress: Progress = _quiet,
+    progress: Progress = quiet,
     collector: str | None = None,
     defaults: Defaults | None = None,
 ) -> ImportReport:
@@ -365,6 +357,7 @@ def import_collection(
     conn: sqlite3.Connection = db.open_db(db_path, collector)
     try:
         sheet, catalogue = _read_beside_catalogue(db_path, path, sheet_name)
+        progress("Reading the sheet", 1, 1)
         resolver = NameResolver(conn, catalogue=catalogue)
         wanted, problems = resolve_rows(resolver, sheet, progress)
         source, rows = sheet.source, len(sheet.rows)
@@ -386,9 +379,8 @@ def import_collection(
         Request(cards[card_id], finish, copies, plain) for card_id, finish, copies in wanted
     ]
     del cards, wanted
-    progress("Writing", 0, 1)
     changes = change_collection(
         db_path, requests, mode, f"import {path.name}", collector=collector, defaults=defaults,
-        dry_run=dry_run,
+        dry_run=dry_run, progress=progress,
     )  # fmt: skip
     return ImportReport(source, rows, changes, problems, dry_run)
