@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import io
+import sqlite3
 from pathlib import Path
 
 import pytest
 
 from cardbase.catalog import load as catalog
-from cardbase.catalog.load import parse_catalogue
+from cardbase.catalog.load import checked_rows, parse_catalogue, read_catalogue, store_rows
 from cardbase.catalog.update import import_catalogue
+from cardbase.db.bulkload import is_bulk
+from cardbase.db.connection import connect, transaction
 from cardbase.errors import CatalogueError
 from tests.conftest import Run
 
@@ -155,3 +158,59 @@ def test_columns_that_are_no_catalogue_column_are_named(db_path: Path, tmp_path:
     result = Run(db_path)("catalog", "import", str(source))
     assert result.exit_code == 0, result.output
     assert "ignored column(s) Price, Notes" in result.stderr
+
+
+def _many_rows(count: int, name: str = "Dune Walker") -> str:
+    return "".join(
+        f"4 C {n},{name} {n},Trick,,Order,,1,,,Y,Draw a card.,\n" for n in (range(1, count + 1))
+    )
+
+
+def _schema(path: Path) -> list[tuple[str, str, str]]:
+    with sqlite3.connect(path) as connection:
+        return sorted(connection.execute("SELECT type, name, sql FROM sqlite_master"))
+
+
+def test_a_bulk_import_leaves_the_schema_as_it_was_and_the_index_in_sync(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """A load of most of the table sets the triggers and indexes aside: at commit they are
+    back word for word, and every new card is found through the rebuilt full-text index."""
+    source = tmp_path / "many.csv"
+    source.write_text(HEADER + _many_rows(300), encoding="utf-8")
+    before = _schema(db_path)
+    assert is_bulk(300, 322)
+    assert import_catalogue(db_path, source).counts.added == 300
+    assert _schema(db_path) == before
+    doctor = Run(db_path)("doctor")
+    assert doctor.exit_code == 0, doctor.output
+    assert "full-text index: in sync" in doctor.stdout
+    found = Run(db_path)("search", "walker", "-o", "csv")
+    assert found.stdout.count("Dune Walker") == 300
+
+
+def test_a_bulk_load_that_fails_rolls_back_its_schema_changes_too(
+    db_path: Path, tmp_path: Path, checksum
+) -> None:
+    """All or nothing holds for the bulk path: a statement failing after the triggers were
+    dropped leaves rows, triggers and indexes as they were."""
+    source = tmp_path / "many.csv"
+    source.write_text(HEADER + _many_rows(300) + "4 C 301,Boom,Trick,,Order,,1,,,Y,,\n")
+    rows = checked_rows(read_catalogue(source), str(source), skip_bad=False)
+    before, schema_before = checksum(db_path), _schema(db_path)
+    conn = connect(db_path)
+    conn.execute(
+        "CREATE TEMP TRIGGER boom BEFORE INSERT ON main.card WHEN new.name = 'Boom' "
+        "BEGIN SELECT RAISE(ABORT, 'boom'); END"
+    )
+    with pytest.raises(sqlite3.IntegrityError, match="boom"), transaction(conn):
+        store_rows(conn, rows)
+    conn.close()
+    assert (checksum(db_path), _schema(db_path)) == (before, schema_before)
+    assert "in sync" in Run(db_path)("doctor").stdout
+
+
+def test_a_small_import_into_a_big_table_goes_through_the_triggers() -> None:
+    assert not is_bulk(3, 100_000)
+    assert not is_bulk(0, 0)
+    assert is_bulk(254, 254)

@@ -11,7 +11,7 @@ import pytest
 
 from cardbase import maintenance
 from cardbase.db import connect as db
-from cardbase.db import tables
+from cardbase.db import health, tables
 from cardbase.errors import DatabaseError
 from tests.conftest import Run, copy_database, database_checksum
 
@@ -110,6 +110,17 @@ def test_restore_puts_a_backup_over_any_damage(used: Run, kind: str) -> None:
     assert database_checksum(run.db_path) == database_checksum(good)
     assert run("add", "1 C 41").exit_code == 0
     assert run("doctor").exit_code == 0
+
+
+@pytest.mark.parametrize("kind", ["card", "truncated"])
+def test_writes_refuse_damage_where_sqlite_has_no_dbstat(
+    used: Run, kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An SQLite built without the dbstat table checks pages with quick_check instead."""
+    monkeypatch.setattr(health, "_WALK", "SELECT * FROM dbstat_not_built_in")
+    run = damaged_copy(used, kind)
+    assert "damaged" in assert_one_line(run("add", "1 C 41"))
+    assert used("add", "1 C 41").exit_code == 0
 
 
 def test_a_failed_write_is_mapped_in_the_library_too(used: Run) -> None:

@@ -1,52 +1,45 @@
 """The catalogue: reading card lists (CSV in the cards.csv shape) and storing them.
 
-Reading and checking is separate from storing: `read_catalogue` turns a file into
-`Card`s and row-numbered problems without touching a database, and `store_cards`
-writes checked cards in the caller's transaction. So a file with one bad row is rejected
-before anything is written, and the bundled catalogue loads through the same checks as a
-user's file.
+Reading and checking is separate from storing: `read_catalogue` turns a file into card-table
+rows and row-numbered problems without touching a database, and `store_rows` writes checked
+rows in the caller's transaction. So a file with one bad row is rejected before anything is
+written, and the bundled catalogue loads through the same checks as a user's file.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import re
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from cardbase.catalog.cards import Card, card_to_row
-from cardbase.codes import parse_code
+from cardbase.catalog.cards import Card, card_from_row
+from cardbase.catalog.values import CONTROL, Row, RowError, RowReader
 from cardbase.db import tables
 from cardbase.errors import CardbaseError, CatalogueError, first_few
-from cardbase.fields import (
-    CATALOGUE_COLUMNS,
-    GEM_COLOURS,
-    MAX_GEMS,
-    REQUIRED_COLUMNS,
-)
-from cardbase.games import DEFAULT_GAME, GAMES, Game
-from cardbase.limits import MAX_CATALOGUE_FILE, MAX_CELL, MAX_COLUMNS
-from cardbase.similar import closest
+from cardbase.fields import CATALOGUE_COLUMNS, REQUIRED_COLUMNS
+from cardbase.limits import MAX_CATALOGUE_FILE, MAX_COLUMNS
+from cardbase.progress import Progress, Stage, quiet
 
-TRUE_WORDS = frozenset({"yes", "y", "true", "t", "1", "x", "hero"})
-FALSE_WORDS = frozenset({"", "no", "n", "false", "f", "0"})
-NO_SPHERE_WORDS = frozenset({"", "none", "hero", "-"})
 MAX_PROBLEMS_SHOWN = 20
-# C0 controls but tab, line feed and carriage return; DEL; C1 controls (U+009B is CSI).
-CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 @dataclass
 class CatalogueFile:
-    """What a catalogue file held: the good rows, and a line for each bad one."""
+    """What a catalogue file held: the good rows (as the card table stores them, but the id),
+    and a line for each bad one."""
 
-    cards: list[Card] = field(default_factory=list)
+    rows: list[Row] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     ignored_columns: list[str] = field(default_factory=list)
+
+    @property
+    def cards(self) -> list[Card]:
+        """The good rows as cards, made only when asked: an import never needs them."""
+        return [card_from_row((0, *row)) for row in self.rows]
 
 
 @dataclass(frozen=True)
@@ -57,10 +50,6 @@ class ImportCounts:
     skipped: int = 0
 
 
-class RowError(CardbaseError):
-    """One bad value in one row; collected, never shown alone."""
-
-
 def bundled_catalogue() -> Path:
     """cards.csv inside the installed wheel, or at the top of a source checkout."""
     packaged = resources.files("cardbase") / "data" / "cards.csv"
@@ -69,8 +58,9 @@ def bundled_catalogue() -> Path:
     return Path(__file__).resolve().parents[2] / "cards.csv"
 
 
-def read_catalogue(path: Path) -> CatalogueFile:
-    """A catalogue CSV file: a regular file within `MAX_CATALOGUE_FILE`, UTF-8, with no NUL."""
+def read_catalogue(path: Path, progress: Progress = quiet) -> CatalogueFile:
+    """A catalogue CSV file: a regular file within `MAX_CATALOGUE_FILE`, UTF-8, with no NUL;
+    `progress` hears its lines read ("Reading")."""
     from cardbase.sheets.bounded import read_bounded
 
     raw = read_bounded(path, MAX_CATALOGUE_FILE, "catalogue file", error=CatalogueError)
@@ -89,11 +79,16 @@ def read_catalogue(path: Path) -> CatalogueFile:
         ) from exc
     del raw
     controls = CONTROL.search(text) is not None  # else no row needs looking at for them
-    return parse_catalogue(io.StringIO(text, newline=""), str(path), controls=controls)
+    lines = Stage("Reading", text.count("\n"), progress)  # a row per line, but for quoted breaks
+    result = parse_catalogue(
+        lines.over(io.StringIO(text, newline="")), str(path), controls=controls
+    )
+    lines.finish()
+    return result
 
 
 def parse_catalogue(lines: Iterable[str], source: str, *, controls: bool = True) -> CatalogueFile:
-    """Cards and row problems from CSV lines; `controls` says whether to look for control
+    """Rows and row problems from CSV lines; `controls` says whether to look for control
     characters (a caller that searched the whole text and found none can skip it)."""
     reader = csv.reader(lines)
     try:
@@ -110,49 +105,34 @@ def parse_catalogue(lines: Iterable[str], source: str, *, controls: bool = True)
         columns = _map_header(header, source)
         ignored = [cell.strip() for cell in header if cell.strip() and _column(cell) not in columns]
         result = CatalogueFile(ignored_columns=ignored)
-        seen: dict[tuple[str, int, int], int] = {}
-        for row_number, row in enumerate(reader, start=2):
-            if not any(cell.strip() for cell in row):
-                continue
-            try:
-                if len(row) > MAX_COLUMNS:
-                    raise RowError(
-                        f"{len(row):,} columns; a catalogue has {len(CATALOGUE_COLUMNS)}"
-                    )
-                values = {name: row[i] if i < len(row) else "" for name, i in columns.items()}
-                _check_characters(values, controls)
-                card = parse_row(values)
-            except CardbaseError as exc:
-                result.problems.append(f"{source}, row {row_number}: {exc}")
-                continue
-            key = (card.game, card.code.series, card.code.number)
-            if key in seen:
-                result.problems.append(
-                    f"{source}, row {row_number}: code {card.code} repeats row {seen[key]}"
-                )
-                continue
-            seen[key] = row_number
-            result.cards.append(card)
+        _read_rows(reader, RowReader(columns, controls), source, result)
     except csv.Error as exc:
         raise CatalogueError(f"{source}: not a readable CSV file ({exc})") from exc
     return result
 
 
-def _check_characters(values: dict[str, str], controls: bool) -> None:
-    """Refuse control characters (ESC and the rest), which a terminal would obey when `show`
-    prints the card. Tab and line breaks are text (a card's text may span lines); so is
-    anything printable. A value longer than a spreadsheet cell holds is refused too."""
-    if not controls and max(map(len, values.values())) <= MAX_CELL:
-        return
-    for column, value in values.items():
-        if len(value) > MAX_CELL:
-            raise RowError(f"{column} has {len(value):,} characters (at most {MAX_CELL:,})")
-        bad = CONTROL.search(value)
-        if bad:
-            raise RowError(
-                f"{column} has the control character U+{ord(bad.group()):04X} at character "
-                f"{bad.start() + 1}; remove it (tabs and line breaks are fine)"
-            )
+def _read_rows(
+    reader: Iterable[list[str]], read_row: RowReader, source: str, result: CatalogueFile
+) -> None:
+    """Every row after the header into `result`: a stored row, or a line saying what is bad."""
+    seen: dict[tuple[object, object, object], int] = {}
+    rows, problems = result.rows, result.problems
+    for row_number, row in enumerate(reader, start=2):
+        try:
+            if len(row) > MAX_COLUMNS:
+                raise RowError(f"{len(row):,} columns; a catalogue has {len(CATALOGUE_COLUMNS)}")
+            values = read_row(row)
+        except CardbaseError as exc:
+            if any(cell.strip() for cell in row):  # a blank line is no row, not a bad one
+                problems.append(f"{source}, row {row_number}: {exc}")
+            continue
+        key = (values[0], values[1], values[3])  # game, series, number
+        first = seen.setdefault(key, row_number)
+        if first != row_number:
+            code = f"{values[1]} {values[2]} {values[3]}"
+            problems.append(f"{source}, row {row_number}: code {code} repeats row {first}")
+            continue
+        rows.append(values)
 
 
 def _column(header: str) -> str:
@@ -179,152 +159,47 @@ def _map_header(header: list[str], source: str) -> dict[str, int]:
     return columns
 
 
-def parse_row(values: dict[str, str]) -> Card:
-    """Check one row's values; raise `RowError` (or `CodeError`) naming the first bad one."""
-    game = _game(values.get("game", ""))
-    code = parse_code(values["code"])
-    name = " ".join(values["name"].split())
-    if not name:
-        raise RowError("the name is empty")
-    card_type, hero = _type_and_hero(game, values["type"], values.get("hero", ""))
-    sphere = _sphere(game, values.get("sphere", ""), hero)
-    cost = _stat(values, "cost")
-    attack = _stat(values, "attack")
-    defense = _stat(values, "defense")
-    if card_type in game.fighting_types:
-        if attack is None or defense is None:
-            raise RowError(f"a {card_type} needs attack and defense")
-    elif attack is not None or defense is not None:
-        raise RowError(f"a {card_type} has no attack or defense; leave them empty")
-    return Card(
-        id=0,  # not stored yet
-        game=game.key,
-        code=code,
-        name=name,
-        type=card_type,
-        hero=hero,
-        sphere=sphere,
-        traits=tuple(_traits(values.get("traits", ""))),
-        cost=cost,
-        attack=attack,
-        defense=defense,
-        gems=_gems(values.get("gems", "")),
-        text=values.get("text", "").strip(),
-        lore=values.get("lore", "").strip(),
-    )
+def store_rows(
+    conn: sqlite3.Connection, rows: list[Row], skipped: int = 0, progress: Progress = quiet
+) -> ImportCounts:
+    """Add new cards and update changed ones, matched by game and code, in `conn`'s transaction.
 
+    Each kind of statement is prepared once and run over all its rows; a load that writes
+    much of the table sets its indexes and full-text triggers aside and rebuilds them once
+    (`cardbase.db.bulkload`). `progress` hears "Writing" and "Indexing" move.
+    """
+    from cardbase.db.bulkload import bulk_load, is_bulk
 
-def _game(text: str) -> Game:
-    wanted = text.strip().lower()
-    if not wanted:
-        return GAMES[DEFAULT_GAME]
-    for game in GAMES.values():
-        if wanted in (game.key, game.title.lower()):
-            return game
-    raise RowError(f"game '{text.strip()}' is not one of {', '.join(GAMES)}")
-
-
-def _choice(kind: str, text: str, choices: Iterable[str]) -> str:
-    options = list(choices)
-    for option in options:
-        if text.strip().lower() == option.lower():
-            return option
-    close = closest(text.strip(), options)
-    hint = f"; did you mean {close}?" if close else ""
-    raise RowError(f"{kind} '{text.strip()}' is not one of {', '.join(options)}{hint}")
-
-
-def _type_and_hero(game: Game, type_text: str, hero_text: str) -> tuple[str, bool]:
-    hero = _flag("hero", hero_text)
-    word = type_text.strip().lower()
-    if word == "hero":  # lists often say "Hero" where the card says "Creature - Hero"
-        return game.fighting_types[0], True
-    card_type = game.type_synonyms.get(word) or _choice("type", type_text, game.types)
-    if hero and card_type not in game.fighting_types:
-        raise RowError(f"a Hero must be a {' or '.join(game.fighting_types)}, not a {card_type}")
-    return card_type, hero
-
-
-def _sphere(game: Game, text: str, hero: bool) -> str | None:
-    if text.strip().lower() in NO_SPHERE_WORDS:
-        if not hero and game.spheres:
-            raise RowError(
-                f"the sphere is empty; only Heroes have none ({', '.join(game.spheres)})"
-            )
-        return None
-    if hero:
-        raise RowError(f"Heroes have no sphere, but this row says '{text.strip()}'")
-    return _choice("sphere", text, game.spheres)
-
-
-def _flag(column: str, text: str) -> bool:
-    word = text.strip().lower()
-    if word in TRUE_WORDS:
-        return True
-    if word in FALSE_WORDS:
-        return False
-    raise RowError(f"{column} '{text.strip()}' is not yes or no")
-
-
-def _stat(values: dict[str, str], column: str) -> int | None:
-    text = values.get(column, "").strip()
-    if not text:
-        return None
-    try:
-        number = int(text)
-    except ValueError:
-        raise RowError(f"{column} '{text}' is not a whole number") from None
-    if not 0 <= number <= 999:
-        raise RowError(f"{column} {number} is out of range (0 to 999)")
-    return number
-
-
-def _traits(text: str) -> list[str]:
-    return [" ".join(t.split()) for t in text.replace(";", ",").split(",") if t.strip()]
-
-
-def _gems(text: str) -> str:
-    letters = "".join(ch for ch in text.upper() if not ch.isspace() and ch not in ",;-/")
-    bad = sorted({ch for ch in letters if ch not in GEM_COLOURS})
-    if bad:
-        raise RowError(f"gems '{text.strip()}' has {', '.join(bad)}; gems are R, G, B, Y")
-    if len(letters) > MAX_GEMS:
-        raise RowError(
-            f"gems '{text.strip()}' has {len(letters)} gems; a card has at most {MAX_GEMS}"
-        )
-    return letters
-
-
-def store_cards(conn: sqlite3.Connection, cards: list[Card], skipped: int = 0) -> ImportCounts:
-    """Add new cards and update changed ones, matched by game and code, in `conn`'s transaction."""
     columns = tables.CARD_COLUMNS[1:]  # all but the id, in the table's order
     cursor = conn.cursor()
-    cursor.row_factory = None  # plain tuples, compared whole with each card's row
-    rows = cursor.execute(f"SELECT {', '.join(tables.CARD_COLUMNS)} FROM {tables.CARD_TABLE}")
-    existing = {(row[1], row[2], row[4]): row for row in rows}
-    new_rows: list[tuple[object, ...]] = []
-    changed_rows: list[tuple[object, ...]] = []
-    for card in cards:
-        values = card_to_row(card)
-        old = existing.get((card.game, card.code.series, card.code.number))
+    cursor.row_factory = None  # plain tuples, compared whole with each row
+    found = cursor.execute(f"SELECT {', '.join(tables.CARD_COLUMNS)} FROM {tables.CARD_TABLE}")
+    existing = {(row[1], row[2], row[4]): row for row in found}
+    new_rows: list[Row] = []
+    changed_rows: list[Row] = []
+    for values in rows:
+        old = existing.get((values[0], values[1], values[3]))
         if old is None:
             new_rows.append(values)
-        elif tuple(old[1:]) != values:
+        elif old[1:] != values:
             changed_rows.append((*values, old[0]))
-    if new_rows:
-        marks = ", ".join("?" * len(columns))
-        conn.executemany(
-            f"INSERT INTO {tables.CARD_TABLE} ({', '.join(columns)}) VALUES ({marks})", new_rows
-        )
-    if changed_rows:
-        assignments = ", ".join(f"{column} = ?" for column in columns)
-        conn.executemany(f"UPDATE {tables.CARD_TABLE} SET {assignments} WHERE id = ?", changed_rows)
-    unchanged = len(cards) - len(new_rows) - len(changed_rows)
-    return ImportCounts(len(new_rows), len(changed_rows), unchanged, skipped)
+    written = len(new_rows) + len(changed_rows)
+    stage = Stage("Writing", written, progress)
+    with bulk_load(conn, is_bulk(written, len(existing) + len(new_rows)), progress):
+        if new_rows:
+            marks = ", ".join("?" * len(columns))
+            insert = f"INSERT INTO {tables.CARD_TABLE} ({', '.join(columns)}) VALUES ({marks})"
+            cursor.executemany(insert, stage.over(new_rows))
+        if changed_rows:
+            assignments = ", ".join(f"{column} = ?" for column in columns)
+            update = f"UPDATE {tables.CARD_TABLE} SET {assignments} WHERE id = ?"
+            cursor.executemany(update, stage.over(changed_rows))
+        stage.finish()
+    return ImportCounts(len(new_rows), len(changed_rows), len(rows) - written, skipped)
 
 
-def checked_cards(parsed: CatalogueFile, source: str, skip_bad: bool) -> list[Card]:
-    """The cards to store, or a `CatalogueError` listing bad rows when they are not skipped."""
+def checked_rows(parsed: CatalogueFile, source: str, skip_bad: bool) -> list[Row]:
+    """The rows to store, or a `CatalogueError` listing bad rows when they are not skipped."""
     if parsed.problems and not skip_bad:
         shown = first_few(parsed.problems, MAX_PROBLEMS_SHOWN, "more bad rows")
         raise CatalogueError(
@@ -332,9 +207,9 @@ def checked_cards(parsed: CatalogueFile, source: str, skip_bad: bool) -> list[Ca
             "(fix them, or add --skip-bad to import the good rows)",
             shown,
         )
-    if not parsed.cards:
+    if not parsed.rows:
         raise CatalogueError(f"{source}: no cards in the file")
-    return parsed.cards
+    return parsed.rows
 
 
 def load_catalogue(conn: sqlite3.Connection, path: Path) -> ImportCounts:
@@ -343,4 +218,4 @@ def load_catalogue(conn: sqlite3.Connection, path: Path) -> ImportCounts:
 
     with paused_gc():
         parsed = read_catalogue(path)
-        return store_cards(conn, checked_cards(parsed, str(path), skip_bad=False))
+        return store_rows(conn, checked_rows(parsed, str(path), skip_bad=False))

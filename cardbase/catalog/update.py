@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from cardbase.bulk import paused_gc
-from cardbase.catalog.load import ImportCounts, checked_cards, read_catalogue, store_cards
+from cardbase.catalog.load import ImportCounts, checked_rows, read_catalogue, store_rows
 from cardbase.db.connect import write_transaction
+from cardbase.progress import Progress, quiet
 
 
 class CatalogueImport(NamedTuple):
@@ -21,11 +22,14 @@ class CatalogueImport(NamedTuple):
     ignored_columns: list[str]  # headers that are no catalogue column, said rather than dropped
 
 
-def import_catalogue(db_path: Path, source: Path, skip_bad: bool = False) -> CatalogueImport:
-    """Import a catalogue file into the database at `db_path` in one transaction."""
+def import_catalogue(
+    db_path: Path, source: Path, skip_bad: bool = False, progress: Progress = quiet
+) -> CatalogueImport:
+    """Import a catalogue file into the database at `db_path` in one transaction; `progress`
+    hears it read, write and index."""
     with paused_gc():
-        parsed = read_catalogue(source)
-        cards = checked_cards(parsed, str(source), skip_bad)
+        parsed = read_catalogue(source, progress)
+        rows = checked_rows(parsed, str(source), skip_bad)
         with write_transaction(db_path) as conn:
-            counts = store_cards(conn, cards, skipped=len(parsed.problems))
+            counts = store_rows(conn, rows, len(parsed.problems), progress)
     return CatalogueImport(counts, parsed.problems, parsed.ignored_columns)

@@ -37,7 +37,8 @@ def import_(
     """
     from cardbase.catalog.update import import_catalogue
 
-    report = import_catalogue(STATE.db_path, file, skip_bad=skip_bad)
+    with render.progress_bar() as progress:
+        report = import_catalogue(STATE.db_path, file, skip_bad=skip_bad, progress=progress)
     counts = report.counts
     if output is Output.json:
         render.print_json(

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
@@ -234,32 +235,31 @@ def print_card_detail(card: Card) -> None:
     sys.stdout.write("".join(f"{label.ljust(width)}  {value}\n" for label, value in lines))
 
 
-class DelayedProgress:
-    """A progress bar on stderr that appears only once work has taken `delay` seconds.
+PROGRESS_DELAY = 2.0  # seconds of work before a bar appears: quick commands never show one
 
-    Quick commands stay quiet; long imports show where they are. Nothing is drawn when
-    stderr is not a terminal.
+
+class DelayedProgress:
+    """A progress bar on stderr that appears only once work has taken `delay` seconds: each
+    stage's name, its bar, steps done of all, and the time left.
+
+    Quick commands stay quiet; long jobs show where they are. Nothing is drawn when stderr
+    is not a terminal (unless a `console` is given, as tests give one to capture).
     """
 
-    def __init__(self, delay: float = 2.0) -> None:
+    def __init__(self, delay: float | None = None, console: Any = None) -> None:
         import time
 
         self._clock = time.monotonic
         self._start = self._clock()
-        self._delay = delay
+        self._delay = PROGRESS_DELAY if delay is None else delay
+        self._console = console
         self._bar: Any = None
         self._task: Any = None
         self._stage = ""
 
     def __call__(self, stage: str, done: int, total: int) -> None:
-        if self._bar is None:
-            if not sys.stderr.isatty() or self._clock() - self._start < self._delay:
-                return
-            from rich.console import Console
-            from rich.progress import Progress
-
-            self._bar = Progress(console=Console(stderr=True), transient=True)
-            self._bar.start()
+        if self._bar is None and not self._begin():
+            return
         if stage != self._stage or self._task is None:
             if self._task is not None:
                 self._bar.remove_task(self._task)
@@ -267,6 +267,37 @@ class DelayedProgress:
             self._stage = stage
         self._bar.update(self._task, completed=done, total=max(total, 1))
 
+    def _begin(self) -> bool:
+        if self._console is None and not sys.stderr.isatty():
+            return False
+        if self._clock() - self._start < self._delay:
+            return False
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeRemainingColumn,
+        )
+
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                   TimeRemainingColumn())  # fmt: skip
+        console = self._console or Console(stderr=True)
+        self._bar = Progress(*columns, console=console, transient=True)
+        self._bar.start()
+        return True
+
     def close(self) -> None:
         if self._bar is not None:
             self._bar.stop()
+
+
+@contextmanager
+def progress_bar() -> Iterator[DelayedProgress]:
+    """A `DelayedProgress` for one long command, taken down however the command ends."""
+    bar = DelayedProgress()
+    try:
+        yield bar
+    finally:
+        bar.close()

@@ -66,8 +66,7 @@ def import_(
 
     if mode is ImportMode.REPLACE and not dry_run:
         _confirm_replace(file, yes)
-    progress = render.DelayedProgress()
-    try:
+    with render.progress_bar() as progress:
         report = import_collection(
             STATE.db_path,
             file,
@@ -79,8 +78,6 @@ def import_(
             collector=STATE.collector,
             defaults=STATE.defaults,
         )
-    finally:
-        progress.close()
     _print_import(report, dry_run, output)
 
 
@@ -162,10 +159,11 @@ def export(
     from cardbase.sheets.exporter import export_cards
 
     what = "catalogue" if catalogue else "query" if query is not None else "collection"
-    with STATE.connect() as conn:
+    with STATE.connect() as conn, render.progress_bar() as progress:
         report = export_cards(
-            conn, file, what, query, force=force, bom=bom, fmt=fmt.lower() if fmt else None
-        )
+            conn, file, what, query, force=force, bom=bom, fmt=fmt.lower() if fmt else None,
+            progress=progress,
+        )  # fmt: skip
     rows = f" in {plural(report.rows, 'row')}" if report.rows != report.cards else ""
     where = "standard output" if str(report.path) == "-" else report.path
     # On standard output the data is the output: the summary goes to stderr.

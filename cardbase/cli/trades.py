@@ -215,13 +215,14 @@ def match(
 
 
 def _match_file(path: Path, rules: Rules, output: Output) -> None:
+    from cardbase.progress import step
     from cardbase.trades import check_offer, match_trades, read_trade_lists, trade_lists
 
-    with STATE.connect() as conn:
+    with STATE.connect() as conn, render.progress_bar() as progress:
         check_offer(conn, rules.offer)
-        theirs = read_trade_lists(conn, path)
-        mine = trade_lists(conn, rules)
-        result = match_trades(theirs, mine.offered, mine.wanted)
+        theirs = step("Reading their lists", progress, lambda: read_trade_lists(conn, path))
+        mine = step("Making my lists", progress, lambda: trade_lists(conn, rules))
+        result = match_trades(theirs, mine.offered, mine.wanted, progress)
     if output is Output.json:
         render.print_json({**result.to_dict(), "problems": theirs.problems})
         return
@@ -233,9 +234,9 @@ def _match_file(path: Path, rules: Rules, output: Output) -> None:
 def _match_collector(name: str, rules: Rules, output: Output) -> None:
     from cardbase.trades import check_offer, match_with
 
-    with STATE.connect() as conn:
+    with STATE.connect() as conn, render.progress_bar() as progress:
         check_offer(conn, rules.offer)
-        other, result = match_with(conn, name, rules)
+        other, result = match_with(conn, name, rules, progress)
     if output is Output.json:
         render.print_json({"with": other, **result.to_dict()})
         return

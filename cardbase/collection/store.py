@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from cardbase.catalog.cards import CardLike, cards_by_id, id_chunks
+from cardbase.catalog.cards import CardLike, card_refs_by_id, cards_by_id, id_chunks
 from cardbase.catalog.names import NOTHING_CHANGED
 from cardbase.collection.changes import Batch, Change, Holding, Mode, Request
 from cardbase.collection.plan import Defaults, Working, apply, problems_message
@@ -23,6 +23,7 @@ from cardbase.db import tables
 from cardbase.db.connect import write_transaction
 from cardbase.errors import CardbaseError
 from cardbase.fields import FOIL, NONFOIL
+from cardbase.progress import Progress, Stage, quiet
 
 SCOPED_READ = 5_000  # card ids whose holdings are read by the key rather than by one scan
 _KEY = ", ".join(tables.HOLDING_KEY)
@@ -39,9 +40,10 @@ def change_collection(
     collector: str | None = None,
     defaults: Defaults | None = None,
     dry_run: bool = False,
+    progress: Progress = quiet,
 ) -> list[Change]:
     """Apply requests as `collector` in one transaction and one history batch; return what
-    changed."""
+    changed. `progress` hears the "Writing" stage move (copies, totals, history)."""
     cards: dict[int, CardLike] = {request.card.id: request.card for request in requests}
     with write_transaction(db_path, collector) as conn:
         scope = None if mode is Mode.REPLACE else set(cards)
@@ -54,7 +56,7 @@ def change_collection(
         cards.update(cards_by_id(conn, missing))
         changes = working.changes(cards)
         if changes and not dry_run:
-            write_changes(conn, changes, source)
+            write_changes(conn, changes, source, progress)
     return changes
 
 
@@ -107,10 +109,13 @@ def collector_id(conn: sqlite3.Connection) -> int:
     return int(conn.execute(f"SELECT id FROM {tables.MY_COLLECTOR}").fetchone()[0])
 
 
-def write_changes(conn: sqlite3.Connection, changes: list[Change], source: str) -> int:
+def write_changes(
+    conn: sqlite3.Connection, changes: list[Change], source: str, progress: Progress = quiet
+) -> int:
     """Write the holdings and totals, and record them as one batch; return the batch id."""
     owner = collector_id(conn)
-    store_holdings(conn, owner, changes)
+    stage = writing(changes, progress, history=True)
+    store_holdings(conn, owner, changes, stage)
     created = datetime.now(UTC).isoformat(timespec="seconds")
     batch_id = conn.execute(
         f"INSERT INTO {tables.BATCH_TABLE} (collector_id, created_at, source, undone) "
@@ -120,28 +125,40 @@ def write_changes(conn: sqlite3.Connection, changes: list[Change], source: str) 
     conn.executemany(
         f"INSERT INTO {tables.HISTORY_TABLE} (batch_id, {_HOLDING}, delta, note_before) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [(batch_id, *c.holding, c.new - c.old, c.note_before) for c in changes],
+        stage.over([(batch_id, *c.holding, c.new - c.old, c.note_before) for c in changes]),
     )
+    stage.finish()
     return int(batch_id or 0)
 
 
-def store_holdings(conn: sqlite3.Connection, owner: int, changes: list[Change]) -> None:
+def writing(changes: list[Change], progress: Progress, history: bool = False) -> Stage:
+    """The "Writing" stage: each change's holding, each card's totals, each history row."""
+    cards = len({change.card.id for change in changes})
+    return Stage("Writing", len(changes) * (2 if history else 1) + cards, progress)
+
+
+def store_holdings(
+    conn: sqlite3.Connection, owner: int, changes: list[Change], stage: Stage | None = None
+) -> None:
     """Set each change's holding; a holding left with no copies is dropped. The per-card
     totals move by the same deltas."""
+    stage = stage or Stage("Writing", 0)
     conn.executemany(
         f"DELETE FROM {tables.HOLDING_TABLE} WHERE ({_KEY}) = (?, ?, ?, ?, ?, ?, ?)",
-        [(owner, *c.holding) for c in changes if c.new == 0],
+        stage.over([(owner, *c.holding) for c in changes if c.new == 0]),
     )
     conn.executemany(
         f"INSERT INTO {tables.HOLDING_TABLE} ({_KEY}, copies, note) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
         f"ON CONFLICT ({_KEY}) DO UPDATE SET copies = excluded.copies, note = excluded.note",
-        [(owner, *c.holding, c.new, c.note) for c in changes if c.new],
+        stage.over([(owner, *c.holding, c.new, c.note) for c in changes if c.new]),
     )
-    _store_totals(conn, owner, changes)
+    _store_totals(conn, owner, changes, stage)
 
 
-def _store_totals(conn: sqlite3.Connection, owner: int, changes: list[Change]) -> None:
+def _store_totals(
+    conn: sqlite3.Connection, owner: int, changes: list[Change], stage: Stage
+) -> None:
     """Recount the changed cards' totals from their holdings: exact whatever came before."""
     for chunk, marks in id_chunks({change.card.id for change in changes}):
         conn.execute(
@@ -155,10 +172,14 @@ def _store_totals(conn: sqlite3.Connection, owner: int, changes: list[Change]) -
             f"WHERE collector_id = ? AND card_id IN ({marks}) GROUP BY card_id",
             (owner, *chunk),
         )
+        stage.add(len(chunk))
 
 
-def undo_last(db_path: Path, collector: str | None = None) -> Batch | None:
-    """Revert `collector`'s newest batch not yet undone; None when there is nothing left."""
+def undo_last(
+    db_path: Path, collector: str | None = None, progress: Progress = quiet
+) -> Batch | None:
+    """Revert `collector`'s newest batch not yet undone; None when there is nothing left.
+    `progress` hears "Reading history" and "Writing" move."""
     with write_transaction(db_path, collector) as conn:
         owner = collector_id(conn)
         row = conn.execute(
@@ -174,9 +195,13 @@ def undo_last(db_path: Path, collector: str | None = None) -> Batch | None:
             "WHERE batch_id = ? ORDER BY id",
             (batch_id,),
         ).fetchall()
+        progress("Reading history", 0, 1)
         changes = _reverted(conn, batch_id, recorded)
+        progress("Reading history", 1, 1)
         keep_for_redo(conn, owner, batch_id)
-        store_holdings(conn, owner, changes)
+        stage = writing(changes, progress)
+        store_holdings(conn, owner, changes, stage)
+        stage.finish()
         conn.execute(f"UPDATE {tables.BATCH_TABLE} SET undone = 1 WHERE id = ?", (batch_id,))
     return Batch(batch_id, created_at, source, True, changes)
 
@@ -184,7 +209,7 @@ def undo_last(db_path: Path, collector: str | None = None) -> Batch | None:
 def _reverted(conn: sqlite3.Connection, batch_id: int, recorded: Iterable[tuple]) -> list[Change]:
     rows = [(Holding(*row[:6]), row[6], row[7]) for row in recorded]
     card_ids = {holding.card_id for holding, _, _ in rows}
-    cards = cards_by_id(conn, card_ids)  # one query a batch
+    cards = card_refs_by_id(conn, card_ids)  # a name and a code each, in one query a batch
     counts, notes = read_holdings(conn, card_ids)
     changes = []
     for holding, delta, note_before in rows:

@@ -27,8 +27,8 @@ from cardbase.db.connection import BUSY_TIMEOUT_MS, connect, transaction
 from cardbase.db.header import is_current, read_header
 from cardbase.errors import DatabaseError
 
-# How long a writer waits for another command's write: a 100k-card catalogue import takes
-# about 7 s on this project's machine; a slow disk or a bigger file, many times that.
+# How long a writer waits for another command's write: a 100k-row collection import takes
+# about 5 s on this project's machine; a slow disk or a bigger file, many times that.
 WRITE_WAIT_SECONDS = 600.0
 WAIT_NOTICE_SECONDS = 1.0  # a wait longer than this is said, once
 _POLL_MS = 250  # each later try: how soon Ctrl-C is noticed while waiting

@@ -14,7 +14,7 @@ therefore exports one row a card, as it did before copies had attributes; a card
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -24,6 +24,7 @@ from cardbase.db import tables
 from cardbase.errors import SheetError
 from cardbase.fields import EXPORT_FIELDS, FOIL, TRAIT_SEPARATOR, CardField
 from cardbase.limits import MAX_COUNT
+from cardbase.progress import Progress, Stage, quiet, step
 from cardbase.sheets.writing import Table, output_file, safe_text, write_csv, write_xlsx
 
 WIDTHS = {
@@ -110,7 +111,7 @@ def held_copies(conn: sqlite3.Connection) -> dict[int, list[Copies]]:
 
 
 def export_rows(
-    cards: Sequence[Card], columns: tuple[CardField, ...], held: dict[int, list[Copies]]
+    cards: Iterable[Card], columns: tuple[CardField, ...], held: dict[int, list[Copies]]
 ) -> Iterator[list[Any]]:
     """Each card's row, once for each `Copies` of it held (`card_row`'s columns with the
     attributes after the counts)."""
@@ -165,9 +166,11 @@ def export_cards(
     force: bool = False,
     bom: bool = False,
     fmt: str | None = None,
+    progress: Progress = quiet,
 ) -> ExportReport:
     """Write `cards_to_export(what)` to `path` (`STDOUT`: standard output) as `fmt` or as its
-    suffix says; the file is refused before the search runs."""
+    suffix says; the file is refused before the search runs. `progress` hears "Searching",
+    "Writing" (card by card) and, for a workbook, "Saving"."""
     from cardbase.bulk import paused_gc
 
     path = target_path(path, fmt)
@@ -176,15 +179,25 @@ def export_cards(
     columns = export_fields(with_text=what == "catalogue")
     headers = export_headers(columns)
     sheet = SHEET_NAMES[what]
+    workbook = path.suffix.lower() != ".csv"
     with output_file(path, force=force, suffixes=SUFFIXES) as temporary:
-        cards = cards_to_export(conn, what, query_text)
+        cards = step("Searching", progress, lambda: cards_to_export(conn, what, query_text))
+        held = held_copies(conn)
+        writing = Stage("Writing", len(cards), progress)
+
+        def rows() -> Iterator[list[Any]]:
+            yield from export_rows(writing.over(cards), columns, held)
+            writing.finish()
+            if workbook:  # what is left is zipping the workbook up, in one call
+                progress("Saving", 0, 1)
+
         with paused_gc():
-            rows = export_rows(cards, columns, held_copies(conn))
-            if path.suffix.lower() == ".csv":
-                count = write_csv(temporary, Table(sheet, headers, rows), bom=bom)
+            if not workbook:
+                count = write_csv(temporary, Table(sheet, headers, rows()), bom=bom)
             else:
-                tables = [Table(sheet, headers, rows), totals_table(cards)]
+                tables = [Table(sheet, headers, rows()), totals_table(cards)]
                 count = write_xlsx(temporary, tables, WIDTHS)
+                progress("Saving", 1, 1)
     return ExportReport(path, count, len(cards))
 
 

@@ -10,7 +10,6 @@ import is all or nothing and `cardbase undo` reverts it whole.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -23,6 +22,7 @@ from cardbase.collection.changes import Change, Mode, Request, Selector
 from cardbase.collection.plan import Defaults
 from cardbase.errors import CardbaseError, first_few
 from cardbase.fields import FOIL, NONFOIL
+from cardbase.progress import EVERY, Progress, quiet
 from cardbase.sheets.cells import shorten
 from cardbase.sheets.files import STDIN
 from cardbase.sheets.rows import (
@@ -80,21 +80,12 @@ class ImportReport(NamedTuple):
         }
 
 
-# Told how far an import has got: a stage's name, steps done, steps in all.
-Progress = Callable[[str, int, int], None]
-PROGRESS_EVERY = 2_000  # rows between reports
-
-
-def _quiet(stage: str, done: int, total: int) -> None:
-    """The default progress report: none."""
-
-
 # What a resolved row asks for: card id, finish, copies, which copies, and the note.
 Held = tuple[int, str, int, Selector | None, str | None]
 
 
 def resolve_rows(
-    resolver: NameResolver, sheet: CollectionSheet, progress: Progress = _quiet
+    resolver: NameResolver, sheet: CollectionSheet, progress: Progress = quiet
 ) -> tuple[list[tuple[int, str, int]], list[str]]:
     """(card id, finish, copies) for each resolvable row, and a problem line for each other."""
     held, problems = resolve_holdings(resolver, sheet, progress)
@@ -102,7 +93,7 @@ def resolve_rows(
 
 
 def resolve_holdings(
-    resolver: NameResolver, sheet: CollectionSheet, progress: Progress = _quiet
+    resolver: NameResolver, sheet: CollectionSheet, progress: Progress = quiet
 ) -> tuple[list[Held], list[str]]:
     """A `Held` for each finish of each resolvable row, and a problem line for each other
     row."""
@@ -111,7 +102,7 @@ def resolve_holdings(
     known: dict[tuple[str, str, int | None], Printing | str] = {}  # a sheet repeats its cards
     total = len(sheet.rows)
     for done, row in enumerate(sheet.rows):
-        if done % PROGRESS_EVERY == 0:
+        if done % EVERY == 0:
             progress("Matching cards", done, total)
         key = (row.code, row.name, row.series)
         answer = known.get(key)
@@ -218,7 +209,7 @@ def import_collection(
     *,
     dry_run: bool = False,
     skip_bad: bool = False,
-    progress: Progress = _quiet,
+    progress: Progress = quiet,
     collector: str | None = None,
     defaults: Defaults | None = None,
 ) -> ImportReport:
@@ -233,6 +224,7 @@ def import_collection(
     conn: sqlite3.Connection = db.open_db(db_path, collector)
     try:
         book, catalogue = _read_beside_catalogue(db_path, path, sheet_name, defaults)
+        progress("Reading the sheet", 1, 1)
         resolver = NameResolver(conn, catalogue=catalogue)
         wanted, problems = [], []
         for sheet in book.sheets:
@@ -255,10 +247,9 @@ def import_collection(
         conn.close()
     requests = _requests(cards, wanted, mode, defaults)
     del cards, wanted
-    progress("Writing", 0, 1)
     changes = change_collection(
         db_path, requests, mode, f"import {_file_name(path)}", collector=collector,
-        defaults=defaults, dry_run=dry_run,
+        defaults=defaults, dry_run=dry_run, progress=progress,
     )  # fmt: skip
     return ImportReport(source, rows, changes, problems, dry_run, sheets, skipped)
 

@@ -12,24 +12,26 @@ from typing import Any, NamedTuple
 
 from cardbase.collection.collectors import all_collectors, current_collector, find_collector
 from cardbase.errors import CardbaseError, shorten
+from cardbase.progress import Progress, quiet, step
 from cardbase.trades.lists import DEFAULT_RULES, Rules, trade_lists
 from cardbase.trades.matching import TradeMatch, match_trades
 
 
 def match_with(
-    conn: sqlite3.Connection, name: str, rules: Rules = DEFAULT_RULES
+    conn: sqlite3.Connection, name: str, rules: Rules = DEFAULT_RULES, progress: Progress = quiet
 ) -> tuple[str, TradeMatch]:
     """The trades between the connection's collector and the one named: their name as
-    stored, and the match seen from this side."""
+    stored, and the match seen from this side; `progress` hears each list made and the
+    matching."""
     me, other = current_collector(conn), find_collector(conn, name)
     if other.id == me.id:
         raise CardbaseError(
             f"'{shorten(name, 40)}' is you ({me.name}): a trade needs another collector",
             "'cardbase trade lobby' lists the collectors you can trade with",
         )
-    mine = trade_lists(conn, rules, me.id)
-    theirs = trade_lists(conn, rules, other.id)
-    return other.name, match_trades(theirs, mine.offered, mine.wanted)
+    mine = step("Making my lists", progress, lambda: trade_lists(conn, rules, me.id))
+    theirs = step("Making their lists", progress, lambda: trade_lists(conn, rules, other.id))
+    return other.name, match_trades(theirs, mine.offered, mine.wanted, progress)
 
 
 class LobbyEntry(NamedTuple):

@@ -12,6 +12,7 @@ from collections import Counter
 from typing import Any, NamedTuple
 
 from cardbase.catalog.cards import name_key
+from cardbase.progress import Progress, Stage, quiet
 from cardbase.trades.items import TheirList, TradeItem
 
 
@@ -62,33 +63,42 @@ def _overlap(offered: list[TradeItem], wanted: list[TradeItem]) -> list[TradeIte
 
 
 def match_trades(
-    theirs: TheirList, my_haves: list[TradeItem], my_wants: list[TradeItem]
+    theirs: TheirList,
+    my_haves: list[TradeItem],
+    my_wants: list[TradeItem],
+    progress: Progress = quiet,
 ) -> TradeMatch:
-    """What we can swap, and a proposal that keeps the two sides as even as the cards allow."""
+    """What we can swap, and a proposal that keeps the two sides as even as the cards allow.
+
+    Each side's value is kept as a running total rather than summed again for every copy
+    placed (which made big lists quadratic); `progress` hears the copies placed ("Matching").
+    """
     get = _overlap(theirs.offered, my_wants)
     give = _overlap(my_haves, theirs.wanted)
     sides = {"get": _units(get), "give": _units(give)}
     chosen: dict[str, list[TradeItem]] = {"get": [], "give": []}
+    value = {"get": 0, "give": 0}
+    stage = Stage("Matching", len(sides["get"]) + len(sides["give"]), progress)
     # Add the most valuable card still free to whichever side is behind, while it can.
     while True:
-        behind = min(chosen, key=lambda side: (_value(chosen[side]), side))
-        if not sides[behind]:
+        behind = min(chosen, key=lambda side: (value[side], side))
+        if len(chosen[behind]) == len(sides[behind]):
             break
-        chosen[behind].append(sides[behind].pop(0))
+        unit = sides[behind][len(chosen[behind])]
+        chosen[behind].append(unit)
+        value[behind] += unit.value
+        stage.tick()
+    stage.finish()
     # Then drop the ahead side's cheapest cards while that brings the sides closer.
-    ahead = max(chosen, key=lambda side: _value(chosen[side]))
+    ahead = max(chosen, key=lambda side: value[side])
     other = "give" if ahead == "get" else "get"
-    while chosen[ahead] and abs(_value(chosen[ahead][:-1]) - _value(chosen[other])) < abs(
-        _value(chosen[ahead]) - _value(chosen[other])
+    while chosen[ahead] and abs(value[ahead] - chosen[ahead][-1].value - value[other]) < abs(
+        value[ahead] - value[other]
     ):
-        chosen[ahead].pop()
+        value[ahead] -= chosen[ahead].pop().value
     if not chosen["get"] or not chosen["give"]:
         return TradeMatch(get, give, [], [])
     return TradeMatch(get, give, _regroup(chosen["get"]), _regroup(chosen["give"]))
-
-
-def _value(items: list[TradeItem]) -> int:
-    return sum(item.value for item in items)
 
 
 def _units(items: list[TradeItem]) -> list[TradeItem]:
