@@ -1,0 +1,37 @@
+"""The search page: `cardbase search` with a form, paged results and sortable columns."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from cardbase.errors import QueryError
+from cardbase.web.pages.queries import COLUMNS, CONTROLS, PAGE_SIZES, read_form, run_search
+from cardbase.web.site import is_htmx, partial, render, site_of, url
+
+router = APIRouter()
+
+
+def search_context(request: Request, path: str, owned: bool = False) -> dict[str, object]:
+    """The form, and its results or the query error with its caret, as the terminal shows
+    it; shared with the collection page, which is this search over owned cards."""
+    form = read_form(request.query_params)
+    context: dict[str, object] = {
+        "form": form, "controls": CONTROLS, "columns": COLUMNS, "sizes": PAGE_SIZES,
+        "path": path, "url": url, "results": None, "query_error": None, "owned_only": owned,
+    }  # fmt: skip
+    try:
+        with site_of(request).connect(request) as conn:
+            context["results"] = run_search(conn, form, owned)
+    except QueryError as exc:
+        context["query_error"] = str(exc)
+    return context
+
+
+@router.get("/search", response_class=HTMLResponse)
+def search_page(request: Request) -> HTMLResponse:
+    context = search_context(request, "/search")
+    status = 400 if context["query_error"] else 200
+    if is_htmx(request) and request.headers.get("hx-target") == "results":
+        return partial("_results.html", context, status)
+    return render(request, "search.html", context, status)
