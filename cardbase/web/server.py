@@ -65,6 +65,8 @@ def run(site: Site, host: str, port: int, open_browser: bool = False) -> None:
         threading.Timer(0.5, webbrowser.open, [url]).start()
     try:
         server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass  # uvicorn stops cleanly on Ctrl-C, then raises it again for the caller: done
     finally:
         sock.close()
     sys.stdout.write("cardbase: stopped\n")

@@ -78,10 +78,8 @@ def _environment() -> Environment:
     env.globals["sphere_colour"] = faces.sphere_colour
     env.globals["gem_colour"] = faces.gem_colour
     env.globals["card_url"] = faces.card_url
+    env.globals["url"] = url
     return env
-
-
-ENV = _environment()
 
 
 def is_htmx(request: Request) -> bool:
@@ -132,3 +130,6 @@ def url(path: str, params: Mapping[str, Any]) -> str:
     """`path` with the non-empty `params`: the links a page makes keep the query."""
     kept = {k: v for k, v in params.items() if v not in (None, "", False)}
     return f"{path}?{urlencode(kept)}" if kept else path
+
+
+ENV = _environment()

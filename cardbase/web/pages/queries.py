@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from cardbase.catalog.cards import Card
-from cardbase.fields import FLAGS, NONFOIL, OPTION_FIELDS, SORT_KEYS, TABLE_FIELDS
+from cardbase.fields import FLAGS, OPTION_FIELDS, SORT_KEYS, TABLE_FIELDS
 from cardbase.query import search as lib
 from cardbase.query.nodes import Query
 
@@ -32,10 +32,10 @@ CONTROLS = tuple(
     Control(f.name, f.name.title(), f.option or "", f.choices, f.example.strip("'"))
     for f in OPTION_FIELDS
 )
-# Columns of the results table: header, and the sort key a click on it asks for.
-COLUMNS: tuple[tuple[str, str | None], ...] = tuple(
-    (f.table or f.name, f.name if f.name in SORT_KEYS else ("owned" if f.name == NONFOIL else None))
-    for f in TABLE_FIELDS
+# Columns of the results table, as the terminal's: field, header, and the sort key a click
+# on the header asks for.
+COLUMNS: tuple[tuple[str, str, str | None], ...] = tuple(
+    (f.name, f.table or f.name, f.name if f.name in SORT_KEYS else None) for f in TABLE_FIELDS
 )
 
 
