@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, MINI_CATALOGUE, Run, subprocess_env
+from tests.conftest import MINI_CATALOGUE, ROOT, Run, subprocess_env
 
 pytestmark = [pytest.mark.slow, pytest.mark.e2e]
 CHROMIUM = os.environ.get("CARDBASE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
