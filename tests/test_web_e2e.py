@@ -101,7 +101,9 @@ def test_search_with_a_filter_open_a_card_and_add_a_copy(page, shots: Path) -> N
     expect(page).to_have_url(re.compile(r"q=chug.*sphere=nature"))
     page.screenshot(path=str(shots / "search.png"), full_page=True)
     page.fill("#q", "sphere:chaoss")
-    expect(page.locator("#results .error")).to_contain_text("Did you mean chaos?\n  sphere:chaoss\n         ^^^^^^")
+    expect(page.locator("#results .error")).to_contain_text(
+        "Did you mean chaos?\n  sphere:chaoss\n         ^^^^^^"
+    )
     page.fill("#q", "chug*")
     page.get_by_role("link", name="Chugawug Elder").click()
     expect(page.locator("h1")).to_contain_text("Chugawug Elder")
@@ -135,7 +137,9 @@ def test_build_a_deck_to_legality_save_reload_and_find_it(page, shots: Path) -> 
             before = _deck(page)
             line.focus()
             page.keyboard.press("+")
-            page.wait_for_function("b => document.querySelector('#deck-text').value !== b", arg=before)
+            page.wait_for_function(
+                "b => document.querySelector('#deck-text').value !== b", arg=before
+            )
     expect(verdict).to_contain_text("✔ valid: 42 cards, Free Realms Constructed")
     expect(page.locator(".problems")).to_have_count(0)
     expect(page.locator(".curve svg")).to_be_visible()
@@ -149,7 +153,9 @@ def test_build_a_deck_to_legality_save_reload_and_find_it(page, shots: Path) -> 
     expect(verdict).to_contain_text("✔ valid: 42 cards")
 
 
-def test_import_a_sheet_with_a_typo_and_see_the_suggestion(page, shots: Path, tmp_path: Path) -> None:
+def test_import_a_sheet_with_a_typo_and_see_the_suggestion(
+    page, shots: Path, tmp_path: Path
+) -> None:
     from playwright.sync_api import expect
 
     sheet = tmp_path / "Collection.csv"
