@@ -53,7 +53,13 @@ def test_results_are_paged_and_sorted_by_clicking_a_column(pages: Pages, run: Ru
         "/search", params={"sort": "cost", "desc": "1", "size": "5", "page": "2"}
     ).text
     assert codes_in(first) + codes_in(second) == every[:10]
-    assert f"{len(every)} cards, page 1 of {-(-len(every) // 5)}" in text_of(first)
+    assert "Next" in text_of(first) and 'hx-get="/search/count?' in first  # counted apart
+    count = pages.get(
+        "/search/count", params={"sort": "cost", "desc": "1", "size": "5", "page": "2"}
+    ).text
+    assert text_of(count) == f"{len(every)} cards, page 2 of {-(-len(every) // 5)}"
+    last = pages.get("/search", params={"size": "5", "page": str(-(-len(every) // 5))}).text
+    assert "Next" not in text_of(last) and f"{len(every)} cards" in text_of(last)
     # The Cost header links to the ascending sort, keeping the rest of the search.
     link = re.search(r'<a href="([^"]+)">Cost ▼</a>', first).group(1)
     assert "sort=cost" in link and "desc" not in link and "size=5" in link

@@ -11,7 +11,7 @@ from cardbase.collection.stats import collection_stats
 from cardbase.games import DEFAULT_GAME
 from cardbase.query import search as lib
 from cardbase.web.pages.queries import read_form
-from cardbase.web.pages.search import search_context
+from cardbase.web.pages.search import count_line, search_context
 from cardbase.web.site import is_htmx, partial, redirect, render, site_of
 
 router = APIRouter()
@@ -28,6 +28,11 @@ def collection_page(request: Request) -> HTMLResponse:
         if not context["query_error"]:
             context["matched"] = lib.owned_totals(conn, read_form(request.query_params).query(True))
     return render(request, "collection.html", context, status)
+
+
+@router.get("/collection/count", response_class=HTMLResponse)
+def collection_count(request: Request) -> HTMLResponse:
+    return count_line(request, owned=True)
 
 
 @router.post("/undo")

@@ -82,17 +82,21 @@ def read_form(params: Mapping[str, str]) -> SearchForm:
 
 class Results(NamedTuple):
     cards: list[Card]
-    total: int
     page: int
-    pages: int
+    more: bool  # a next page exists
+    total: int | None  # None until counted (`count_matches`)
 
 
 def run_search(conn: sqlite3.Connection, form: SearchForm, owned: bool = False) -> Results:
-    """One page of cards and how many match, with the library's search and count."""
-    query = form.query(owned)
+    """One page of cards, one more read to know whether a next page exists. The count of
+    every match is left to `count_matches` (the page asks for it once shown): on 100k cards
+    it can cost as much again as the page, and the results need not wait for it."""
     first = (form.page - 1) * form.size
-    cards = lib.search(conn, query, first + form.size)[first:]
-    total = (
-        lib.count(conn, query) if len(cards) == form.size or form.page > 1 else first + len(cards)
-    )
-    return Results(cards, total, form.page, max(1, -(-total // form.size)))
+    cards = lib.search(conn, form.query(owned), first + form.size + 1)[first:]
+    more = len(cards) > form.size
+    total = first + len(cards) if not more and (cards or form.page == 1) else None
+    return Results(cards[: form.size], form.page, more, total)
+
+
+def count_matches(conn: sqlite3.Connection, form: SearchForm, owned: bool = False) -> int:
+    return lib.count(conn, form.query(owned))

@@ -6,7 +6,14 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from cardbase.errors import QueryError
-from cardbase.web.pages.queries import COLUMNS, CONTROLS, PAGE_SIZES, read_form, run_search
+from cardbase.web.pages.queries import (
+    COLUMNS,
+    CONTROLS,
+    PAGE_SIZES,
+    count_matches,
+    read_form,
+    run_search,
+)
 from cardbase.web.site import is_htmx, partial, render, site_of, url
 
 router = APIRouter()
@@ -35,3 +42,21 @@ def search_page(request: Request) -> HTMLResponse:
     if is_htmx(request) and request.headers.get("hx-target") == "results":
         return partial("_results.html", context, status)
     return render(request, "search.html", context, status)
+
+
+def count_line(request: Request, owned: bool = False) -> HTMLResponse:
+    """How many cards match and how many pages that makes: the line the results page
+    fetches once its cards are shown."""
+    form = read_form(request.query_params)
+    try:
+        with site_of(request).connect(request) as conn:
+            total = count_matches(conn, form, owned)
+    except QueryError:
+        total = 0
+    pages = max(1, -(-total // form.size))
+    return partial("_count.html", {"total": total, "page": form.page, "pages": pages})
+
+
+@router.get("/search/count", response_class=HTMLResponse)
+def search_count(request: Request) -> HTMLResponse:
+    return count_line(request)
