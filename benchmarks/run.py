@@ -42,6 +42,7 @@ from harness import (
     tool,
 )
 from peers import BARE_SEARCH, EXPORT_FLOOR, OPENPYXL_READ, PANDAS_READ
+from web import bench_web
 
 
 def bench_search(ctx: Context) -> Iterator[Row]:
@@ -318,6 +319,7 @@ BENCHMARKS: dict[str, Callable[[Context], Iterator[Row]]] = {
     "export": bench_export,
     "decks": bench_decks,
     "deck-typos": bench_deck_typos,
+    "web": lambda ctx: bench_web(ctx, QUERIES),
 }
 
 
