@@ -43,6 +43,7 @@ from harness import (
     tool,
 )
 from peers import BARE_SEARCH, EXPORT_FLOOR, OPENPYXL_READ, PANDAS_READ
+from web import bench_web
 from writes import bench_one_card, bench_undo_import
 
 
@@ -382,6 +383,7 @@ BENCHMARKS: dict[str, Callable[[Context], Iterator[Row]]] = {
     "desk": bench_desk,
     "writes": bench_one_card,
     "undo": bench_undo_import,
+    "web": lambda ctx: bench_web(ctx, QUERIES),
 }
 
 

@@ -1,0 +1,129 @@
+"""`cardbase serve` under load: the search page with 4 clients at once, and the Deck
+Builder's validation update for a 60-card deck, both timed by the server itself (its
+`Server-Timing` header), with what the clients saw beside it.
+
+Run through benchmarks/run.py (`--only web`); needs the web extra and httpx.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from urllib.parse import urlencode
+
+from harness import Context, Row, has
+
+CLIENTS = 4
+# Besides the in-process benchmark's queries (run.py's QUERIES), the page as people use it:
+# plain options, a sort by clicking a column, later pages, the whole catalogue.
+PAGE_SEARCHES = (
+    {"q": "", "sphere": "nature", "type": "creature", "cost": "2..4"},
+    {"q": "gem:rr", "sort": "cost", "desc": "1"},
+    {"q": "atk>def r>=r", "page": "3"},
+    {"q": "", "rarity": ">=r", "hero": "1"},
+    {"q": ""},
+    {"q": "", "page": "20"},
+)
+DECK_CARDS = 60
+ROUNDS = 60  # search requests per client; deck updates in all
+
+
+def _server(db: Path) -> tuple[subprocess.Popen[str], str]:
+    child = subprocess.Popen(
+        [sys.executable, "-m", "cardbase", "--db", str(db), "serve"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert child.stdout is not None
+    found = re.search(r"(http://\S+/)", child.stdout.readline())
+    if not found:
+        child.kill()
+        raise RuntimeError("cardbase serve did not start")
+    return child, found.group(1)
+
+
+def _server_ms(response: object) -> float:
+    timing = response.headers["server-timing"]  # type: ignore[attr-defined]
+    return float(timing.split("dur=")[1])
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, int(len(ordered) * 0.95) - 1)]
+
+
+def _searches(
+    url: str, searches: list[dict[str, str]], rounds: int
+) -> tuple[list[float], list[float], list[float]]:
+    """One client's searches, as a browser makes them: the page, then the count it asks
+    for. Server-side ms of each page, client-side ms of each page, server ms of each count."""
+    import httpx
+
+    server, client, counts = [], [], []
+    with httpx.Client(base_url=url, timeout=60) as http:
+        for n in range(rounds):
+            start = time.perf_counter()
+            response = http.get(f"/search?{urlencode(searches[n % len(searches)])}")
+            client.append((time.perf_counter() - start) * 1000)
+            response.raise_for_status()
+            server.append(_server_ms(response))
+            later = re.search(r'hx-get="(/search/count[^"]*)"', response.text)
+            if later:
+                counted = http.get(later.group(1).replace("&amp;", "&"))
+                counted.raise_for_status()
+                counts.append(_server_ms(counted))
+    return server, client, counts
+
+
+def _deck(url: str, rounds: int) -> list[float]:
+    """The Deck Builder's update (check, stats, curve) of a 60-card deck, in server ms."""
+    import httpx
+
+    with httpx.Client(base_url=url, timeout=60) as http:
+        page = http.get("/deck?q=s:chaos t:creature")
+        token = re.search(r'name="csrf" value="([^"]+)"', page.text).group(1)  # type: ignore[union-attr]
+        codes = re.findall(r'name="add" value="([^"]+)"', page.text)[: DECK_CARDS // 3]
+        deck = "".join(f"3 {code}\n" for code in codes)
+        times = []
+        for _ in range(rounds):
+            response = http.post(
+                "/deck/update", data={"deck": deck, "csrf": token}, headers={"HX-Request": "true"}
+            )
+            response.raise_for_status()
+            assert f"{3 * len(codes)} cards" in response.text
+            times.append(_server_ms(response))
+    return times
+
+
+def bench_web(ctx: Context, queries: tuple[str, ...]) -> Iterator[Row]:
+    if not (has("fastapi") and has("httpx")):
+        yield Row("web pages", "skipped", 0.0, "pip install -e '.[web,test]'")
+        return
+    child, url = _server(ctx.database("large"))
+    try:
+        searches = [{"q": query} for query in queries] + list(PAGE_SEARCHES)
+        rounds = max(ROUNDS // 7 * ctx.reps, len(searches))
+        _searches(url, searches, len(searches))  # warm: the first of each opens pages
+        with ThreadPoolExecutor(CLIENTS) as pool:
+            done = list(pool.map(lambda n: _searches(url, searches[n:] + searches[:n], rounds),
+                                 range(CLIENTS)))  # fmt: skip
+        server = [ms for times, _, _ in done for ms in times]
+        client = [ms for _, times, _ in done for ms in times]
+        counts = [ms for _, _, times in done for ms in times]
+        detail = f"{CLIENTS} clients, {len(server)} pages, {ctx.size} cards"
+        yield Row("search page", "server p95", _p95(server) / 1000, detail, target="<= 50 ms")
+        yield Row("search page", "server p50", sorted(server)[len(server) // 2] / 1000, detail)
+        yield Row("search page", "client p95", _p95(client) / 1000, "loopback, queueing included")
+        if counts:
+            yield Row("search page", "its count, server p95", _p95(counts) / 1000,
+                      f"{len(counts)} counts, fetched after the page")  # fmt: skip
+        deck = _deck(url, rounds)
+        yield Row("deck update", "server p95", _p95(deck) / 1000,
+                  f"{DECK_CARDS}-card deck, {len(deck)} updates", target="<= 30 ms")  # fmt: skip
+    finally:
+        child.terminate()
+        child.wait(timeout=30)

@@ -1,0 +1,97 @@
+"""The app factory: one FastAPI app over one `Site`, a router per page."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from urllib.parse import quote
+
+from fastapi import Depends, FastAPI, Form, Request
+from fastapi.responses import RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from cardbase.errors import CardbaseError
+from cardbase.web.failures import error_page
+from cardbase.web.guard import guard
+from cardbase.web.site import COLLECTOR_COOKIE, HERE, Site, redirect, site_of
+
+
+def create_app(site: Site) -> FastAPI:
+    """The pages over `site`'s database. No API docs or OpenAPI schema: they are pages for a
+    person, and the library is the API."""
+    from cardbase.web.pages import cards, collection, deckfiles, decks, imports, search, trades
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        shutil.rmtree(site.uploads, ignore_errors=True)  # uploaded sheets go with the server
+
+    app = FastAPI(
+        title="cardbase",
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+        dependencies=[Depends(guard)],
+        lifespan=lifespan,
+    )
+    app.state.site = site
+    app.add_middleware(ServerTiming)
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    for module in (search, cards, collection, decks, deckfiles, imports, trades):
+        app.include_router(module.router)
+    app.add_exception_handler(CardbaseError, error_page)
+    app.add_exception_handler(Exception, error_page)
+
+    @app.get("/")
+    def home() -> Response:
+        return RedirectResponse("/search", status_code=307)
+
+    @app.post("/collector")
+    def choose_collector(
+        request: Request, name: str = Form(...), back: str = Form("/")
+    ) -> Response:
+        """Whose pages, from now on in this browser: the name must be a collector here."""
+        from cardbase.collection.collectors import find_collector
+        from cardbase.db.connect import open_db
+
+        conn = open_db(site_of(request).db_path)
+        try:
+            chosen = find_collector(conn, name).name
+        finally:
+            conn.close()
+        response = redirect(_local(back), f"Showing {chosen}'s collection.")
+        response.set_cookie(COLLECTOR_COOKIE, quote(chosen), httponly=True, samesite="strict")
+        return response
+
+    return app
+
+
+class ServerTiming:
+    """Adds how long the server took (`Server-Timing: app;dur=MS`) to every response: what
+    the benchmarks read, and what a browser's developer tools show beside the network time."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+
+        async def timed(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                took = f"app;dur={(time.perf_counter() - start) * 1000:.2f}"
+                message.setdefault("headers", [])
+                message["headers"] = [*message["headers"], (b"server-timing", took.encode())]
+            await send(message)
+
+        await self.app(scope, receive, timed)
+
+
+def _local(path: str) -> str:
+    """A path on this server to go back to; anything else (another site) is the home page."""
+    return path if path.startswith("/") and not path.startswith("//") else "/"

@@ -1,0 +1,91 @@
+"""Drawing a card from its data: the colours of its sphere and gems, game text with its
+power-up costs shown as gems, and the cost curve as a chart.
+
+Everything is computed here and escaped by the templates; only `gem_text` returns markup,
+and it escapes the card's text before adding its own spans.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from markupsafe import Markup, escape
+
+from cardbase.catalog.cards import Card
+from cardbase.fields import GEM_COLOURS
+
+# Colours that read as each sphere on the printed cards (see card-anatomy.md).
+SPHERE_COLOURS = {
+    "Chaos": "#8b2f8f",
+    "Nature": "#2e7d32",
+    "Machine": "#4f6677",
+    "Order": "#b8860b",
+}
+HERO_COLOUR = "#a33a2f"
+GEM_HEX = {"R": "#d32f2f", "G": "#388e3c", "B": "#1e63c4", "Y": "#f2c200"}
+# A power-up's gems in game text: [Y], [RR], [GB].
+GEM_COST = re.compile(r"\[([RGBY]{1,4})\]")
+
+
+def sphere_colour(card: Card) -> str:
+    if card.hero or not card.sphere:
+        return HERO_COLOUR
+    return SPHERE_COLOURS.get(card.sphere, "#666666")
+
+
+def gem_colour(letter: str) -> str:
+    return GEM_HEX.get(letter, "#999999")
+
+
+def gem_name(letter: str) -> str:
+    return GEM_COLOURS.get(letter, letter)
+
+
+def gem_text(text: str) -> Markup:
+    """Game text, escaped, with `[RR]` power-up costs drawn as gems (and named for screen
+    readers)."""
+
+    def gems(match: re.Match[str]) -> str:
+        letters = match.group(1)
+        label = " ".join(gem_name(letter) for letter in letters)
+        dots = "".join(
+            f'<span class="gem gem-{letter}" aria-hidden="true"></span>' for letter in letters
+        )
+        return f'<span class="gem-cost" role="img" aria-label="{label}">{dots}</span>'
+
+    return Markup(GEM_COST.sub(gems, str(escape(text))))
+
+
+def card_url(card: Card) -> str:
+    """A card's page: its code without spaces (`/card/1C14`), which the code parser reads."""
+    code = card.code
+    return f"/card/{code.series}{code.rarity}{code.number}"
+
+
+class Bar(NamedTuple):
+    label: str
+    value: int
+    x: float
+    y: float
+    height: float
+
+
+class Chart(NamedTuple):
+    width: int
+    height: int
+    bar_width: float
+    bars: list[Bar]
+
+
+def cost_curve(curve: dict[int, int], width: int = 320, height: int = 140) -> Chart:
+    """Bars for the creatures at each coin cost, scaled to the tallest, for an SVG chart."""
+    plot = height - 36  # room for the counts above and the costs below
+    tallest = max(curve.values(), default=0) or 1
+    slot = width / max(len(curve), 1)
+    bars = [
+        Bar(str(cost), count, index * slot + slot * 0.15, 18 + plot - plot * count / tallest,
+            plot * count / tallest)
+        for index, (cost, count) in enumerate(curve.items())
+    ]  # fmt: skip
+    return Chart(width, height, slot * 0.7, bars)

@@ -1,0 +1,1 @@
+"""One module a page: its routes call the library and render its templates."""

@@ -1,0 +1,65 @@
+"""The card page: every field, a face drawn from the card's data, its printings, and the
+copies held with +/- per finish and per holding (`cardbase add` / `remove` underneath)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, Response
+
+from cardbase.catalog.cards import cards_named
+from cardbase.catalog.names import NameResolver
+from cardbase.cli.render import card_detail_lines
+from cardbase.collection.changes import Mode, Selector
+from cardbase.errors import CardbaseError
+from cardbase.fields import FOIL, NONFOIL
+from cardbase.query import search as lib
+from cardbase.web.faces import card_url
+from cardbase.web.site import redirect, render, site_of
+
+router = APIRouter()
+
+
+@router.get("/card/{text}", response_class=HTMLResponse)
+def card_page(request: Request, text: str) -> HTMLResponse:
+    """A card by code (`1C14`, `1 C 14`) or by name, as `cardbase show` finds it."""
+    with site_of(request).connect(request) as conn:
+        card = NameResolver(conn).card(text)
+        printings = cards_named(conn, card.name)
+        copies = lib.search_copies(conn, lib.build_query(f'code:"{card.code}"'))
+    return render(request, "card.html", {
+        "card": card, "fields": card_detail_lines(card), "printings": printings,
+        "copies": copies,
+    })  # fmt: skip
+
+
+@router.post("/card/{text}/copies")
+def change_copies(
+    request: Request,
+    text: str,
+    op: str = Form(...),
+    finish: str = Form(NONFOIL),
+    condition: str | None = Form(None),
+    language: str | None = Form(None),
+    location: str | None = Form(None),
+    tags: str | None = Form(None),
+    holding: bool = Form(False),
+) -> Response:
+    """One copy more or less: of a finish (new copies get the configured condition and
+    language), or of one holding, named by all its attributes."""
+    from cardbase.collection.items import change_items
+
+    if op not in ("add", "remove") or finish not in (NONFOIL, FOIL):
+        raise CardbaseError("a change is add or remove, of a non-foil or foil copy")
+    site = site_of(request)
+    with site.connect(request) as conn:
+        card = NameResolver(conn).card(text)
+    if holding:  # exactly these copies: a blank location or tags is none, not any
+        chosen = Selector(condition, language, location or "", tags or "")
+    else:
+        chosen = Selector(None, None, None, None)
+    changes = change_items(
+        site.db_path, [str(card.code)], Mode(op), foil=finish == FOIL, selector=chosen,
+        collector=site.collector_of(request), defaults=site.defaults,
+    )  # fmt: skip
+    message = "; ".join(change.describe() for change in changes) or "Nothing changed."
+    return redirect(card_url(card), message)

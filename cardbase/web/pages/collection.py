@@ -1,0 +1,51 @@
+"""The collection page: `cardbase collection` and `cardbase stats` on one page (totals,
+completion bars, copies per location and condition), with the search form as the filter,
+and `cardbase undo` as a button."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, Response
+
+from cardbase.collection.stats import collection_stats
+from cardbase.games import DEFAULT_GAME
+from cardbase.query import search as lib
+from cardbase.web.pages.queries import read_form
+from cardbase.web.pages.search import count_line, search_context
+from cardbase.web.site import is_htmx, partial, redirect, render, site_of
+
+router = APIRouter()
+
+
+@router.get("/collection", response_class=HTMLResponse)
+def collection_page(request: Request) -> HTMLResponse:
+    context = search_context(request, "/collection", owned=True)
+    status = 400 if context["query_error"] else 200
+    if is_htmx(request) and request.headers.get("hx-target") == "results":
+        return partial("_results.html", context, status)
+    with site_of(request).connect(request) as conn:
+        context["stats"] = collection_stats(conn, DEFAULT_GAME)
+        if not context["query_error"]:
+            context["matched"] = lib.owned_totals(conn, read_form(request.query_params).query(True))
+    return render(request, "collection.html", context, status)
+
+
+@router.get("/collection/count", response_class=HTMLResponse)
+def collection_count(request: Request) -> HTMLResponse:
+    return count_line(request, owned=True)
+
+
+@router.post("/undo")
+def undo(request: Request, back: str = Form("/collection")) -> Response:
+    """Revert the collector's last change (a command, a page's +/-, or a whole import)."""
+    from cardbase.collection.store import undo_last
+
+    site = site_of(request)
+    batch = undo_last(site.db_path, site.collector_of(request))
+    if batch is None:
+        message = "Nothing to undo."
+    else:
+        changes = "; ".join(change.describe() for change in batch.changes[:5])
+        more = f" and {len(batch.changes) - 5} more" if len(batch.changes) > 5 else ""
+        message = f"Undid batch {batch.id} ({batch.source}): {changes}{more}"
+    return redirect(back if back in ("/collection", "/import") else "/collection", message)

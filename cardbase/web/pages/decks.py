@@ -1,0 +1,175 @@
+"""The Deck Builder: results on one side, the deck on the other, validated as it changes.
+
+Validation is `deck check`'s (`check_deck`), the statistics `deck stats`' (`deck_stats`), and
+the Deck Builder Helper is `deck build`'s (`build_and_keep`, never saving or writing); the
+page only edits the deck list's text (`cardbase.web.decktext`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any, NamedTuple
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse
+
+from cardbase.catalog.names import NameResolver
+from cardbase.decks.check import DeckReport, DeckStats, check_deck, deck_stats, get_format, place
+from cardbase.decks.formats import FORMATS, Placed
+from cardbase.decks.lists import parse_deck_text
+from cardbase.errors import CardbaseError
+from cardbase.fields import DEFAULT_FORMAT
+from cardbase.limits import MAX_DECK_FILE
+from cardbase.web import decktext
+from cardbase.web.faces import Chart, cost_curve
+from cardbase.web.pages.queries import SearchForm, read_form, run_search
+from cardbase.web.site import Site, is_htmx, partial, render, site_of
+
+router = APIRouter()
+RESULTS = 30  # cards beside the deck: the search narrows them
+SPHERES = ("Chaos", "Nature", "Machine", "Order")
+LEFT_OUT_SHOWN = 8  # as `deck build` shows
+
+
+class DeckState(NamedTuple):
+    """What the deck form carries: the deck list and how to check it."""
+
+    text: str
+    format: str
+    players: int | None
+    owned: bool
+    name: str
+
+
+class Panel(NamedTuple):
+    state: DeckState
+    report: DeckReport
+    stats: DeckStats
+    placed: list[Placed]
+    chart: Chart
+    notes: list[str]  # the Helper's: what it left out, or why it could not build
+
+
+def read_state(
+    site: Site, text: str, format_: str | None, players: str | None, owned: bool, name: str
+) -> DeckState:
+    """The form, checked: a deck list within `deck check`'s file limit, a known format."""
+    if len(text.encode()) > MAX_DECK_FILE:
+        raise CardbaseError(f"the deck list is over {MAX_DECK_FILE:,} bytes, deck check's limit")
+    key = get_format(format_ or site.deck_format or DEFAULT_FORMAT).key
+    count = int(players) if players and players.isdigit() and len(players) < 3 else None
+    return DeckState(text.replace("\r\n", "\n"), key, count, owned, name.strip())
+
+
+def panel(conn: sqlite3.Connection, state: DeckState, notes: list[str] | None = None) -> Panel:
+    """The deck checked (every problem, as `deck check` reports them) and described."""
+    deck = parse_deck_text(state.text, state.name or "deck")
+    report = check_deck(conn, deck, state.format, state.players, state.owned)
+    placed, _problems = place(conn, deck, get_format(state.format).game)
+    stats = deck_stats(placed)
+    return Panel(state, report, stats, placed, cost_curve(stats.cost_curve), notes or [])
+
+
+def results(conn: sqlite3.Connection, form: SearchForm) -> Any:
+    return run_search(conn, form._replace(size=RESULTS))
+
+
+def _context(request: Request, shown: Panel) -> dict[str, Any]:
+    from cardbase.decks.saved import list_decks
+
+    form = read_form(request.query_params)
+    site = site_of(request)
+    with site.connect(request) as conn:
+        found = results(conn, form)
+        decks = list_decks(conn)
+    return {"panel": shown, "formats": FORMATS, "form": form, "found": found,
+            "decks": decks, "spheres": SPHERES}  # fmt: skip
+
+
+def respond(request: Request, shown: Panel, changed: bool = True) -> HTMLResponse:
+    """For htmx, the report beside the deck, and the deck list itself when the server
+    changed it (`changed`: not while it is being typed, or the caret would jump); the whole
+    page (with results and saved decks) without htmx."""
+    if is_htmx(request):
+        return partial("_deck_report.html", {"panel": shown, "oob": changed,
+                                             "csrf": site_of(request).csrf_token})  # fmt: skip
+    return render(request, "deck.html", _context(request, shown))
+
+
+@router.get("/deck", response_class=HTMLResponse)
+def deck_page(request: Request) -> HTMLResponse:
+    """The builder, with a saved deck opened (`?open=NAME`, as `deck show` reads it)."""
+    from cardbase.decks.saved import deck_text, find_deck, saved_placed
+
+    site = site_of(request)
+    name = request.query_params.get("open", "")
+    with site.connect(request) as conn:
+        text, fmt = "", None
+        if name:
+            saved = find_deck(conn, name)
+            text, fmt, name = deck_text(conn, saved_placed(conn, saved)), saved.format, saved.name
+        shown = panel(conn, read_state(site, text, fmt, None, False, name))
+    return render(request, "deck.html", _context(request, shown))
+
+
+@router.get("/deck/results", response_class=HTMLResponse)
+def deck_results(request: Request) -> HTMLResponse:
+    with site_of(request).connect(request) as conn:
+        found = results(conn, read_form(request.query_params))
+    return partial("_deck_results.html", {"found": found})
+
+
+@router.post("/deck/update", response_class=HTMLResponse)
+def update(
+    request: Request,
+    deck: str = Form(""),
+    format_: str | None = Form(None, alias="format"),
+    players: str | None = Form(None),
+    owned: bool = Form(False),
+    name: str = Form(""),
+    add: str | None = Form(None),
+    more: int | None = Form(None),
+    less: int | None = Form(None),
+) -> HTMLResponse:
+    """A click or an edit: one copy more of a card (`add`, by code) or of a line (`more`),
+    one less of a line (`less`), or the text as typed; then the deck checked again."""
+    site = site_of(request)
+    state = read_state(site, deck, format_, players, owned, name)
+    with site.connect(request) as conn:
+        text = state.text
+        if add:
+            text = decktext.add_card(conn, text, NameResolver(conn).card(add))
+        if more:
+            text = decktext.bump(text, more, 1)
+        if less:
+            text = decktext.bump(text, less, -1)
+        return respond(request, panel(conn, state._replace(text=text)), bool(add or more or less))
+
+
+@router.post("/deck/helper", response_class=HTMLResponse)
+def helper(
+    request: Request,
+    sphere: str = Form(...),
+    heroes: int = Form(2),
+    format_: str | None = Form(None, alias="format"),
+    owned: bool = Form(False),
+    deck: str = Form(""),
+) -> HTMLResponse:
+    """Deck Builder Helper: `deck build`'s legal deck of one sphere from what you own."""
+    from cardbase.decks.desk import build_and_keep
+
+    site = site_of(request)
+    if not 0 <= heroes <= 12:
+        raise CardbaseError("Heroes: choose 0 to 12")
+    built = build_and_keep(site.db_path, sphere, heroes, collector=site.collector_of(request))
+    result = built.result
+    if result.shortage:
+        notes = [f"✘ cannot build a {result.sphere} deck: {result.shortage}"]
+        text = deck
+    else:
+        notes = [f"left out: {note}" for note in result.left_out[:LEFT_OUT_SHOWN]]
+        text = built.text
+    state = read_state(site, text, format_ or DEFAULT_FORMAT, None, owned,
+                       f"{result.sphere} build")  # fmt: skip
+    with site.connect(request) as conn:
+        return respond(request, panel(conn, state, notes))

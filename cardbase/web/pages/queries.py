@@ -1,0 +1,102 @@
+"""The search form as the library reads it: the query box and a control for every plain
+option, made from `cardbase.fields` as the command line's options are, so the two never
+drift apart."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from cardbase.catalog.cards import Card
+from cardbase.fields import FLAGS, OPTION_FIELDS, SORT_KEYS, TABLE_FIELDS
+from cardbase.query import search as lib
+from cardbase.query.nodes import Query
+
+PAGE_SIZES = (25, 50, 100, 200)
+DEFAULT_PAGE = 50
+MAX_PAGE = 1_000  # pages past it would make SQLite walk a million rows for one view
+
+
+class Control(NamedTuple):
+    """One plain option as a form control: a select for choice fields, else a text box."""
+
+    name: str
+    label: str
+    help: str
+    choices: tuple[str, ...]
+    example: str
+
+
+CONTROLS = tuple(
+    Control(f.name, f.name.title(), f.option or "", f.choices, f.example.strip("'"))
+    for f in OPTION_FIELDS
+)
+# Columns of the results table, as the terminal's: field, header, and the sort key a click
+# on the header asks for.
+COLUMNS: tuple[tuple[str, str, str | None], ...] = tuple(
+    (f.name, f.table or f.name, f.name if f.name in SORT_KEYS else None) for f in TABLE_FIELDS
+)
+
+
+class SearchForm(NamedTuple):
+    text: str
+    filters: dict[str, str | bool | None]
+    sort: str | None
+    desc: bool
+    page: int
+    size: int
+
+    def params(self) -> dict[str, Any]:
+        """The form as URL parameters, so a link or bookmark repeats the search."""
+        values: dict[str, Any] = {"q": self.text, **self.filters}
+        values.update(sort=self.sort, desc="1" if self.desc else "", page=self.page)
+        values["size"] = self.size if self.size != DEFAULT_PAGE else ""
+        return {k: ("1" if v is True else v) for k, v in values.items() if v not in (None, "")}
+
+    def query(self, owned: bool = False) -> Query:
+        filters = dict(self.filters)
+        if owned:
+            filters["owned"] = True
+        return lib.build_query(self.text, filters, self.sort, self.desc)
+
+
+def _number(text: str | None, default: int, low: int, high: int) -> int:
+    return min(max(int(text), low), high) if text and text.isdigit() and len(text) < 9 else default
+
+
+def read_form(params: Mapping[str, str]) -> SearchForm:
+    """A search from URL parameters; blank controls are not filters."""
+    filters: dict[str, str | bool | None] = {
+        c.name: (params.get(c.name) or "").strip() or None for c in CONTROLS
+    }
+    for flag in FLAGS:
+        filters[flag] = params.get(flag) in ("1", "on", "true")
+    size = _number(params.get("size"), DEFAULT_PAGE, 1, max(PAGE_SIZES))
+    sort = (params.get("sort") or "").strip() or None
+    return SearchForm(
+        (params.get("q") or "").strip(), filters, sort, params.get("desc") == "1",
+        _number(params.get("page"), 1, 1, MAX_PAGE), size,
+    )  # fmt: skip
+
+
+class Results(NamedTuple):
+    cards: list[Card]
+    page: int
+    more: bool  # a next page exists
+    total: int | None  # None until counted (`count_matches`)
+
+
+def run_search(conn: sqlite3.Connection, form: SearchForm, owned: bool = False) -> Results:
+    """One page of cards, one more read to know whether a next page exists. The count of
+    every match is left to `count_matches` (the page asks for it once shown): on 100k cards
+    it can cost as much again as the page, and the results need not wait for it."""
+    first = (form.page - 1) * form.size
+    cards = lib.search(conn, form.query(owned), first + form.size + 1)[first:]
+    more = len(cards) > form.size
+    total = first + len(cards) if not more and (cards or form.page == 1) else None
+    return Results(cards[: form.size], form.page, more, total)
+
+
+def count_matches(conn: sqlite3.Connection, form: SearchForm, owned: bool = False) -> int:
+    return lib.count(conn, form.query(owned))

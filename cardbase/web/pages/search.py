@@ -1,0 +1,62 @@
+"""The search page: `cardbase search` with a form, paged results and sortable columns."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from cardbase.errors import QueryError
+from cardbase.web.pages.queries import (
+    COLUMNS,
+    CONTROLS,
+    PAGE_SIZES,
+    count_matches,
+    read_form,
+    run_search,
+)
+from cardbase.web.site import is_htmx, partial, render, site_of, url
+
+router = APIRouter()
+
+
+def search_context(request: Request, path: str, owned: bool = False) -> dict[str, object]:
+    """The form, and its results or the query error with its caret, as the terminal shows
+    it; shared with the collection page, which is this search over owned cards."""
+    form = read_form(request.query_params)
+    context: dict[str, object] = {
+        "form": form, "controls": CONTROLS, "columns": COLUMNS, "sizes": PAGE_SIZES,
+        "path": path, "url": url, "results": None, "query_error": None, "owned_only": owned,
+    }  # fmt: skip
+    try:
+        with site_of(request).connect(request) as conn:
+            context["results"] = run_search(conn, form, owned)
+    except QueryError as exc:
+        context["query_error"] = str(exc)
+    return context
+
+
+@router.get("/search", response_class=HTMLResponse)
+def search_page(request: Request) -> HTMLResponse:
+    context = search_context(request, "/search")
+    status = 400 if context["query_error"] else 200
+    if is_htmx(request) and request.headers.get("hx-target") == "results":
+        return partial("_results.html", context, status)
+    return render(request, "search.html", context, status)
+
+
+def count_line(request: Request, owned: bool = False) -> HTMLResponse:
+    """How many cards match and how many pages that makes: the line the results page
+    fetches once its cards are shown."""
+    form = read_form(request.query_params)
+    try:
+        with site_of(request).connect(request) as conn:
+            total = count_matches(conn, form, owned)
+    except QueryError:
+        total = 0
+    pages = max(1, -(-total // form.size))
+    return partial("_count.html", {"total": total, "page": form.page, "pages": pages})
+
+
+@router.get("/search/count", response_class=HTMLResponse)
+def search_count(request: Request) -> HTMLResponse:
+    return count_line(request)

@@ -1,0 +1,143 @@
+"""What every page shares: the database and collector the server was started with, the
+collector a request chose, a connection for it, and rendering a template.
+
+The server holds no per-user state beyond a cookie naming the collector: each request opens
+its own connection (for that collector, as `open_db` scopes every read), so a page always
+shows the database as it is now, whatever the command line changed meanwhile.
+"""
+
+from __future__ import annotations
+
+import secrets
+import sqlite3
+import tempfile
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, unquote, urlencode
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from cardbase.collection.plan import Defaults
+from cardbase.db.connect import open_db
+from cardbase.text import plural
+
+COLLECTOR_COOKIE = "cardbase_collector"
+FLASH_COOKIE = "cardbase_flash"
+HERE = Path(__file__).resolve().parent
+
+
+@dataclass
+class Site:
+    """The server's settings: the same database, collector, defaults and deck format the
+    command line would use, and a secret for the CSRF token."""
+
+    db_path: Path
+    collector: str | None = None  # the server's default; a request may choose another
+    defaults: Defaults = field(default_factory=Defaults)
+    deck_format: str | None = None  # the config file's format, as `deck check` uses it
+    public: bool = False  # listening beyond this computer: any Host header is accepted
+    csrf_token: str = field(default_factory=lambda: secrets.token_urlsafe(32))
+    uploads: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="cardbase-web-")))
+
+    def collector_of(self, request: Request) -> str | None:
+        """Whose pages: ?collector= on a link, else the cookie the chooser set, else the
+        server's (the command line's --collector, $CARDBASE_COLLECTOR or config)."""
+        chosen = request.query_params.get("collector")
+        chosen = chosen or unquote(request.cookies.get(COLLECTOR_COOKIE, ""))
+        return chosen or self.collector
+
+    @contextmanager
+    def connect(self, request: Request) -> Iterator[sqlite3.Connection]:
+        """A connection of the request's collector, without the progress handler the
+        command line uses so that Ctrl-C ends a statement at once: a handler runs Python
+        every few thousand SQLite steps, and with it each concurrent request's queries
+        waited for the GIL again and again (4 clients on 100k cards: search page p95 231 ms,
+        without it far less). Here Ctrl-C stops the server, which lets requests finish."""
+        conn = open_db(self.db_path, self.collector_of(request))
+        conn.set_progress_handler(None, 0)
+        try:
+            yield conn
+        finally:
+            conn.close()
+
+
+def site_of(request: Request) -> Site:
+    site: Site = request.app.state.site
+    return site
+
+
+def _environment() -> Environment:
+    """Autoescaping on for every template: card names, texts and messages are user data."""
+    env = Environment(
+        loader=PackageLoader("cardbase.web", "templates"),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    from cardbase.web import faces
+
+    env.filters["gem_text"] = faces.gem_text
+    env.filters["plural"] = plural  # {{ n|plural("card") }}: "1 card", "2 cards", as the CLI
+    env.globals["sphere_colour"] = faces.sphere_colour
+    env.globals["gem_colour"] = faces.gem_colour
+    env.globals["card_url"] = faces.card_url
+    env.globals["url"] = url
+    return env
+
+
+def is_htmx(request: Request) -> bool:
+    return request.headers.get("hx-request") == "true"
+
+
+def render(
+    request: Request, template: str, context: Mapping[str, Any], status: int = 200
+) -> HTMLResponse:
+    """A page (or, for htmx, the same template's partial when it has one) with what every
+    page shows: the collector chooser, the CSRF token and a message left by a redirect."""
+    from cardbase.collection.collectors import all_collectors
+
+    site = site_of(request)
+    with site.connect(request) as conn:
+        from cardbase.collection.collectors import current_collector
+
+        me = current_collector(conn).name
+        everyone = [c.name for c in all_collectors(conn)]
+    flash = unquote(request.cookies.get(FLASH_COOKIE, ""))
+    html = ENV.get_template(template).render(
+        request=request, csrf=site.csrf_token, collector=me, collectors=everyone,
+        flash=flash, **context,
+    )  # fmt: skip
+    response = HTMLResponse(html, status_code=status)
+    if flash:
+        response.delete_cookie(FLASH_COOKIE)
+    return response
+
+
+def partial(template: str, context: Mapping[str, Any], status: int = 200) -> HTMLResponse:
+    """A fragment for htmx to swap in: no page around it."""
+    return HTMLResponse(ENV.get_template(template).render(**context), status_code=status)
+
+
+def redirect(url: str, message: str = "") -> Response:
+    """After a change, back to a page to see it (so reloading never repeats the change), with
+    the change's one-line message shown there once."""
+    response = RedirectResponse(url, status_code=303)
+    if message:
+        # Quoted: a cookie holds only ASCII, and a message quotes card names in any script.
+        response.set_cookie(FLASH_COOKIE, quote(message[:1000]), max_age=60, httponly=True,
+                            samesite="strict")  # fmt: skip
+    return response
+
+
+def url(path: str, params: Mapping[str, Any]) -> str:
+    """`path` with the non-empty `params`: the links a page makes keep the query."""
+    kept = {k: v for k, v in params.items() if v not in (None, "", False)}
+    return f"{path}?{urlencode(kept)}" if kept else path
+
+
+ENV = _environment()

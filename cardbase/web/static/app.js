@@ -1,0 +1,44 @@
+// cardbase pages: keyboard use of the Deck Builder, deck copies for save and download,
+// confirmations. Everything works without this file; it only makes keys and clicks shorter.
+"use strict";
+
+document.addEventListener("keydown", (event) => {
+  const target = event.target;
+  const typing = target.matches("input, textarea, select");
+  if (event.key === "/" && !typing) {
+    const box = document.querySelector("#deck-q, #q");
+    if (box) { event.preventDefault(); box.focus(); box.select(); }
+    return;
+  }
+  const row = target.closest ? target.closest("tr[data-keys]") : null;
+  if (!row || typing) return;
+  if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+    const rows = Array.from(document.querySelectorAll(`tr[data-keys="${row.dataset.keys}"]`));
+    const next = rows[rows.indexOf(row) + (event.key === "ArrowDown" ? 1 : -1)];
+    if (next) { event.preventDefault(); next.focus(); }
+    return;
+  }
+  if (target !== row) return;  // on a button or a link, Enter does what it says
+  const key = event.key === "Enter" ? "+" : event.key;
+  const button = row.querySelector(`button[data-key="${key}"]`);
+  if (button) { event.preventDefault(); button.click(); }
+});
+
+// Save and download send the deck list as it is in the box now.
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (!form.matches("[data-deck-copy]")) return;
+  const text = document.getElementById("deck-text");
+  const deckForm = document.getElementById("deck-form");
+  if (text) form.elements.deck.value = text.value;
+  if (deckForm && form.elements.format) form.elements.format.value = deckForm.elements.format.value;
+  for (const input of form.querySelectorAll("[data-copy-of]")) {
+    const source = document.getElementById(input.dataset.copyOf);
+    if (source && (!input.value || input.type === "hidden")) input.value = source.value;
+  }
+}, true);
+
+document.addEventListener("click", (event) => {
+  const button = event.target.closest ? event.target.closest("[data-confirm]") : null;
+  if (button && !window.confirm(button.dataset.confirm)) event.preventDefault();
+}, true);

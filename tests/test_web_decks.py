@@ -1,0 +1,147 @@
+"""The Deck Builder page: clicks edit the deck list, and the verdict, problems and stats are
+`deck check`'s and `deck stats`'; saved decks are the CLI's."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from cardbase.db import schema
+from tests.conftest import Run
+from tests.web_helpers import Pages, error_of, flash_of, text_of
+
+
+@pytest.fixture
+def pages(db_path: Path) -> Pages:
+    return Pages(db_path)
+
+
+def deck_text_of(page: str) -> str:
+    import html
+
+    return html.unescape(
+        re.search(r'<textarea id="deck-text"[^>]*>(.*?)</textarea>', page, re.S).group(1)
+    )
+
+
+def update(pages: Pages, deck: str, **fields: str):
+    return pages.post("/deck/update", {"deck": deck, **fields}, htmx=True)
+
+
+def test_clicks_add_and_remove_lines(pages: Pages) -> None:
+    added = update(pages, "", add="1 U 42")
+    assert deck_text_of(added.text) == "1 Undead Drummer\n"
+    # A name printed twice is written by its code, as `deck save` writes it.
+    assert deck_text_of(update(pages, "", add="1 C 14").text) == "1 1 C 14\n"
+    again = update(pages, "# my deck\n1 Chugawug Cook\nSide:\n2 Dirty Trick\n", add="1 C 14")
+    assert deck_text_of(again.text) == "# my deck\n2 Chugawug Cook\nSide:\n2 Dirty Trick\n"
+    other = update(pages, "2 Chugawug Cook\nSide:\n2 Dirty Trick\n", add="1 U 42")
+    assert deck_text_of(other.text) == "2 Chugawug Cook\n1 Undead Drummer\nSide:\n2 Dirty Trick\n"
+    more = update(pages, "2 Chugawug Cook\n1 Undead Drummer\n", more="2")
+    assert deck_text_of(more.text) == "2 Chugawug Cook\n2 Undead Drummer\n"
+    gone = update(pages, "2 Chugawug Cook\n1 Undead Drummer\n", less="2")
+    assert deck_text_of(gone.text) == "2 Chugawug Cook\n"
+
+
+def test_typing_gets_the_report_without_replacing_the_box(pages: Pages) -> None:
+    typed = update(pages, "3 Chugawug Cook\n")
+    assert 'id="deck-report"' in typed.text and 'id="deck-text"' not in typed.text
+
+
+def test_the_verdict_explains_each_problem_as_deck_check(
+    pages: Pages, run: Run, tmp_path: Path
+) -> None:
+    deck = "4 Chugawug Cook\n2 Chugawg Cook\n3 Undead Drummer\n"
+    (tmp_path / "d.txt").write_text(deck)
+    cli = run("deck", "check", str(tmp_path / "d.txt"), "-o", "json")
+    problems = json.loads(cli.stdout)["problems"]
+    page = update(pages, deck).text
+    assert "✘" in page and "invalid" in text_of(page)
+    shown = re.findall(r"<li><code>([^<]+)</code>: (.*?)</li>", page)
+    import html
+
+    expected = [
+        (p["code"], p["message"] + (f" ({p['fix']})" if p["fix"] else "")) for p in problems
+    ]
+    assert [(code, html.unescape(message)) for code, message in shown] == expected
+    assert any("did you mean Chugawug Cook" in message for _code, message in expected)
+
+
+def test_a_legal_deck_gets_the_tick_stats_and_curve(pages: Pages) -> None:
+    names = ["Pixie Dewdancer", "Chugawug Elder", "Mistfen Bog", "Sudden Growth", "Robgoblin Scrapper",
+             "Undead Drummer", "Robgoblin Sneak", "Smoldering Scrapheap", "Dirty Trick", "Clockwork Sentry",
+             "Clockwork Dragonfly", "Steam Forge", "Overclock", "Ninja Blade Adept"]  # fmt: skip
+    deck = "".join(f"3 {name}\n" for name in names)  # 42 cards, three of each name
+    page = update(pages, deck, owned="").text
+    assert "✔" in page and "valid: 42 cards, Free Realms Constructed" in text_of(page)
+    assert 'id="avg-gems"' in page and "<svg" in page and "Creature cost curve" in page
+    owned = update(pages, deck, owned="1").text
+    assert "not-owned" in owned and "the deck needs 3, you own 0 (get 3 more)" in owned
+
+
+def test_save_open_and_delete_are_the_clis_saved_decks(pages: Pages, run: Run) -> None:
+    saved = pages.post("/deck/save", {"deck": "3 Chugawug Cook\n", "name": "Bog Stew"})
+    assert flash_of(saved.text) == "Saved 'Bog Stew': 3 cards, Free Realms Constructed"
+    assert "Bog Stew" in run("deck", "list").stdout
+    assert (
+        deck_text_of(pages.get("/deck", params={"open": "bog stew"}).text)
+        == run("deck", "show", "Bog Stew").stdout
+    )
+    twice = pages.post("/deck/save", {"deck": "3 Chugawug Cook\n", "name": "Bog Stew"})
+    assert twice.status_code == 400 and "exists" in error_of(twice.text)
+    bad = pages.post("/deck/save", {"deck": "3 Chugawg Cook\n", "name": "Typo"})
+    assert "did you mean Chugawug Cook" in error_of(bad.text) and "Nothing was saved" in error_of(
+        bad.text
+    )
+    deleted = pages.post("/deck/delete", {"name": "Bog Stew"})
+    assert flash_of(deleted.text) == "Deleted 'Bog Stew'."
+    assert "No saved decks" in run("deck", "list").stdout
+
+
+def test_downloads_are_deck_exports(pages: Pages) -> None:
+    text = pages.post(
+        "/deck/download", {"deck": "3 Chugawug Cook\n", "name": "../../etc/Bog", "kind": "txt"}
+    )
+    assert text.status_code == 200 and text.text == "Main:\n3 1 C 14\n"
+    assert text.headers["content-disposition"] == 'attachment; filename="etcBog.txt"'
+    book = pages.post(
+        "/deck/download", {"deck": "3 Chugawug Cook\n", "name": "Bog", "kind": "xlsx"}
+    )
+    from openpyxl import load_workbook
+
+    sheets = load_workbook(io.BytesIO(book.content)).sheetnames
+    assert len(sheets) >= 2
+    wrong = pages.post("/deck/download", {"deck": "3 Chugawug Cook\n", "kind": "exe"})
+    assert wrong.status_code == 400
+
+
+@pytest.fixture(scope="module")
+def owner(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled catalogue with three of every Chaos card and one of each Hero."""
+    path = tmp_path_factory.mktemp("helper") / "helper.db"
+    schema.prepare(path)
+    run = Run(path)
+    for query, copies in (("s:chaos", 3), ("is:hero", 1)):
+        cards = json.loads(run("search", query, "-o", "json").stdout)
+        assert (
+            run("add", "-", input="\n".join(f"{copies}x{c['code']}" for c in cards)).exit_code == 0
+        )
+    return path
+
+
+def test_the_helper_fills_a_legal_deck_or_says_what_is_short(owner: Path) -> None:
+    pages = Pages(owner)
+    built = pages.post("/deck/helper", {"sphere": "chaos", "heroes": "2"}, htmx=True).text
+    assert "valid: 40 cards" in text_of(built)
+    assert deck_text_of(built).count("\n") >= 10
+    short = pages.post(
+        "/deck/helper", {"sphere": "order", "heroes": "2", "deck": "1 Chugawug Cook\n"}, htmx=True
+    ).text
+    assert "cannot build a Order deck" in text_of(short) or "cannot build an Order deck" in text_of(
+        short
+    )
+    assert deck_text_of(short) == "1 Chugawug Cook\n"

@@ -1,0 +1,191 @@
+"""`cardbase serve` in a real Chromium (Debian's, driven by Playwright through its path; a
+downloaded browser cannot work here): a person's afternoon, click by click.
+
+Skipped when no Chromium is installed, unless CARDBASE_REQUIRE_BROWSER=1 (as `.ci/run`
+sets), which makes a missing browser a failure. CARDBASE_SCREENSHOTS=DIR keeps the pages'
+screenshots there (the README's are made so: docs/screenshots).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import MINI_CATALOGUE, ROOT, Run, subprocess_env
+
+pytestmark = [pytest.mark.slow, pytest.mark.e2e]
+CHROMIUM = os.environ.get("CARDBASE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+LEGAL = ["Pixie Dewdancer", "Chugawug Elder", "Mistfen Bog", "Sudden Growth", "Robgoblin Scrapper",
+         "Undead Drummer", "Robgoblin Sneak", "Smoldering Scrapheap", "Dirty Trick", "Clockwork Sentry",
+         "Clockwork Dragonfly", "Steam Forge", "Overclock", "Ninja Blade Adept"]  # fmt: skip
+
+
+def _browser_or_skip() -> str:
+    missing = None
+    if not Path(CHROMIUM).exists():
+        missing = f"no Chromium at {CHROMIUM}: apt-get install chromium"
+    else:
+        try:
+            import playwright.sync_api  # noqa: F401
+        except ImportError:
+            missing = "Playwright is not installed: pip install '.[test]'"
+    if missing and os.environ.get("CARDBASE_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"CARDBASE_REQUIRE_BROWSER=1 but {missing}")
+    if missing:
+        pytest.skip(missing)
+    pytest.importorskip("fastapi", reason="the web extra is not installed: pip install '.[web]'")
+    return CHROMIUM
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """`cardbase serve` on a fresh database, as a user starts it; Ctrl-C stops it cleanly."""
+    _browser_or_skip()
+    from cardbase.db import schema
+
+    path = tmp_path_factory.mktemp("e2e") / "e2e.db"
+    schema.prepare(path, MINI_CATALOGUE)
+    run = Run(path)
+    run("collectors", "add", "Bo")
+    run("add", "1 C 14 x5", "1 R 20 x4", "--collector", "Bo")
+    run("add", "1 U 42 x5")
+    child = subprocess.Popen(
+        [sys.executable, "-m", "cardbase", "--db", str(path), "serve"],
+        cwd=ROOT, env=subprocess_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert child.stdout is not None
+    first = child.stdout.readline()
+    found = re.search(r"at (http://127\.0\.0\.1:\d+/)", first)
+    assert found, first + child.stderr.read() if child.stderr else first
+    yield found.group(1), path
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=20)
+    assert child.returncode == 0, err
+    assert "stopped" in out and "Traceback" not in err
+
+
+@pytest.fixture(scope="module")
+def page(server: tuple[str, Path]) -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=_browser_or_skip())
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=server[0])
+        context.set_default_timeout(15_000)
+        yield context.new_page()
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = os.environ.get("CARDBASE_SCREENSHOTS")
+    return Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
+
+
+def test_search_with_a_filter_open_a_card_and_add_a_copy(page, shots: Path) -> None:
+    from playwright.sync_api import expect
+
+    page.goto("/search")
+    page.fill("#q", "chug*")
+    page.click("summary")
+    page.select_option("select[name=sphere]", "nature")
+    expect(page.locator("#results")).to_contain_text("4 cards")  # three Chugawugs and their bog
+    expect(page).to_have_url(re.compile(r"q=chug.*sphere=nature"))
+    page.screenshot(path=str(shots / "search.png"), full_page=True)
+    page.fill("#q", "sphere:chaoss")
+    expect(page.locator("#results .error")).to_contain_text(
+        "Did you mean chaos?\n  sphere:chaoss\n         ^^^^^^"
+    )
+    page.fill("#q", "chug*")
+    page.get_by_role("link", name="Chugawug Elder").click()
+    expect(page.locator("h1")).to_contain_text("Chugawug Elder")
+    page.get_by_role("button", name="Add a non-foil copy").click()
+    expect(page.locator(".flash")).to_have_text("Chugawug Elder (1 U 15) non-foil: 0 -> 1")
+    expect(page.locator("#owned-nonfoil")).to_have_text("1")
+    page.screenshot(path=str(shots / "card.png"), full_page=True)
+
+
+def _deck(page) -> str:
+    return page.input_value("#deck-text")
+
+
+def test_build_a_deck_to_legality_save_reload_and_find_it(page, shots: Path) -> None:
+    from playwright.sync_api import expect
+
+    page.goto("/deck")
+    verdict = page.locator("#verdict")
+    row = page.locator("tr[data-keys=results]", has_text="Pixie Dewdancer")
+    for _ in range(4):  # one too many, by click
+        row.get_by_role("button").click()
+    expect(verdict).to_contain_text("✘ invalid: 4 cards")
+    problems = page.locator(".problems")
+    expect(problems).to_contain_text("too-many-copies: Pixie Dewdancer x4")
+    expect(problems).to_contain_text("the minimum is 40 (add 36)")
+    page.get_by_role("button", name="One less Pixie Dewdancer").click()
+    expect(problems).not_to_contain_text("too-many-copies")
+    for name in LEGAL[1:]:  # the rest by keyboard: a row focused, + three times
+        line = page.locator("tr[data-keys=results]", has_text=name).first
+        for _ in range(3):
+            before = _deck(page)
+            line.focus()
+            page.keyboard.press("+")
+            page.wait_for_function(
+                "b => document.querySelector('#deck-text').value !== b", arg=before
+            )
+    expect(verdict).to_contain_text("✔ valid: 42 cards, Free Realms Constructed")
+    expect(page.locator(".problems")).to_have_count(0)
+    expect(page.locator(".curve svg")).to_be_visible()
+    page.screenshot(path=str(shots / "deck-builder.png"), full_page=True)
+    page.fill("input[name=name][data-copy-of]", "Bog Stew")
+    page.get_by_role("button", name="Save", exact=True).click()
+    expect(page.locator(".flash")).to_contain_text("Saved 'Bog Stew': 42 cards")
+    page.reload()
+    page.get_by_role("link", name="Bog Stew").click()
+    expect(page.locator("#deck-text")).to_have_value(re.compile(r"3 Pixie Dewdancer"))
+    expect(verdict).to_contain_text("✔ valid: 42 cards")
+
+
+def test_import_a_sheet_with_a_typo_and_see_the_suggestion(
+    page, shots: Path, tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    sheet = tmp_path / "Collection.csv"
+    sheet.write_text("Card Name,Qty\nChugawug Elder,2\nChugawug Cok,1\n")
+    page.goto("/import")
+    page.set_input_files("input[type=file]", str(sheet))
+    page.get_by_role("button", name="Show the plan").click()
+    expect(page.locator(".problems")).to_contain_text(
+        "Collection.csv, row 3: 'Chugawug Cok' is not a card; did you mean Chugawug Cook"
+    )
+    page.screenshot(path=str(shots / "import.png"), full_page=True)
+    page.check("input[name=skip_bad]")
+    page.get_by_role("button", name="Apply the import").click()
+    expect(page.locator(".plan")).to_contain_text("0 cards were added, 1 changed")
+    page.get_by_role("button", name="Undo this import").click()
+    expect(page.locator(".flash")).to_contain_text("Undid batch")
+
+
+def test_collection_and_trade_lobby_pages(page, shots: Path) -> None:
+    from playwright.sync_api import expect
+
+    page.goto("/collection")
+    expect(page.locator(".totals")).to_contain_text("cards owned")
+    page.screenshot(path=str(shots / "collection.png"), full_page=True)
+    page.goto("/trades?complete_series=1")
+    page.get_by_role("link", name="Trades I can do with Bo").click()
+    expect(page.locator(".match")).to_contain_text("Proposal")
+    page.screenshot(path=str(shots / "trade-lobby.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone
+    page.goto("/card/1U15")
+    page.screenshot(path=str(shots / "card-phone.png"), full_page=True)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 400, "the card page scrolls sideways on a phone"

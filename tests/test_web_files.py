@@ -1,0 +1,114 @@
+"""Uploads on the import page and the Trade Lobby: the same importer and trade-list reader
+as the command line, with the same messages, and undo afterwards."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Run
+from tests.web_helpers import Pages, error_of, flash_of, text_of
+
+SHEET = "Card Name,Qty\nChugawug Elder,2\nChugawug Cok,1\nUndead Drummer,3\n"
+
+
+@pytest.fixture
+def pages(db_path: Path) -> Pages:
+    return Pages(db_path)
+
+
+def upload(pages: Pages, path: str, name: str, body: bytes | str, **fields: str):
+    content = body.encode() if isinstance(body, str) else body
+    return pages.post(path, fields, files={"file": (name, content, "text/csv")})
+
+
+def test_the_plan_lists_each_problem_with_its_suggestion(
+    pages: Pages, run: Run, tmp_path: Path
+) -> None:
+    planned = upload(pages, "/import/plan", "My Collection.csv", SHEET)
+    assert planned.status_code == 200
+    text = text_of(planned.text)
+    (tmp_path / "My Collection.csv").write_text(SHEET)
+    cli = run("import", str(tmp_path / "My Collection.csv"), "--dry-run").stderr
+    row = next(line for line in cli.splitlines() if "row 3" in line)
+    assert row in text  # "My Collection.csv, row 3: 'Chugawug Cok' is not a card; did you mean ..."
+    assert "did you mean Chugawug Cook" in text
+    assert "3 rows; 2 cards would be added, 0 changed, 0 removed; 1 rows with problems" in text
+    assert run("collection", "-o", "csv").stdout.count("\n") == 1  # a plan writes nothing
+
+
+def test_apply_is_all_or_nothing_unless_told_and_undo_reverts(pages: Pages, run: Run) -> None:
+    planned = upload(pages, "/import/plan", "c.csv", SHEET).text
+    token = re.search(r'name="token" value="([^"]+)"', planned).group(1)
+    refused = pages.post("/import/apply", {"token": token, "mode": "add"})
+    assert refused.status_code == 400
+    assert "1 row(s) could not be imported, so nothing was" in error_of(refused.text)
+    applied = pages.post("/import/apply", {"token": token, "mode": "add", "skip_bad": "1"})
+    assert "Imported" in text_of(applied.text) and "2 cards were added" in text_of(applied.text)
+    assert "Undead Drummer" in run("collection").stdout
+    undone = pages.post("/undo", {"back": "/import"})
+    assert flash_of(undone.text).startswith("Undid batch") and "import c.csv" in flash_of(
+        undone.text
+    )
+    assert "Undead Drummer" not in run("collection").stdout
+
+
+def test_uploads_are_named_by_the_server_and_checked(pages: Pages) -> None:
+    wrong = upload(pages, "/import/plan", "run.sh", "echo hi")
+    assert wrong.status_code == 400 and "is not a spreadsheet cardbase reads" in error_of(
+        wrong.text
+    )
+    sneaky = upload(pages, "/import/plan", "../../outside.csv", SHEET)
+    assert sneaky.status_code == 200 and "outside.csv, row 3" in text_of(sneaky.text)
+    assert not any(pages.site.uploads.parent.glob("outside.csv"))
+    unknown = pages.post("/import/apply", {"token": "../../etc/passwd", "mode": "add"})
+    assert unknown.status_code == 400 and "not known here" in error_of(unknown.text)
+    empty = upload(pages, "/import/plan", "e.csv", "")
+    assert "the file is empty" in error_of(empty.text)
+    broken = upload(pages, "/import/plan", "bad.xlsx", b"not a zip file")
+    assert broken.status_code == 400 and error_of(broken.text).count("\n") == 0
+
+
+def test_uploads_past_the_limit_are_refused(pages: Pages, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardbase.web import guard, uploads
+
+    monkeypatch.setattr(uploads, "MAX_UPLOAD", 10)
+    over = upload(pages, "/import/plan", "c.csv", SHEET)
+    assert over.status_code == 400 and "over 0 MB" in error_of(over.text)
+    monkeypatch.setattr(guard, "MAX_BODY", 10)
+    huge = upload(pages, "/import/plan", "c.csv", SHEET)
+    assert huge.status_code == 413
+
+
+def test_the_trade_lobby_lists_haves_wants_and_other_collectors(pages: Pages, run: Run) -> None:
+    alone = text_of(pages.get("/trades").text)
+    assert "me is the only collector in this database" in alone
+    run("add", "1 U 42 x5")
+    run("collectors", "add", "Bo")
+    run("add", "1 C 14 x5", "--collector", "Bo")
+    page = text_of(pages.get("/trades", params={"complete_series": "1"}).text)
+    assert "Offered: 2 cards" in page  # five Undead Drummers, a playset kept
+    assert "Trades I can do with Bo" in page
+    with_bo = text_of(pages.get("/trades", params={"with": "bo", "complete_series": "1"}).text)
+    cli = run("trade", "match", "--with", "Bo", "--complete-series", "1").stdout
+    assert "Bo offers, you want: 1 card" in cli and "They offer, you want: 1 card" in with_bo
+    assert (
+        "Bo wants, you can spare: 1 card" in cli and "They want, you can spare: 1 card" in with_bo
+    )
+
+
+def test_another_players_list_is_matched_from_an_upload(
+    pages: Pages, run: Run, tmp_path: Path
+) -> None:
+    run("add", "1 U 42 x5")
+    theirs = "List,Code,Name,Finish,Qty\nOffered,1 C 14,Chugawug Cook,nonfoil,2\nWanted,1 U 42,Undead Drummer,nonfoil,1\n"
+    (tmp_path / "theirs.csv").write_text(theirs)
+    cli = run("trade", "match", str(tmp_path / "theirs.csv"), "--complete-series", "1")
+    page = upload(pages, "/trades/match", "theirs.csv", theirs, complete_series="1")
+    text = text_of(page.text)
+    assert page.status_code == 200, error_of(page.text)
+    assert "Trades I can do with theirs.csv" in text
+    for line in ("They offer, you want: 1 card", "They want, you can spare: 1 card"):
+        assert line in cli.stdout and line in text

@@ -1,0 +1,141 @@
+"""The web pages, through FastAPI's test client: every page and action calls the library
+the command line calls, so each test compares the page with the library (or the CLI)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Run
+from tests.web_helpers import Pages, error_of, flash_of, text_of
+
+
+@pytest.fixture
+def pages(db_path: Path) -> Pages:
+    return Pages(db_path)
+
+
+def codes_in(page: str) -> list[str]:
+    return re.findall(r'<td class="code">([^<]+)</td>', page)
+
+
+def test_every_page_answers(pages: Pages) -> None:
+    for path in ("/search", "/card/1C14", "/collection", "/deck", "/import", "/trades"):
+        response = pages.get(path)
+        assert response.status_code == 200, path
+        assert "cardbase" in response.text
+    assert pages.get("/", follow_redirects=False).headers["location"] == "/search"
+
+
+def test_search_takes_the_query_language_and_the_plain_options(pages: Pages, run: Run) -> None:
+    cli = run("search", "chug*", "--sphere", "nature", "-o", "csv").stdout.splitlines()[1:]
+    page = pages.get("/search", params={"q": "chug*", "sphere": "nature"}).text
+    assert codes_in(page) == [line.split(",")[0] for line in cli]
+    same = pages.get("/search", params={"q": "chug* s:nature"}).text
+    assert codes_in(same) == codes_in(page)
+
+
+def test_a_bad_query_shows_the_terminal_caret(pages: Pages, run: Run) -> None:
+    response = pages.get("/search", params={"q": "sphere:chaoss"})
+    assert response.status_code == 400
+    assert error_of(response.text) == run("search", "sphere:chaoss").stderr.rstrip("\n")
+
+
+def test_results_are_paged_and_sorted_by_clicking_a_column(pages: Pages, run: Run) -> None:
+    every = [
+        line.split(",")[0]
+        for line in run("search", "--sort", "cost", "--desc", "-o", "csv").stdout.splitlines()[1:]
+    ]
+    first = pages.get("/search", params={"sort": "cost", "desc": "1", "size": "5"}).text
+    second = pages.get(
+        "/search", params={"sort": "cost", "desc": "1", "size": "5", "page": "2"}
+    ).text
+    assert codes_in(first) + codes_in(second) == every[:10]
+    assert "Next" in text_of(first) and 'hx-get="/search/count?' in first  # counted apart
+    count = pages.get(
+        "/search/count", params={"sort": "cost", "desc": "1", "size": "5", "page": "2"}
+    ).text
+    assert text_of(count) == f"{len(every)} cards, page 2 of {-(-len(every) // 5)}"
+    last = pages.get("/search", params={"size": "5", "page": str(-(-len(every) // 5))}).text
+    assert "Next" not in text_of(last) and f"{len(every)} cards" in text_of(last)
+    # The Cost header links to the ascending sort, keeping the rest of the search.
+    link = re.search(r'<a href="([^"]+)">Cost ▼</a>', first).group(1)
+    assert "sort=cost" in link and "desc" not in link and "size=5" in link
+
+
+def test_the_url_holds_the_search_and_htmx_gets_only_the_results(pages: Pages) -> None:
+    page = pages.get("/search", params={"q": "chug*", "type": "creature"}).text
+    assert 'value="chug*"' in page and '<option value="creature" selected>' in page
+    partial = pages.get(
+        "/search", params={"q": "chug*"}, headers={"HX-Request": "true", "HX-Target": "results"}
+    )
+    assert partial.text.lstrip().startswith('<section id="results"')
+    assert "<html" not in partial.text
+
+
+def test_the_card_page_shows_fields_face_printings_and_copies(pages: Pages, run: Run) -> None:
+    run("add", "1 C 14 x2", "1 C 14 foil lp")
+    page = pages.get("/card/1C14").text
+    text = text_of(page)
+    assert "Chugawug Cook 1 C 14" in text
+    assert (
+        'class="face"' in page and "background: #2e7d32" not in page
+    )  # the sphere colour is a CSS variable
+    assert "--sphere: #2e7d32" in page
+    assert "/card/2C101" in page  # the other printing
+    assert re.search(r'id="owned-nonfoil">2<', page) and re.search(r'id="owned-foil">1<', page)
+    assert "LP" in text  # the holding's condition
+    assert "Chugawug Elder" in text_of(pages.get("/card/chugawug elder").text)  # by name too
+
+
+def test_plus_and_minus_change_copies_per_finish_and_per_holding(pages: Pages, run: Run) -> None:
+    added = pages.post("/card/1C14/copies", {"op": "add", "finish": "foil"})
+    assert added.status_code == 200
+    assert flash_of(added.text) == "Chugawug Cook (1 C 14) foil: 0 -> 1"
+    run("add", "1 C 14 x2 lp", "--location", "Binder 1")
+    holding = {"op": "remove", "finish": "nonfoil", "holding": "1", "condition": "LP", "language": "en",
+               "location": "Binder 1", "tags": ""}  # fmt: skip
+    pages.post("/card/1C14/copies", holding)
+    copies = run("collection", "--copies", "-o", "csv").stdout
+    assert "1 C 14,Chugawug Cook,nonfoil,LP,en,Binder 1,,1," in copies
+    assert "1 C 14,Chugawug Cook,foil,NM,en,,,1," in copies
+
+
+def test_removing_a_copy_you_do_not_have_is_the_cli_line(pages: Pages, run: Run) -> None:
+    response = pages.post("/card/1C14/copies", {"op": "remove", "finish": "foil"})
+    assert response.status_code == 400
+    cli = run("remove", "1 C 14 foil").stderr.strip()
+    assert error_of(response.text) == cli
+
+
+def test_an_unknown_card_is_one_line_with_a_suggestion(pages: Pages, run: Run) -> None:
+    response = pages.get("/card/Chugawug Cok")
+    assert response.status_code == 404
+    assert error_of(response.text) == run("show", "Chugawug Cok").stderr.strip()
+
+
+def test_collection_page_totals_bars_filters_and_undo(pages: Pages, run: Run) -> None:
+    run("add", "1 C 14 x2", "1 U 42 foil")
+    page = pages.get("/collection").text
+    assert "3 cards owned (2 non-foil, 1 foil), 2 distinct" in text_of(page)
+    assert 'role="meter"' in page
+    chaos = pages.get("/collection", params={"sphere": "chaos"}).text
+    assert codes_in(chaos) == ["1 U 42"]
+    undone = pages.post("/undo", {"back": "/collection"})
+    assert flash_of(undone.text).startswith("Undid batch")
+    assert "0 cards owned" in text_of(undone.text)
+    assert flash_of(pages.post("/undo").text) == "Nothing to undo."
+
+
+def test_the_collector_is_chosen_like_the_clis(db_path: Path, run: Run) -> None:
+    run("collectors", "add", "Alice")
+    run("add", "1 C 14", "--collector", "Alice")
+    pages = Pages(db_path, collector="Alice")
+    assert "1 cards owned" in text_of(pages.get("/collection").text)
+    me = pages.post("/collector", {"name": "me", "back": "/collection"})
+    assert "0 cards owned" in text_of(me.text)
+    assert "Alice" in text_of(pages.get("/collection", params={"collector": "alice"}).text)
+    wrong = pages.post("/collector", {"name": "Alise"})
+    assert wrong.status_code == 400 and "did you mean 'Alice'?" in error_of(wrong.text)

@@ -1,0 +1,52 @@
+"""Helpers for the web pages' tests: a TestClient over a fresh database, and reading pages."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra is not installed: pip install '.[web]'")
+pytest.importorskip("httpx", reason="the web tests need httpx (pip install '.[test]')")
+
+from fastapi.testclient import TestClient
+
+from cardbase.web.app import create_app
+from cardbase.web.site import Site
+
+
+class Pages:
+    """A browser without JavaScript: GETs, and POSTs that carry the page's CSRF token."""
+
+    def __init__(self, db_path: Path, **site: object) -> None:
+        self.site = Site(db_path, **site)  # type: ignore[arg-type]
+        self.client = TestClient(create_app(self.site), raise_server_exceptions=False)
+
+    def get(self, path: str, **kwargs: object):
+        return self.client.get(path, **kwargs)
+
+    def post(
+        self, path: str, data: dict | None = None, *, htmx: bool = False,
+        headers: dict | None = None, **kwargs: object,
+    ):  # fmt: skip
+        headers = {**({"HX-Request": "true"} if htmx else {}), **(headers or {})}
+        form = {"csrf": self.site.csrf_token, **(data or {})}
+        return self.client.post(path, data=form, headers=headers, **kwargs)
+
+
+def text_of(page: str) -> str:
+    """A page's visible text, one space between words: what a person reads."""
+    page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
+def error_of(page: str) -> str:
+    found = re.search(r'<pre class="error"[^>]*>(.*?)</pre>', page, re.S)
+    return html.unescape(found.group(1)) if found else ""
+
+
+def flash_of(page: str) -> str:
+    found = re.search(r'<p class="flash"[^>]*>(.*?)</p>', page, re.S)
+    return html.unescape(found.group(1)) if found else ""
