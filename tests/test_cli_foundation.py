@@ -114,7 +114,7 @@ def test_catalog_import_bad_rows_exit_2_and_change_nothing(
     before = checksum(run.db_path)
     result = run("catalog", "import", str(source))
     assert result.exit_code == 2
-    assert "1 bad row(s), so nothing was imported" in result.stderr
+    assert "1 bad row, so nothing was imported" in result.stderr
     assert (
         "row 3: sphere 'Ordor' is not one of Chaos, Nature, Machine, Order; did you mean Order?"
         in result.stderr

@@ -96,7 +96,7 @@ def test_bad_values_are_row_problems_naming_the_column(run: Run, tmp_path: Path,
     result = run("import", str(path))
     assert result.exit_code == 2
     err = result.stderr
-    assert "3 row(s) could not be imported, so nothing was" in err
+    assert "3 rows could not be imported, so nothing was" in err
     assert (
         "cards.csv, row 3: Condition column: unknown condition 'Mint-ish': use one of M, NM" in err
     )

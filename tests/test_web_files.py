@@ -44,7 +44,7 @@ def test_apply_is_all_or_nothing_unless_told_and_undo_reverts(pages: Pages, run:
     token = re.search(r'name="token" value="([^"]+)"', planned).group(1)
     refused = pages.post("/import/apply", {"token": token, "mode": "add"})
     assert refused.status_code == 400
-    assert "1 row(s) could not be imported, so nothing was" in error_of(refused.text)
+    assert "1 row could not be imported, so nothing was" in error_of(refused.text)
     applied = pages.post("/import/apply", {"token": token, "mode": "add", "skip_bad": "1"})
     assert "Imported" in text_of(applied.text) and "2 cards were added" in text_of(applied.text)
     assert "Undead Drummer" in run("collection").stdout

@@ -23,6 +23,7 @@ from cardbase.errors import CardbaseError, CatalogueError, first_few
 from cardbase.fields import CATALOGUE_COLUMNS, REQUIRED_COLUMNS
 from cardbase.limits import MAX_CATALOGUE_FILE, MAX_COLUMNS
 from cardbase.progress import Progress, Stage, quiet
+from cardbase.text import plural
 
 MAX_PROBLEMS_SHOWN = 20
 
@@ -203,7 +204,7 @@ def checked_rows(parsed: CatalogueFile, source: str, skip_bad: bool) -> list[Row
     if parsed.problems and not skip_bad:
         shown = first_few(parsed.problems, MAX_PROBLEMS_SHOWN, "more bad rows")
         raise CatalogueError(
-            f"{source}: {len(parsed.problems)} bad row(s), so nothing was imported "
+            f"{source}: {plural(len(parsed.problems), 'bad row')}, so nothing was imported "
             "(fix them, or add --skip-bad to import the good rows)",
             shown,
         )

@@ -20,6 +20,7 @@ from cardbase.cli.root import (
     with_examples,
 )
 from cardbase.errors import first_few
+from cardbase.text import plural
 
 if TYPE_CHECKING:
     from cardbase.decks.batch import DeskLine
@@ -108,7 +109,8 @@ def check(
         mark = f"{CHECK} valid" if found.valid else f"{CROSS} invalid"
         players_note = f", {found.players} players" if found.format.players else ""
         render.echo(
-            f"{mark}: {found.source}, {found.cards} cards, {found.format.title}{players_note}"
+            f"{mark}: {found.source}, {plural(found.cards, 'card')}, "
+            f"{found.format.title}{players_note}"
         )
         for problem in found.problems:
             render.echo(f"  {problem.describe()}")
@@ -197,7 +199,7 @@ def stats(deck: DeckArg, format_: FormatOption = None, output: OutputOption = Ou
         render.print_csv(STATS_CSV_HEADER, stats.csv_rows())
         return
     render.echo(
-        f"{stats.cards} cards, average gems per card {stats.average_gems:.2f}, "
+        f"{plural(stats.cards, 'card')}, average gems per card {stats.average_gems:.2f}, "
         f"{stats.heroes} heroes"
     )
     if len(stats.sections) > 1:
@@ -229,7 +231,7 @@ def save(
     saved, fmt = desk.save_file(
         STATE.db_path, file, name, format_, replace=force, collector=STATE.collector
     )
-    render.echo(f"Saved '{saved.name}': {saved.cards} cards, {fmt.title}")
+    render.echo(f"Saved '{saved.name}': {plural(saved.cards, 'card')}, {fmt.title}")
 
 
 @command(deck_app, "list")
@@ -407,7 +409,8 @@ def _explain_build(built: BuiltDeck) -> None:
     result, stats = built.result, built.stats
     mark = f"{CHECK} valid" if built.report and built.report.valid else f"{CROSS} invalid"
     render.echo(
-        f"{mark}: {stats.cards} cards, average gems per card {stats.average_gems:.2f}", err=True
+        f"{mark}: {plural(stats.cards, 'card')}, average gems per card {stats.average_gems:.2f}",
+        err=True,
     )
     render.echo(
         "Types: "

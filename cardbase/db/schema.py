@@ -19,6 +19,7 @@ from cardbase.db.header import is_current, read_header
 from cardbase.db.health import RESTORE_HINT, check_pages, damaged, is_damage
 from cardbase.db.paths import default_db_path
 from cardbase.errors import DatabaseError
+from cardbase.text import plural
 
 
 def prepare(path: Path, catalogue: Path | None = None) -> None:
@@ -101,7 +102,7 @@ def migrate(conn: sqlite3.Connection, version: int) -> None:
     broken = conn.execute("PRAGMA foreign_key_check").fetchall()
     if broken:
         raise DatabaseError(
-            f"the upgrade would leave {len(broken)} row(s) pointing at nothing "
+            f"the upgrade would leave {plural(len(broken), 'row')} pointing at nothing "
             f"(first in table {broken[0][0]}); nothing was changed",
             RESTORE_HINT,
         )

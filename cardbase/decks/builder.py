@@ -19,6 +19,7 @@ from cardbase.decks.lists import MAIN, DeckLine
 from cardbase.errors import CardbaseError
 from cardbase.fields import DEFAULT_FORMAT
 from cardbase.games import GAMES
+from cardbase.text import plural
 
 FORMAT = FORMATS[DEFAULT_FORMAT]
 DECK_SIZE = 40
@@ -255,8 +256,10 @@ def _why_left_out(card: Card) -> str:
         return f"{card.label()}: cost {card.cost}, and the curve wants few expensive creatures"
     if card.type == "Creature":
         return (
-            f"{card.label()}: {len(card.gems)} gem(s); the cost-{card.cost} creature slots "
+            f"{card.label()}: {plural(len(card.gems), 'gem')}; the cost-{card.cost} creature slots "
             "went to cards with more gems, or cheaper or stronger ones"
         )
     kind = card.type.lower()
-    return f"{card.label()}: {len(card.gems)} gem(s); the {kind} slots went to cards with more"
+    return (
+        f"{card.label()}: {plural(len(card.gems), 'gem')}; the {kind} slots went to cards with more"
+    )

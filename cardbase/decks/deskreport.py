@@ -14,6 +14,7 @@ from typing import Any
 from cardbase.decks.batch import DeskLine
 from cardbase.decks.workbooks import align_columns, put, wrap_row
 from cardbase.sheets.writing import output_file, print_setup
+from cardbase.text import plural
 
 SUMMARY_HEADERS = ("Player", "File", "Format", "Cards", "Verdict", "Problems")
 SUMMARY_WIDTHS = (18, 28, 24, 7, 11, 50)
@@ -87,7 +88,7 @@ def _deck_sheet(book: Any, line: DeskLine, name: str) -> None:
     about = [f"Player: {line.player}"] if line.player else []
     about.append(f"File: {line.file}")
     if report is not None:
-        about.append(f"Format: {report.format.title}, {report.cards} cards")
+        about.append(f"Format: {report.format.title}, {plural(report.cards, 'card')}")
     for row, text in enumerate(about, start=1):
         put(sheet, row, [text], Font(bold=row == 1))
     head = len(about) + 2

@@ -33,6 +33,7 @@ from cardbase.sheets.rows import (
     read_workbook,
     rows_from_sheet,
 )
+from cardbase.text import plural
 
 __all__ = ["CollectionSheet", "SheetRow", "read_collection", "rows_from_sheet"]  # callers' names
 
@@ -239,7 +240,7 @@ def import_collection(
         if problems and not skip_bad:
             shown = first_few(problems, MAX_PROBLEMS_SHOWN)
             raise CardbaseError(
-                f"{source}: {len(problems)} row(s) could not be imported, so nothing was "
+                f"{source}: {plural(len(problems), 'row')} could not be imported, so nothing was "
                 "(fix them, or add --skip-bad to import the rest):\n" + "\n".join(shown)
             )
         cards = card_refs_by_id(conn, (held[0] for held in wanted))

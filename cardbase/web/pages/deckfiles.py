@@ -17,6 +17,7 @@ from fastapi.responses import Response
 from cardbase.decks.check import get_format, place
 from cardbase.decks.lists import parse_deck_text
 from cardbase.errors import CardbaseError, first_few
+from cardbase.text import plural
 from cardbase.web.pages.decks import read_state
 from cardbase.web.site import redirect, site_of, url
 
@@ -54,7 +55,8 @@ def save(
     saved = save_deck(site.db_path, state.name, fmt.key, placed, replace=replace,
                       collector=site.collector_of(request))  # fmt: skip
     return redirect(url("/deck", {"open": saved.name}),
-                    f"Saved '{saved.name}': {saved.cards} cards, {fmt.title}")  # fmt: skip
+                    f"Saved '{saved.name}': {plural(saved.cards, 'card')}, "
+                    f"{fmt.title}")  # fmt: skip
 
 
 @router.post("/deck/delete")
