@@ -47,11 +47,14 @@ def _first_code(ctx: Context) -> str:
 def _one_card(db: Path, code: str, label: str) -> dict[str, Callable[[], Run]]:
     """add, remove, set and undo of one card on `db`, each a write in every round."""
     counts = iter(range(10**6))
-    _run(db, "add", f"{code} x{STOCK}")
+    # One holding of its own (a location no imported copy has), so that remove and set
+    # name exactly the copies add put there, whatever else the collection holds of the card.
+    here = ("--location", "Bench")
+    _run(db, "add", f"{code} x{STOCK}", *here)
     return {
-        f"add ({label})": lambda: _run(db, "add", code),
-        f"remove ({label})": lambda: _run(db, "remove", code),
-        f"set ({label})": lambda: _run(db, "set", f"{code} x{STOCK + 1 + next(counts) % 2}"),
+        f"add ({label})": lambda: _run(db, "add", code, *here),
+        f"remove ({label})": lambda: _run(db, "remove", code, *here),
+        f"set ({label})": lambda: _run(db, "set", f"{code} x{STOCK + 1 + next(counts) % 2}", *here),
         f"undo ({label})": lambda: _run(db, "undo"),
     }
 
