@@ -28,6 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 import generate
+from decks import bench_deck_typos, bench_decks, bench_desk
 from harness import (
     BIN,
     Context,
@@ -289,85 +290,6 @@ def bench_export(ctx: Context) -> Iterator[Row]:
     yield Row("export", "cardbase export (xlsx)", ours_s, f"{ctx.size} rows")
     yield Row(
         "export", "bare openpyxl write-only", floor_s, ratio=ours_s / floor_s, target="<= 1.1"
-    )
-
-
-def bench_decks(ctx: Context) -> Iterator[Row]:
-    """Deck checks per second, in process, on the generated deck lists."""
-    from cardbase.db import connect as db
-    from cardbase.decks.check import check_deck
-    from cardbase.decks.lists import read_deck_file
-
-    conn = db.open_db(ctx.database("large"))
-    decks = [
-        read_deck_file(path) for path in sorted((ctx.data / f"decks-{ctx.size}").glob("*.txt"))
-    ]
-    start = time.perf_counter()
-    rounds = max(1, ctx.reps)
-    for _ in range(rounds):
-        for deck in decks:
-            check_deck(conn, deck)
-    elapsed = time.perf_counter() - start
-    per_second = rounds * len(decks) / elapsed
-    yield Row(
-        "deck checks",
-        "cardbase check_deck",
-        elapsed / (rounds * len(decks)),
-        f"{per_second:.0f} checks/s",
-    )
-
-
-def bench_deck_typos(ctx: Context) -> Iterator[Row]:
-    """A cold `deck check` of a hand-typed 60-line deck with three misspelled names: what it
-    costs to refuse them with suggestions against the whole catalogue."""
-    cardbase = str(BIN / "cardbase")
-    large = ctx.database("large")
-    deck = ctx.data / f"deck-with-typos-{ctx.size}.txt"
-    if not deck.exists():  # data generated before this benchmark was
-        catalogue = list(generate.catalogue_rows(generate.SIZES[ctx.size]))
-        generate.write_typo_deck(deck, catalogue)
-    name = "cardbase deck check (3 typos)"
-    runs = alternate(
-        {
-            name: lambda: run_command(
-                [cardbase, "--db", str(large), "deck", "check", str(deck)], exit_codes=(1,)
-            )
-        },
-        ctx.reps,
-    )
-    yield Row(
-        "deck check, cold",
-        name,
-        median(runs[name]),
-        f"{generate.TYPO_DECK_LINES} lines, {ctx.size} cards",
-        target="<= 0.3 s",
-    )
-
-
-def bench_desk(ctx: Context) -> Iterator[Row]:
-    """The tournament desk: a cold `deck check DIR` of a hundred 40-card deck files, one line
-    a deck (the issue's target: under 2 s)."""
-    cardbase = str(BIN / "cardbase")
-    large = ctx.database("large")
-    folder = ctx.data / f"desk-{ctx.size}"
-    if not folder.exists():  # data generated before this benchmark was
-        catalogue = list(generate.catalogue_rows(generate.SIZES[ctx.size]))
-        generate.write_desk_decks(folder, catalogue)
-    name = "cardbase deck check DIR"
-    runs = alternate(
-        {
-            name: lambda: run_command(
-                [cardbase, "--db", str(large), "deck", "check", str(folder)], exit_codes=(1,)
-            )
-        },
-        ctx.reps,
-    )
-    yield Row(
-        "deck check, a folder",
-        name,
-        median(runs[name]),
-        f"{generate.DESK_DECKS} decks of {generate.DESK_DECK_CARDS} cards, {ctx.size} cards",
-        target="<= 2 s",
     )
 
 
