@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from cardbase.decks.batch import DeskLine
 
 
-
 def check_many(
     targets: list[str],
     format_: str | None,
