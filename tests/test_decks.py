@@ -389,6 +389,23 @@ def test_wildhearts_deck_saved_keeps_its_format(both_games: Path, tmp_path: Path
     assert "Wildhearts Free-For-All, 4 players" in result.stdout
 
 
+def test_deck_save_keeps_the_files_format_line(both_games: Path, tmp_path: Path) -> None:
+    """Without --format, a file's `Format:` line is the saved deck's format, as `deck check`
+    reads it (it was saved as Free Realms, and its export checked as Free Realms cards)."""
+    path = copy_database(both_games, tmp_path / "saved.db")
+    deck = tmp_path / "wh.txt"
+    deck.write_text("Format: wildhearts-ffa\n" + wildhearts())
+    run = Run(path)
+    saved = run("deck", "save", str(deck), "--name", "Pack")
+    assert saved.exit_code == 0, saved.output
+    assert "Wildhearts Free-For-All" in saved.stdout
+    assert run("deck", "check", "Pack").exit_code == 0
+    exported = tmp_path / "pack.csv"
+    assert run("deck", "export", "Pack", str(exported)).exit_code == 0
+    again = run("deck", "check", str(exported))
+    assert again.exit_code == 0, again.output
+
+
 def test_a_bad_count_line_is_quoted_once(run: Run, tmp_path: Path) -> None:
     deck = tmp_path / "deck.txt"
     deck.write_text("3 Chugawug Elder\n0 Pixie Dewdancer\n")

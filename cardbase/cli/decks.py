@@ -168,7 +168,13 @@ def save(
     from cardbase.decks import desk
 
     saved, fmt = desk.save_file(
-        STATE.db_path, file, name, format_, replace=force, collector=STATE.collector
+        STATE.db_path,
+        file,
+        name,
+        format_,
+        replace=force,
+        collector=STATE.collector,
+        default_format=STATE.config.get("format"),
     )
     render.echo(f"Saved '{saved.name}': {plural(saved.cards, 'card')}, {fmt.title}")
 

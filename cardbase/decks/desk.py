@@ -108,13 +108,16 @@ def save_file(
     format_key: str | None = None,
     replace: bool = False,
     collector: str | None = None,
+    default_format: str | None = None,
 ) -> tuple[SavedDeck, Format]:
-    """Save a deck list under a name among `collector`'s decks; every line must name a card
-    (the deck need not be legal)."""
-    fmt = get_format(format_key or DEFAULT_FORMAT)
+    """Save a deck list under a name among `collector`'s decks, in `format_key`, else the
+    file's "Format:" line, else `default_format` (the config file's); every line must name
+    a card (the deck need not be legal)."""
+    deck = read_deck_file(file)
+    fmt = deck_format(OpenedDeck(deck, deck.format), format_key, default_format)
     conn = open_db(db_path, collector)
     try:
-        placed, problems = place(conn, read_deck_file(file), fmt.game)
+        placed, problems = place(conn, deck, fmt.game)
     finally:
         conn.close()
     if problems:
