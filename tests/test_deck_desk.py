@@ -148,3 +148,11 @@ def test_the_desk_reads_without_write_libraries(
 
     found = imports_of(both, tmp_path, *[arg.format(folder=folder) for arg in args])
     assert found["heavy"] == heavy
+
+
+def test_one_deck_with_a_report_says_1_deck(both: Path, folder: Path, tmp_path: Path) -> None:
+    result = Run(both)(
+        "deck", "check", str(folder / "ada.txt"), "--report", str(tmp_path / "r.xlsx")
+    )
+    assert result.exit_code == 0, result.output
+    assert "1 deck: 1 valid, 0 not valid" in result.stderr

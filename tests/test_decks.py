@@ -406,6 +406,19 @@ def test_deck_save_keeps_the_files_format_line(both_games: Path, tmp_path: Path)
     assert again.exit_code == 0, again.output
 
 
+def test_an_invalid_decks_forced_sheet_counts_its_problems(
+    both_games: Path, tmp_path: Path
+) -> None:
+    path = copy_database(both_games, tmp_path / "saved.db")
+    deck = tmp_path / "short.txt"
+    deck.write_text(BASE)
+    run = Run(path)
+    assert run("deck", "save", str(deck), "--name", "Short").exit_code == 0
+    result = run("deck", "sheet", "Short", str(tmp_path / "reg.xlsx"), "--force")
+    assert result.exit_code == 0, result.output
+    assert "marked NOT VALID (1 problem)" in result.stdout
+
+
 def test_a_bad_count_line_is_quoted_once(run: Run, tmp_path: Path) -> None:
     deck = tmp_path / "deck.txt"
     deck.write_text("3 Chugawug Elder\n0 Pixie Dewdancer\n")

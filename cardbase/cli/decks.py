@@ -288,7 +288,7 @@ def sheet(
 
     with STATE.connect() as conn:
         report = desk.registration_sheet(conn, name, file, player, paper, force=force)
-    note = "" if report.valid else f", marked NOT VALID ({len(report.problems)} problems)"
+    note = "" if report.valid else f", marked NOT VALID ({plural(len(report.problems), 'problem')})"
     render.echo(f"{file}: registration sheet for '{report.source}' written{note}")
 
 

@@ -11,6 +11,7 @@ import typer
 from cardbase.cli import render
 from cardbase.cli.decks import CHECK, CROSS
 from cardbase.cli.root import STATE, Output
+from cardbase.text import plural
 
 if TYPE_CHECKING:
     from cardbase.decks.batch import DeskLine
@@ -50,7 +51,7 @@ def check_many(
         for line in lines:
             render.echo(_desk_line(line))
     bad = sum(not line.valid for line in lines)
-    summary = f"{len(lines)} decks: {len(lines) - bad} valid, {bad} not valid"
+    summary = f"{plural(len(lines), 'deck')}: {len(lines) - bad} valid, {bad} not valid"
     render.echo(summary + (f"; report in {report}" if report else ""), err=True)
     if bad:
         raise typer.Exit(1)
