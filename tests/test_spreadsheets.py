@@ -358,3 +358,25 @@ def test_a_quantity_past_the_cap_is_a_row_error(
     assert "is more than 9,999 copies" in result.stderr
     assert "row 2" in result.stderr
     assert checksum(run.db_path) == before
+
+
+@pytest.mark.parametrize("quantity", ['"1,000"', "1.000", '"12,000"'])
+def test_a_quantity_with_a_thousands_separator_is_never_read_as_less(
+    run: Run, tmp_path: Path, checksum, quantity: str
+) -> None:
+    """'1,000' is a thousand in one locale and one in another: it was read as 1 copy, without
+    a word. A row error says so, and nothing is written."""
+    path = tmp_path / "grouped.csv"
+    path.write_text(f"Name,Qty\nChugawug Elder,{quantity}\n")
+    before = checksum(run.db_path)
+    result = run("import", str(path))
+    assert result.exit_code == 2, result.output
+    assert "row 2" in result.stderr and "separator" in result.stderr
+    assert checksum(run.db_path) == before
+
+
+def test_a_quantity_with_a_decimal_comma_still_reads(run: Run, tmp_path: Path) -> None:
+    path = tmp_path / "comma.csv"
+    path.write_text('Name,Qty\nChugawug Elder,"3,0"\n')
+    assert run("import", str(path)).exit_code == 0
+    assert owned(run) == {("1 U 15", "nonfoil"): 3}

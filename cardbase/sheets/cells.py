@@ -7,6 +7,7 @@ sheet's rows (import, deck lists in a sheet, trade lists) reads cells through th
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from cardbase.errors import CardbaseError
@@ -16,6 +17,8 @@ from cardbase.sheets.files import unsafe_text
 
 SHOWN_TEXT = 60  # characters of a cell quoted in a message
 TOTAL_WORDS = frozenset({"total", "totals", "sum", "grandtotal", "subtotal"})
+# "1,000" or "1.000": a thousand where the mark groups digits, one where it is a decimal point.
+GROUPED = re.compile(r"\d{1,3}(?:[.,]\d{3})+")
 
 
 def cell(row: list[Any], position: int | None) -> Any:
@@ -56,6 +59,11 @@ def count(value: Any, column: str) -> int:
     if isinstance(value, int | float):
         number = value
     else:
+        if GROUPED.fullmatch(str(value).strip()):
+            raise CardbaseError(
+                f"{column} '{shorten(text(value))}' has a separator that may group thousands "
+                "or mark decimals; write the count without it"
+            )
         try:
             number = float(str(value).strip().replace(",", "."))
         except ValueError:
