@@ -168,6 +168,21 @@ def test_a_misspelled_count_column_is_an_error_naming_it(run: Run, tmp_path: Pat
     assert holdings(run.db_path) == {}
 
 
+@pytest.mark.parametrize("header", ["Name,Qty,", "Name,Qty"])
+def test_cells_under_no_header_are_listed_as_ignored(run: Run, tmp_path: Path, header: str) -> None:
+    """A column of values whose header cell is blank, or that goes past the header row, was
+    dropped without a word: the summary lists it by its place."""
+    path = tmp_path / "unheaded.csv"
+    path.write_text(f"{header}\nChugawug Elder,2,3\n", encoding="utf-8")
+    result = run("import", str(path), "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert "unheaded.csv: ignored column 3" in result.stdout
+    path.write_text(f"{header}\nChugawug Elder,2,foil\n", encoding="utf-8")
+    refused = run("import", str(path))
+    assert refused.exit_code == 2
+    assert "column 3 (no header) looks like a finish column" in refused.stderr
+
+
 def test_a_column_of_conditions_under_an_unknown_header_is_an_error(
     run: Run, tmp_path: Path
 ) -> None:

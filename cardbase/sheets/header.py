@@ -155,12 +155,16 @@ def _read_header(rows: Sequence[Sequence[Any]], index: int, source: str) -> Colu
             )
         positions["finish"] = positions.pop("foil")
     ignored = []
-    for position in left:
-        header = headers[position]
+    width = max((len(r) for r in below), default=0)  # cells may go past the header row
+    for position in [*left, *range(len(headers), width)]:
+        header = headers[position] if position < len(headers) else ""
+        values = [r[position] for r in below if position < len(r)]
         if role_of(header) is None:
-            _check_unknown(header, [r[position] for r in below if position < len(r)], source)
+            _check_unknown(header, values, source, position)
         if header:
             ignored.append(header)
+        elif not all(blank(value) for value in values):
+            ignored.append(f"column {position + 1}")  # values under no header: named too
     loose = either and "foil" in positions and _blank(below, positions["foil"])
     spare = next((p for p in left if (role_of(headers[p]) or ("",))[0] == "series"), None)
     return Columns(index, positions, headers, tuple(ignored), dialect_of(headers), loose, spare)
@@ -182,7 +186,7 @@ def _blank(rows: Sequence[Sequence[Any]], position: int) -> bool:
     return all(position >= len(row) or blank(row[position]) for row in rows)
 
 
-def _check_unknown(header: str, values: list[Any], source: str) -> None:
+def _check_unknown(header: str, values: list[Any], source: str, position: int) -> None:
     """Refuse a column nobody knows that looks like a count, finish or condition."""
     folded = fold(header)
     what = None
@@ -197,10 +201,11 @@ def _check_unknown(header: str, values: list[Any], source: str) -> None:
     if what is None:
         return
     choices = [word for role, known in HEADERS.items() for word in known if role != "code"]
-    guess = closest(header, choices, WORD_CUTOFF)
+    guess = closest(header, choices, WORD_CUTOFF) if header else None
     hint = f" (did you mean '{guess.title()}'?)" if guess else ""
+    named = f"column '{header}'" if header else f"column {position + 1} (no header)"
     raise CardbaseError(
-        f"{source}: column '{header}' looks like a {what} column, but cardbase does not know "
+        f"{source}: {named} looks like a {what} column, but cardbase does not know "
         f"it{hint}; rename it to a header cardbase reads, or remove the column"
     )
 
