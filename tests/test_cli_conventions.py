@@ -166,6 +166,17 @@ def test_db_before_or_after_the_command(tmp_path: Path, where: str) -> None:
     assert deck.exit_code == 0 and json.loads(deck.stdout) == []
 
 
+def test_db_after_the_collectors_listing(tmp_path: Path) -> None:
+    """`cardbase collectors` lists as a command does, so it takes --db after it as well."""
+    path = tmp_path / "elsewhere.db"
+    schema.prepare(path, MINI_CATALOGUE)
+    runner = CliRunner()
+    assert runner.invoke(app, ["collectors", "add", "Bob", "--db", str(path)]).exit_code == 0
+    listed = runner.invoke(app, ["collectors", "--db", str(path), "-o", "json"])
+    assert listed.exit_code == 0, listed.output
+    assert sorted(c["name"] for c in json.loads(listed.stdout)) == ["Bob", "me"]
+
+
 def test_version() -> None:
     from cardbase import __version__
 

@@ -50,13 +50,21 @@ NoHeaders = Annotated[
 
 @collectors_app.callback()
 def collectors_root(
-    ctx: typer.Context, output: OutputOption = Output.table, no_headers: NoHeaders = False
+    ctx: typer.Context,
+    output: OutputOption = Output.table,
+    no_headers: NoHeaders = False,
+    db: Annotated[
+        str | None,
+        typer.Option("--db", metavar="PATH", help="Database file, as before the command."),
+    ] = None,
 ) -> None:
     """List the collectors of this database, with what each owns.
 
     Example: cardbase collectors
     """
-    STATE.no_headers = no_headers  # a group's own options: no command injects it here
+    STATE.no_headers = no_headers  # a group's own options: no command injects them here
+    if db is not None:
+        STATE.db_option = db
     if ctx.invoked_subcommand is None:
         guarded(_list)(output)
 
