@@ -203,6 +203,13 @@ def test_wildhearts_free_for_all(
     assert codes(report(both_games, text, "wildhearts-ffa", players)) == expected
 
 
+def test_the_verdict_names_the_player_count_it_was_given(both_games: Path) -> None:
+    """`--players 0` was judged as 0 players but the verdict said '4 players'."""
+    found = report(both_games, wildhearts(), "wildhearts-ffa", 0)
+    assert codes(found) == ["wrong-players"]
+    assert found.players == 0
+
+
 def test_formats_are_data() -> None:
     ffa = FORMATS["wildhearts-ffa"]
     assert ffa.rules_for(3)["fields"].min_cards == 2

@@ -133,7 +133,7 @@ def check_deck(
     return DeckReport(
         deck.source,
         fmt,
-        players or fmt.default_players,
+        fmt.default_players if players is None else players,
         total,
         dict(sections),
         problems,
