@@ -60,3 +60,15 @@ def test_an_empty_collection_and_another_collector(run: Run) -> None:
     bob = json.loads(run("stats", "-o", "json", "--collector", "Bob").stdout)
     assert [(r["group"], r["copies"]) for r in bob["location"]] == [("Shop", 2)]
     assert [(r["key"], r["copies"]) for r in bob["condition"]] == [("NM", 2)]
+
+
+def test_an_unknown_game_is_refused(run: Run) -> None:
+    """`stats --game nope` printed empty tables, exit 0; a game's name in another case
+    ('Wildhearts') counted nothing."""
+    refused = run("stats", "--game", "nope")
+    assert refused.exit_code == 2
+    assert "unknown game 'nope'" in refused.stderr and "wildhearts" in refused.stderr
+    assert "Traceback" not in refused.output
+    cased = run("stats", "--game", "Free-Realms", "-o", "json")
+    assert cased.exit_code == 0, cased.output
+    assert cased.stdout == run("stats", "-o", "json").stdout

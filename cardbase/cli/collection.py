@@ -323,7 +323,11 @@ def stats(
     Example: cardbase stats
     """
     from cardbase.collection.stats import STATS_CSV_HEADER, collection_stats
+    from cardbase.games import GAMES
 
+    if game.lower() not in GAMES:
+        raise CardbaseError(f"--game: unknown game '{game}'; use {' or '.join(GAMES)}")
+    game = game.lower()
     with STATE.connect() as conn:
         found = collection_stats(conn, game)
     if output is Output.json:
