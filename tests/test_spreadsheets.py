@@ -380,3 +380,12 @@ def test_a_quantity_with_a_decimal_comma_still_reads(run: Run, tmp_path: Path) -
     path.write_text('Name,Qty\nChugawug Elder,"3,0"\n')
     assert run("import", str(path)).exit_code == 0
     assert owned(run) == {("1 U 15", "nonfoil"): 3}
+
+
+def test_export_refuses_catalogue_and_query_together(run: Run, tmp_path: Path) -> None:
+    """--catalogue --query 's:chaos' wrote the whole catalogue: the query was dropped."""
+    path = tmp_path / "both.csv"
+    result = run("export", str(path), "--catalogue", "--query", "s:chaos")
+    assert result.exit_code == 2
+    assert "--catalogue" in result.stderr and "--query" in result.stderr
+    assert not path.exists()

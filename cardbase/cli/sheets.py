@@ -19,6 +19,7 @@ from cardbase.cli.root import (
     confirm,
 )
 from cardbase.collection.changes import ImportMode
+from cardbase.errors import CardbaseError
 from cardbase.text import plural
 
 if TYPE_CHECKING:
@@ -158,6 +159,8 @@ def export(
     """
     from cardbase.sheets.exporter import export_cards
 
+    if catalogue and query is not None:
+        raise CardbaseError("--catalogue exports every card, --query some of them: give one")
     what = "catalogue" if catalogue else "query" if query is not None else "collection"
     with STATE.connect() as conn, render.progress_bar() as progress:
         report = export_cards(
