@@ -433,3 +433,15 @@ def test_a_bad_count_line_is_quoted_once(run: Run, tmp_path: Path) -> None:
     assert result.exit_code == 1
     (bad,) = [p for p in json.loads(result.stdout)["problems"] if p["code"] == "bad-line"]
     assert bad["message"] == "line 2 '0 Pixie Dewdancer': the count must be 1 to 9999, not 0"
+
+
+@pytest.mark.parametrize("header", ["Sideboard", "SB", "Side deck", "Sideboard (2)"])
+def test_a_bare_section_word_starts_a_section_in_a_text_list(header: str) -> None:
+    """As a sheet's row holding only "Sideboard" does (and as Arena writes its lists), a text
+    line of a section's name alone starts it; it was read as a card named 'Sideboard'."""
+    deck = parse_deck_text(f"Deck\n3 Chugawug Cook\n{header}\n2 Dirty Trick\n", "deck.txt")
+    assert deck.problems == []
+    assert [(line.section, line.copies, line.card) for line in deck.lines] == [
+        ("main", 3, "Chugawug Cook"),
+        ("side", 2, "Dirty Trick"),
+    ]

@@ -2,7 +2,8 @@
 
 One entry a line (``3 Chugawug Cook``, ``3x Chugawug Cook``, ``Chugawug Cook x3``,
 ``3 1 C 14``, a bare name for one copy), ``#`` and ``//`` comments, blank lines, and section
-headers such as ``Main:``, ``Side:``, ``Judge:``, ``Familiars:``, ``Fields:``. Every entry
+headers such as ``Main:``, ``Side:``, ``Judge:``, ``Familiars:``, ``Fields:`` (or the word
+alone on its line, as ``Sideboard`` in Arena's lists). Every entry
 keeps its line number, so every message can point at the line to fix.
 
 A tournament desk gets a folder of decks, so a deck may say whose it is and what it is for:
@@ -104,7 +105,7 @@ def parse_deck_text(text: str, source: str) -> DeckList:
             about.setdefault(*said)
             continue
         header = section_of(line)
-        if header and (line.endswith(":") or line.startswith(("//", "#"))):
+        if header:  # "Side:", "// Sideboard", or the word alone, as a sheet's row may hold it
             section = header
             continue
         if line.startswith(("#", "//")):
