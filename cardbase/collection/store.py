@@ -66,10 +66,7 @@ def _same_locations(conn: sqlite3.Connection, requests: list[Request]) -> list[R
     named = {r.selector.location for r in requests if r.selector.location}
     if not named:
         return requests
-    known = {
-        row[0].casefold(): row[0]
-        for row in conn.execute(f"SELECT DISTINCT location FROM {tables.MY_HOLDING}")
-    }
+    known = location_spellings(conn)
     spelled = {name: known.get(name.casefold(), name) for name in named if name}
     return [
         r._replace(selector=r.selector._replace(location=spelled[r.selector.location]))
@@ -77,6 +74,14 @@ def _same_locations(conn: sqlite3.Connection, requests: list[Request]) -> list[R
         else r
         for r in requests
     ]
+
+
+def location_spellings(conn: sqlite3.Connection) -> dict[str, str]:
+    """The collector's locations as first spelled, by their casefolded names."""
+    return {
+        row[0].casefold(): row[0]
+        for row in conn.execute(f"SELECT DISTINCT location FROM {tables.MY_HOLDING}")
+    }
 
 
 def read_holdings(
