@@ -24,6 +24,7 @@ from cardbase.collection.store import location_spellings, read_holdings, write_c
 from cardbase.db.connect import open_db, write_transaction
 from cardbase.errors import CardbaseError
 from cardbase.fields import FOIL, NONFOIL
+from cardbase.text import plural
 
 Reshape = Callable[[Holding], Holding]
 # A reshape made inside the write transaction, from what the collector holds then.
@@ -73,7 +74,7 @@ def move_items(
         resolved = resolve_entries(conn, entries)
     finally:
         conn.close()
-    typed = f"({len(lines)} lines)" if STDIN in items else shlex.join(items)
+    typed = f"({plural(len(lines), 'line')})" if STDIN in items else shlex.join(items)
     with write_transaction(db_path, collector) as conn:
         working = Working(*read_holdings(conn, {r.card.id for r in resolved}))
         reshape = make_reshape(conn)
