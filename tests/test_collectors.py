@@ -268,3 +268,12 @@ def test_move_to_a_location_keeps_its_first_spelling(run: Run, db_path: Path) ->
         ("1 U 15", "nonfoil", "NM", "en", "Deck box", "", 1, ""),
     ]
     assert totals(db_path)
+
+
+def test_a_tag_keeps_its_first_spelling(run: Run, db_path: Path) -> None:
+    run("add", "1 C 14", "--tag", "trade", "--tag", "Signed")
+    again = run("add", "1 C 14", "--tag", "TRADE,signed")
+    assert again.exit_code == 0, again.output
+    assert holdings(db_path) == [("1 C 14", "nonfoil", "NM", "en", "", "Signed,trade", 2, "")]
+    assert run("remove", "1 C 14 x2", "--tag", "trade").exit_code == 0
+    assert holdings(db_path) == []
