@@ -277,3 +277,11 @@ def test_a_tag_keeps_its_first_spelling(run: Run, db_path: Path) -> None:
     assert holdings(db_path) == [("1 C 14", "nonfoil", "NM", "en", "", "Signed,trade", 2, "")]
     assert run("remove", "1 C 14 x2", "--tag", "trade").exit_code == 0
     assert holdings(db_path) == []
+
+
+def test_tag_takes_a_tags_first_spelling(run: Run, db_path: Path) -> None:
+    run("add", "1 C 14", "--tag", "trade")
+    run("add", "1 U 15")
+    tagged = run("tag", "TRADE", "1 U 15")
+    assert tagged.exit_code == 0, tagged.output
+    assert [row[5] for row in holdings(db_path)] == ["trade", "trade"]

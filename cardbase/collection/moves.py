@@ -16,11 +16,16 @@ from pathlib import Path
 
 from cardbase.catalog.entries import parse_entry
 from cardbase.catalog.names import NOTHING_CHANGED, resolve_entries
-from cardbase.collection.attributes import with_tags, without_tags
+from cardbase.collection.attributes import parse_tags, tag_list, with_tags, without_tags
 from cardbase.collection.changes import ANY, Change, Holding, Request, Selector
 from cardbase.collection.items import STDIN, _overlay, item_lines, split_attributes
 from cardbase.collection.plan import Working, ambiguous, matches, problems_message, shortfall
-from cardbase.collection.store import location_spellings, read_holdings, write_changes
+from cardbase.collection.store import (
+    location_spellings,
+    read_holdings,
+    tag_spellings,
+    write_changes,
+)
 from cardbase.db.connect import open_db, write_transaction
 from cardbase.errors import CardbaseError
 from cardbase.fields import FOIL, NONFOIL
@@ -42,7 +47,14 @@ def to_location(location: str) -> MakeReshape:
 
 
 def tagged(tags: str) -> MakeReshape:
-    return lambda _: lambda holding: holding._replace(tags=with_tags(holding.tags, tags))
+    """With `tags` added, each spelled as the collector first spelled it."""
+
+    def make(conn: sqlite3.Connection) -> Reshape:
+        known = tag_spellings(conn)
+        spelled = parse_tags([known.get(tag.casefold(), tag) for tag in tag_list(tags)])
+        return lambda holding: holding._replace(tags=with_tags(holding.tags, spelled))
+
+    return make
 
 
 def untagged(tags: str) -> MakeReshape:
