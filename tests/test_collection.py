@@ -257,3 +257,10 @@ def test_two_commands_at_once_both_count(db_path: Path) -> None:
     conn = db.open_db(db_path)
     assert conn.execute("SELECT nonfoil FROM ownership").fetchone()[0] == 30
     assert conn.execute("SELECT count(*) FROM batch").fetchone()[0] == 30
+
+
+def test_one_pasted_line_is_one_line_in_history(run: Run) -> None:
+    run("add", "-", input="1 C 14 x2\n")
+    run("move", "-", "--to", "Box", input="1 C 14\n")
+    history = json.loads(run("history", "-o", "json").stdout)
+    assert [batch["source"] for batch in history] == ["move (1 line)", "add (1 line)"]

@@ -155,3 +155,21 @@ def test_bad_input_is_refused_on_one_line(
     if args[1].startswith("--") and args[1] != "--copies" and args[0] != "missing":
         assert len(result.stderr.splitlines()) == 1  # an option's value has no caret to show
     assert checksum(run.db_path) == before
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["collection", "--copies", "cond:lp.."],
+        ["collection", "--copies", "cond:..lp"],
+        ["search", "cond:nm..m"],
+        ["search", "cond>=lp.."],
+        ["collection", "--condition", "lp.."],
+    ],
+)
+def test_a_condition_range_is_refused_not_read_as_one_condition(run: Run, args: list[str]) -> None:
+    run("add", "1 C 14 lp", "1 U 15 mp")
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    assert "not a range" in result.stderr and "cond>=" in result.stderr

@@ -256,3 +256,32 @@ def test_a_location_or_tag_the_query_language_could_not_name_is_refused(
         assert result.exit_code == 2
         assert "double quote" in result.stderr
     assert checksum(db_path) == before
+
+
+def test_move_to_a_location_keeps_its_first_spelling(run: Run, db_path: Path) -> None:
+    run("add", "1 C 14 x2", "1 U 15", "--location", "Deck box")
+    run("add", "1 C 14")
+    moved = run("move", "1 C 14", "--from", "", "--to", "DECK BOX")
+    assert moved.exit_code == 0, moved.output
+    assert holdings(db_path) == [
+        ("1 C 14", "nonfoil", "NM", "en", "Deck box", "", 3, ""),
+        ("1 U 15", "nonfoil", "NM", "en", "Deck box", "", 1, ""),
+    ]
+    assert totals(db_path)
+
+
+def test_a_tag_keeps_its_first_spelling(run: Run, db_path: Path) -> None:
+    run("add", "1 C 14", "--tag", "trade", "--tag", "Signed")
+    again = run("add", "1 C 14", "--tag", "TRADE,signed")
+    assert again.exit_code == 0, again.output
+    assert holdings(db_path) == [("1 C 14", "nonfoil", "NM", "en", "", "Signed,trade", 2, "")]
+    assert run("remove", "1 C 14 x2", "--tag", "trade").exit_code == 0
+    assert holdings(db_path) == []
+
+
+def test_tag_takes_a_tags_first_spelling(run: Run, db_path: Path) -> None:
+    run("add", "1 C 14", "--tag", "trade")
+    run("add", "1 U 15")
+    tagged = run("tag", "TRADE", "1 U 15")
+    assert tagged.exit_code == 0, tagged.output
+    assert [row[5] for row in holdings(db_path)] == ["trade", "trade"]

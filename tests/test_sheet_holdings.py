@@ -176,3 +176,25 @@ def test_two_condition_columns_are_refused(run: Run, tmp_path: Path) -> None:
     result = run("import", str(path))
     assert result.exit_code == 2
     assert "columns 'Condition' and 'Cond' both look like the condition column" in result.stderr
+
+
+@pytest.mark.parametrize("mode", ["set", "replace"])
+def test_rows_for_the_same_copies_count_together_whatever_their_spelling(
+    run: Run, tmp_path: Path, mode: str
+) -> None:
+    path = sheet(
+        tmp_path,
+        "Code,Qty,Location,Tags,Note\n"
+        '1 C 1,2,binder 1,"trade, signed",from Bo\n'
+        '1 C 1,1,Binder 1,"Signed,TRADE",from Al\n'
+        "1 U 15,2,,,first\n"
+        "1 U 15,1,,,second\n",
+    )
+    expected = {
+        ("1 C 1", "nonfoil", "NM", "en", "binder 1", "signed,trade"): (3, "from Al"),
+        ("1 U 15", "nonfoil", "NM", "en", "", ""): (3, "second"),
+    }
+    for _ in range(2):  # and importing it again changes nothing
+        result = run("import", str(path), "--mode", mode, "--yes")
+        assert result.exit_code == 0, result.output
+        assert holdings(run.db_path) == expected

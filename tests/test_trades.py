@@ -357,3 +357,16 @@ def test_every_condition_code_and_name_parses() -> None:
     for code, name in CONDITION_NAMES.items():
         assert parse_condition(code) == parse_condition(code.lower()) == code
         assert parse_condition(name) == code
+
+
+def test_a_rare_on_offer_does_not_hide_an_even_swap(run: Run) -> None:
+    """They want a rare and two commons of mine, I want a common of theirs: the proposal is
+    a common for a common, not nothing."""
+    assert run("collectors", "add", "Bo").exit_code == 0
+    assert run("add", "1 C 1 x4", "1 C 14 x4", "1 R 20 x4").exit_code == 0  # one each to spare
+    assert run("add", "1 C 21 x4", "--collector", "Bo").exit_code == 0
+    result = run("trade", "match", "--with", "Bo", "--complete-series", "1", "-o", "json")
+    assert result.exit_code == 0, result.output
+    proposal = json.loads(result.stdout)["proposal"]
+    assert [item["code"] for item in proposal["get"]] == ["1 C 21"]
+    assert (proposal["get_value"], proposal["give_value"]) == (1, 1)

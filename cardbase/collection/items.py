@@ -23,6 +23,7 @@ from cardbase.db.connect import open_db
 from cardbase.errors import CardbaseError
 from cardbase.fields import FOIL, NONFOIL
 from cardbase.limits import MAX_ITEM_LINE, MAX_PASTED
+from cardbase.text import plural
 
 STDIN = "-"
 COMMENTS = ("#", "//")
@@ -133,7 +134,7 @@ def change_items(
         Request(r.card, r.entry.finish or default, r.copies, _overlay(selector, own), note)
         for r, (_, own) in zip(resolved, split, strict=True)
     ]
-    typed = f"({len(lines)} lines)" if STDIN in items else shlex.join(items)
+    typed = f"({plural(len(lines), 'line')})" if STDIN in items else shlex.join(items)
     return change_collection(
         db_path, requests, mode, f"{mode} {typed}", collector=collector, defaults=defaults,
         dry_run=dry_run,

@@ -10,39 +10,61 @@ holding, or the item must say which (the same rule as `remove`).
 from __future__ import annotations
 
 import shlex
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
 from cardbase.catalog.entries import parse_entry
 from cardbase.catalog.names import NOTHING_CHANGED, resolve_entries
-from cardbase.collection.attributes import with_tags, without_tags
+from cardbase.collection.attributes import parse_tags, tag_list, with_tags, without_tags
 from cardbase.collection.changes import ANY, Change, Holding, Request, Selector
 from cardbase.collection.items import STDIN, _overlay, item_lines, split_attributes
 from cardbase.collection.plan import Working, ambiguous, matches, problems_message, shortfall
-from cardbase.collection.store import read_holdings, write_changes
+from cardbase.collection.store import (
+    location_spellings,
+    read_holdings,
+    tag_spellings,
+    write_changes,
+)
 from cardbase.db.connect import open_db, write_transaction
 from cardbase.errors import CardbaseError
 from cardbase.fields import FOIL, NONFOIL
+from cardbase.text import plural
 
 Reshape = Callable[[Holding], Holding]
+# A reshape made inside the write transaction, from what the collector holds then.
+MakeReshape = Callable[[sqlite3.Connection], Reshape]
 
 
-def to_location(location: str) -> Reshape:
-    return lambda holding: holding._replace(location=location)
+def to_location(location: str) -> MakeReshape:
+    """To `location`, spelled as the collector first spelled it ('binder 1' is 'Binder 1')."""
+
+    def make(conn: sqlite3.Connection) -> Reshape:
+        spelled = location_spellings(conn).get(location.casefold(), location)
+        return lambda holding: holding._replace(location=spelled)
+
+    return make
 
 
-def tagged(tags: str) -> Reshape:
-    return lambda holding: holding._replace(tags=with_tags(holding.tags, tags))
+def tagged(tags: str) -> MakeReshape:
+    """With `tags` added, each spelled as the collector first spelled it."""
+
+    def make(conn: sqlite3.Connection) -> Reshape:
+        known = tag_spellings(conn)
+        spelled = parse_tags([known.get(tag.casefold(), tag) for tag in tag_list(tags)])
+        return lambda holding: holding._replace(tags=with_tags(holding.tags, spelled))
+
+    return make
 
 
-def untagged(tags: str) -> Reshape:
-    return lambda holding: holding._replace(tags=without_tags(holding.tags, tags))
+def untagged(tags: str) -> MakeReshape:
+    return lambda _: lambda holding: holding._replace(tags=without_tags(holding.tags, tags))
 
 
 def move_items(
     db_path: Path,
     items: list[str],
-    reshape: Reshape,
+    make_reshape: MakeReshape,
     verb: str,
     *,
     pasted: str = "",
@@ -51,7 +73,7 @@ def move_items(
     collector: str | None = None,
     dry_run: bool = False,
 ) -> list[Change]:
-    """Move the copies the items name into the holdings `reshape` makes of theirs, as
+    """Move the copies the items name into the holdings `make_reshape` makes of theirs, as
     `collector`, in one transaction; `foil` None means either finish when an item does not
     say."""
     lines = item_lines(items, pasted)
@@ -64,9 +86,10 @@ def move_items(
         resolved = resolve_entries(conn, entries)
     finally:
         conn.close()
-    typed = f"({len(lines)} lines)" if STDIN in items else shlex.join(items)
+    typed = f"({plural(len(lines), 'line')})" if STDIN in items else shlex.join(items)
     with write_transaction(db_path, collector) as conn:
         working = Working(*read_holdings(conn, {r.card.id for r in resolved}))
+        reshape = make_reshape(conn)
         problems = []
         for r, (_, own) in zip(resolved, split, strict=True):
             request = Request(r.card, NONFOIL, r.copies, _overlay(selector, own))

@@ -56,12 +56,19 @@ def matches(holding: Holding, selector: Selector) -> bool:
 
 def merged(requests: Iterable[Request]) -> list[Request]:
     """Requests for the same copies summed, in first-seen order: a sheet that lists a card
-    twice means both rows."""
+    twice means both rows, whatever their notes (the last note given wins, as row by row)."""
     found: dict[tuple[object, ...], Request] = {}
     for request in requests:
-        key = (request.card.id, request.finish, request.selector, request.note)
+        key = (request.card.id, request.finish, request.selector)
         seen = found.get(key)
-        found[key] = seen._replace(copies=seen.copies + request.copies) if seen else request
+        found[key] = (
+            seen._replace(
+                copies=seen.copies + request.copies,
+                note=seen.note if request.note is None else request.note,
+            )
+            if seen
+            else request
+        )
     return list(found.values())
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from cardbase.catalog.cards import CardLike, card_refs_by_id, cards_by_id, id_chunks
 from cardbase.catalog.names import NOTHING_CHANGED
+from cardbase.collection.attributes import parse_tags, tag_list
 from cardbase.collection.changes import Batch, Change, Holding, Mode, Request
 from cardbase.collection.plan import Defaults, Working, apply, problems_message
 from cardbase.db import tables
@@ -48,7 +49,7 @@ def change_collection(
     with write_transaction(db_path, collector) as conn:
         scope = None if mode is Mode.REPLACE else set(cards)
         working = Working(*read_holdings(conn, scope))
-        requests = _same_locations(conn, requests)
+        requests = _same_spellings(conn, requests)
         problems = apply(working, mode, requests, defaults or Defaults())
         if problems:
             raise CardbaseError(problems_message(problems) + NOTHING_CHANGED)
@@ -60,23 +61,44 @@ def change_collection(
     return changes
 
 
-def _same_locations(conn: sqlite3.Connection, requests: list[Request]) -> list[Request]:
-    """'binder 1' is the collector's 'Binder 1' when that exists: a location keeps the
-    spelling it was first given."""
-    named = {r.selector.location for r in requests if r.selector.location}
-    if not named:
-        return requests
-    known = {
+def _same_spellings(conn: sqlite3.Connection, requests: list[Request]) -> list[Request]:
+    """'binder 1' is the collector's 'Binder 1' when that exists, else the spelling these
+    requests first give it: a location keeps the spelling it was first given, and so does a
+    tag, so copies that differ only in case are one holding (a sheet's rows too)."""
+    places: dict[str, str] | None = None
+    labels: dict[str, str] | None = None
+    spelled = []
+    for request in requests:
+        location, tags = request.selector.location, request.selector.tags
+        if location:
+            places = location_spellings(conn) if places is None else places
+            location = places.setdefault(location.casefold(), location)
+        if tags:
+            labels = tag_spellings(conn) if labels is None else labels
+            tags = parse_tags([labels.setdefault(t.casefold(), t) for t in tag_list(tags)])
+        if (location, tags) != (request.selector.location, request.selector.tags):
+            request = request._replace(
+                selector=request.selector._replace(location=location, tags=tags)
+            )
+        spelled.append(request)
+    return spelled
+
+
+def location_spellings(conn: sqlite3.Connection) -> dict[str, str]:
+    """The collector's locations as first spelled, by their casefolded names."""
+    return {
         row[0].casefold(): row[0]
         for row in conn.execute(f"SELECT DISTINCT location FROM {tables.MY_HOLDING}")
     }
-    spelled = {name: known.get(name.casefold(), name) for name in named if name}
-    return [
-        r._replace(selector=r.selector._replace(location=spelled[r.selector.location]))
-        if r.selector.location
-        else r
-        for r in requests
-    ]
+
+
+def tag_spellings(conn: sqlite3.Connection) -> dict[str, str]:
+    """The collector's tags as first spelled, by their casefolded words."""
+    return {
+        tag.casefold(): tag
+        for row in conn.execute(f"SELECT DISTINCT tags FROM {tables.MY_HOLDING} WHERE tags != ''")
+        for tag in tag_list(row[0])
+    }
 
 
 def read_holdings(

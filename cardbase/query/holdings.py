@@ -77,6 +77,12 @@ def build_condition(field: CardField, op: str, value: str, at: Span, errors: Err
     text = _unquote(value)[0]
     if text.startswith(("<", ">", "=", "!")):  # cond<>lp: the fold would read 'lp'
         raise errors.error(f"{field.name}{op} takes a condition, not '{shorten(text, 20)}'", at)
+    if ".." in text:  # cond:lp..: the fold would read 'lp', one condition, not a range
+        raise errors.error(
+            f"{field.name}{op} takes one condition, not a range: cond>=lp is LP or better, "
+            "cond<=lp LP or worse",
+            at,
+        )
     code = _parsed(parse_condition, text, at, errors)
     rank = CONDITIONS.index(code)
     if op in _EQUALITY:

@@ -89,13 +89,23 @@ def match_trades(
         value[behind] += unit.value
         stage.tick()
     stage.finish()
-    # Then drop the ahead side's cheapest cards while that brings the sides closer.
+    # Then, while that brings the sides closer, swap the ahead side's cheapest card for one
+    # it left out (a common rather than a rare), or drop it.
     ahead = max(chosen, key=lambda side: value[side])
     other = "give" if ahead == "get" else "get"
-    while chosen[ahead] and abs(value[ahead] - chosen[ahead][-1].value - value[other]) < abs(
-        value[ahead] - value[other]
-    ):
-        value[ahead] -= chosen[ahead].pop().value
+    left_out = sides[ahead][len(chosen[ahead]) :]
+    while chosen[ahead]:
+        gap = value[ahead] - value[other]
+        last = chosen[ahead][-1]
+        swap = min(left_out, key=lambda unit: abs(gap - last.value + unit.value), default=None)
+        if swap and abs(gap - last.value + swap.value) < min(abs(gap), abs(gap - last.value)):
+            left_out[left_out.index(swap)] = last
+            chosen[ahead][-1] = swap
+            value[ahead] += swap.value - last.value
+        elif abs(gap - last.value) < abs(gap):
+            value[ahead] -= chosen[ahead].pop().value
+        else:
+            break
     if not chosen["get"] or not chosen["give"]:
         return TradeMatch(get, give, [], [])
     return TradeMatch(get, give, _regroup(chosen["get"]), _regroup(chosen["give"]))
