@@ -285,3 +285,13 @@ def test_tag_takes_a_tags_first_spelling(run: Run, db_path: Path) -> None:
     tagged = run("tag", "TRADE", "1 U 15")
     assert tagged.exit_code == 0, tagged.output
     assert [row[5] for row in holdings(db_path)] == ["trade", "trade"]
+
+
+def test_two_removals_in_one_second_keep_two_backups(run: Run, db_path: Path) -> None:
+    for name in ("Alice", "Alice"):
+        run("collectors", "add", name)
+        run("add", "1 C 14", "--collector", name)
+        removed = run("collectors", "remove", name, "--force", "--yes")
+        assert removed.exit_code == 0, removed.output
+    backups = sorted(db_path.parent.glob("*.before-removing-Alice-*"))
+    assert len(backups) == 2

@@ -121,6 +121,13 @@ def remove_collector(db_path: Path, name: str, force: bool = False) -> Removal:
         )
     kept = _backup_before(db_path, found) if copies or decks or batches else None
     with write_transaction(db_path) as conn:
+        # The backup was taken before the write lock: if anything of theirs changed since,
+        # it is not in the backup, so nothing is removed.
+        if _belongings(conn, found.id) != (copies, decks, batches):
+            raise CardbaseError(
+                f"'{found.name}'s cards changed while the backup was made; nothing was removed",
+                "Run the command again",
+            )
         _drop_belongings(conn, found.id)
     return Removal(found, copies, decks, kept)
 
@@ -159,5 +166,9 @@ def _backup_before(db_path: Path, collector: Collector) -> Path:
 
     slug = re.sub(r"[^0-9A-Za-z]+", "-", collector.name).strip("-") or "collector"
     stamp = now().replace(":", "").replace("+0000", "")
-    target = db_path.with_name(f"{db_path.stem}.before-removing-{slug}-{stamp}{db_path.suffix}")
-    return backup(db_path, target)
+    for attempt in range(100):  # two removals in one second get two backups
+        suffix = f"-{attempt}" if attempt else ""
+        name = f"{db_path.stem}.before-removing-{slug}-{stamp}{suffix}{db_path.suffix}"
+        if not (target := db_path.with_name(name)).exists():
+            return backup(db_path, target)
+    raise CardbaseError(f"{db_path}: too many backups this second; try again")
