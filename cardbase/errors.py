@@ -37,6 +37,10 @@ class NotFoundError(CardbaseError):
     """A name or code that names no card."""
 
 
+class UnknownCollectorError(CardbaseError):
+    """A collector this database does not have; the CLI adds where the name came from."""
+
+
 class AmbiguousError(CardbaseError):
     """A name that names several printings where one is needed."""
 

@@ -295,3 +295,20 @@ def test_two_removals_in_one_second_keep_two_backups(run: Run, db_path: Path) ->
         assert removed.exit_code == 0, removed.output
     backups = sorted(db_path.parent.glob("*.before-removing-Alice-*"))
     assert len(backups) == 2
+
+
+def test_an_unknown_collector_says_where_its_name_came_from(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CARDBASE_COLLECTOR", "bob")
+    from_env = run("search", "chug")
+    assert from_env.exit_code == 2
+    assert from_env.stderr.startswith("cardbase: $CARDBASE_COLLECTOR: no collector named 'bob'")
+    monkeypatch.delenv("CARDBASE_COLLECTOR")
+    config = tmp_path / "config.toml"
+    config.write_text('collector = "zed"\n')
+    monkeypatch.setenv("CARDBASE_CONFIG", str(config))
+    from_config = run("search", "chug")
+    assert from_config.stderr.startswith(f"cardbase: {config}: collector: no collector named")
+    typed = run("search", "chug", "--collector", "al")
+    assert typed.stderr.startswith("cardbase: no collector named 'al'")

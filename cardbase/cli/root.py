@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
-from cardbase.errors import CardbaseError
+from cardbase.errors import CardbaseError, UnknownCollectorError
 
 if TYPE_CHECKING:
     from cardbase.collection.plan import Defaults
@@ -69,6 +69,7 @@ class State:
     db_option: str | None = None
     debug: bool = False
     collector_option: str | None = None  # --collector, or $CARDBASE_COLLECTOR
+    collector_from_env: bool = False
     output: Output = Output.table  # -o as typed: jsonl and tsv reach commands as json, csv
     no_headers: bool = False  # --no-headers: csv and tsv without their header row
 
@@ -172,6 +173,7 @@ def root(
     STATE.db_option = db
     STATE.debug = debug
     STATE.collector_option = None  # each command's own --collector sets it
+    STATE.collector_from_env = False
     STATE.output, STATE.no_headers = Output.table, False
     on_wait(lambda message: typer.echo(f"cardbase: {message}", err=True))
 
@@ -226,7 +228,19 @@ def _unexpected(exc: Exception) -> typer.Exit:
 def _remember_collector(ctx: Any, param: Any, value: str | None) -> str | None:
     if value is not None:
         STATE.collector_option = value
+        source = ctx.get_parameter_source(param.name)
+        STATE.collector_from_env = getattr(source, "name", "") == "ENVIRONMENT"
     return value
+
+
+def _collector_source() -> str:
+    """Where an unknown collector's name came from, when the user did not type it here: named
+    first, as a config file's other errors are."""
+    if STATE.collector_from_env:
+        return f"${COLLECTOR_ENV}: "
+    if STATE.collector_option is None:
+        return f"{STATE.config.path}: collector: "
+    return ""
 
 
 def _remember_db(ctx: Any, param: Any, value: str | None) -> str | None:
@@ -298,6 +312,8 @@ def guarded(function: F) -> F:
         except CardbaseError as exc:
             if STATE.debug:
                 raise
+            if isinstance(exc, UnknownCollectorError):
+                exc.message = _collector_source() + exc.message
             raise fail(str(exc), exc.exit_code) from None
         except (typer.Exit, typer.Abort):  # a command's own exit code, e.g. 1 for a bad deck
             raise

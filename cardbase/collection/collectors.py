@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from cardbase.catalog.cards import name_key
 from cardbase.db import tables
-from cardbase.errors import CardbaseError, shorten
+from cardbase.errors import CardbaseError, UnknownCollectorError, shorten
 from cardbase.similar import NAME_CUTOFF, closest
 
 DEFAULT_COLLECTOR = "me"  # the collector a new database starts with
@@ -64,7 +64,7 @@ def find_collector(conn: sqlite3.Connection, name: str | None) -> Collector:
         )
     guess = closest(name, names, NAME_CUTOFF)
     hint = f"did you mean '{guess}'? " if guess else ""
-    raise CardbaseError(
+    raise UnknownCollectorError(
         f"no collector named '{shorten(name, 40)}' in this database; {hint}"
         f"collectors here: {', '.join(names)}",
         f"'cardbase collectors add {shorten(name, 40)}' adds one",
