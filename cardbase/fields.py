@@ -182,6 +182,10 @@ NOT_IN_DATA: dict[str, str] = {
     "ft": "lore (the flavour text) is shown by cardbase show but not searched",
     "flavor": "lore (the flavour text) is shown by cardbase show but not searched",
 }
+# Sort keys with an index for each direction (cardbase.db.models), so a sorted first page is
+# read in index order rather than by sorting every match: `cost:2..4 order:-attack` on 100k
+# cards, 0.2 ms against 19 ms. Each is a nullable column; missing values sort last.
+SORT_INDEXED: tuple[str, ...] = ("cost", "attack", "defense")
 # Fields a search can sort by, with the expressions to sort on.
 SORT_KEYS: dict[str, tuple[str, ...]] = {
     field.name: field.sort or (field.sql,)

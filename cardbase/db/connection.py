@@ -33,7 +33,11 @@ def connect(path: Path, uri_query: str | None = None) -> sqlite3.Connection:
     target = f"{path.absolute().as_uri()}?{uri_query}" if uri_query else path
     try:
         conn = sqlite3.connect(
-            target, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, uri=bool(uri_query)
+            target,
+            timeout=BUSY_TIMEOUT_MS / 1000,
+            isolation_level=None,
+            uri=bool(uri_query),
+            factory=interrupt.Connection,
         )
     except sqlite3.Error as exc:
         raise DatabaseError(f"{path}: cannot open the database ({exc})") from exc

@@ -42,6 +42,51 @@ def _progress() -> bool:
     return _stop
 
 
+class Connection(sqlite3.Connection):
+    """sqlite3's connection, able to remember whether Ctrl-C ends its statements (a plain
+    one takes no attributes), so that a handler set for a while is put back as it was."""
+
+    watched = False
+
+
+class StepBudget:
+    """A progress handler that also ends the statement after about `steps` SQLite
+    instructions, for a plan that may be cheap or very dear and is worth trying only when
+    cheap (`cardbase.query.search`); `spent` tells that ending from a Ctrl-C."""
+
+    GRAIN = 1_000  # instructions between two calls, or fewer for a smaller budget
+
+    def __init__(self, steps: int) -> None:
+        self.grain = max(1, min(self.GRAIN, steps))
+        self.left = steps // self.grain
+        self.spent = False
+
+    def __call__(self) -> bool:
+        if _stop:
+            return True
+        self.left -= 1
+        self.spent = self.left < 0
+        return self.spent
+
+
+callback(StepBudget.__call__)
+
+
+@contextmanager
+def step_budget(conn: sqlite3.Connection, steps: int) -> Iterator[StepBudget]:
+    """`conn`'s statements in the block end after about `steps` instructions (and on
+    Ctrl-C); after it, Ctrl-C alone ends them, as `watch` set up."""
+    budget = StepBudget(steps)
+    conn.set_progress_handler(budget, budget.grain)
+    try:
+        yield budget
+    finally:
+        if isinstance(conn, Connection) and conn.watched:
+            conn.set_progress_handler(_progress, PROGRESS_STEPS)
+        else:
+            conn.set_progress_handler(None, 0)
+
+
 def watch(conn: sqlite3.Connection) -> None:
     """Let Ctrl-C end `conn`'s statements.
 
@@ -50,11 +95,21 @@ def watch(conn: sqlite3.Connection) -> None:
     as it did before.
     """
     conn.set_progress_handler(_progress, PROGRESS_STEPS)
+    if isinstance(conn, Connection):
+        conn.watched = True
     if (
         threading.current_thread() is threading.main_thread()
         and signal.getsignal(signal.SIGINT) is signal.default_int_handler
     ):
         signal.signal(signal.SIGINT, _on_ctrl_c)
+
+
+def unwatch(conn: sqlite3.Connection) -> None:
+    """Take `watch`'s progress handler off `conn`, for good: Ctrl-C no longer ends its
+    statements (a server, where the handler's Python calls cost concurrent requests)."""
+    conn.set_progress_handler(None, 0)
+    if isinstance(conn, Connection):
+        conn.watched = False
 
 
 def _on_ctrl_c(signum: int, frame: FrameType | None) -> None:

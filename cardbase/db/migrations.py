@@ -162,5 +162,20 @@ def _to_v3(conn: sqlite3.Connection) -> None:
         conn.execute(statement)
 
 
+_V4_SORT_INDEXES = tuple(
+    f"CREATE INDEX ix_card_{key}_{suffix} ON card"
+    f" (({key} IS NULL), -{key}{direction}, game, series, number)"
+    for key in ("cost", "attack", "defense")
+    for suffix, direction in (("up", " DESC"), ("down", ""))
+)
+
+
+def _to_v4(conn: sqlite3.Connection) -> None:
+    """Version 4 (cardbase 0.4): an index per direction of the cost, attack and defense
+    sorts."""
+    for statement in _V4_SORT_INDEXES:
+        conn.execute(statement)
+
+
 # MIGRATIONS[n] upgrades a database at schema version n - 1 to version n.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _to_v2, 3: _to_v3}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _to_v2, 3: _to_v3, 4: _to_v4}

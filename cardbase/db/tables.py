@@ -68,4 +68,4 @@ MY_HOLDING = "my_holding"
 # somebody else's SQLite file for ours, nor write into it.
 APPLICATION_ID = 0x43524442
 # Bumped with every schema change; `cardbase.db.migrations.MIGRATIONS` knows how to get here.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4

@@ -328,9 +328,15 @@ class Sort(NamedTuple):
     key: str
     descending: bool = False
 
-    def sql(self) -> str:
-        # Missing values (a trick's attack) sort last either way; SQLite already puts NULLs
-        # last in DESC.
+    def sql(self, walk: bool = False) -> str:
+        """Missing values (a trick's attack) sort last either way. A key with indexes sorts
+        by `(x IS NULL), -x` (descending for an ascending sort), which is how those indexes
+        are written (`cardbase.db.models`), so that SQLite may walk one; without `walk`, the
+        column as `+x` keeps it from doing so."""
+        if self.key in fields.SORT_INDEXED:
+            column = ("" if walk else "+") + fields.SORT_KEYS[self.key][0]
+            return f"({column} IS NULL), -{column}{'' if self.descending else ' DESC'}"
+        # SQLite already puts NULLs last in DESC.
         suffix = " DESC" if self.descending else " NULLS LAST"
         return ", ".join(part + suffix for part in fields.SORT_KEYS[self.key])
 

@@ -23,6 +23,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from cardbase.collection.plan import Defaults
+from cardbase.db import interrupt
 from cardbase.db.connect import open_db
 from cardbase.text import plural
 
@@ -59,7 +60,7 @@ class Site:
         waited for the GIL again and again (4 clients on 100k cards: search page p95 231 ms,
         without it far less). Here Ctrl-C stops the server, which lets requests finish."""
         conn = open_db(self.db_path, self.collector_of(request))
-        conn.set_progress_handler(None, 0)
+        interrupt.unwatch(conn)
         try:
             yield conn
         finally:
