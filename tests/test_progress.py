@@ -66,7 +66,16 @@ def _long_jobs(run: Run, tmp_path: Path) -> dict[str, tuple[str, ...]]:
         "export": ("export", str(tmp_path / "out.xlsx")),
         "trade match": ("trade", "match", "--with", "Bo"),
         "undo": ("undo",),
+        "deck check DIR": ("deck", "check", str(_deck_folder(tmp_path))),
     }
+
+
+def _deck_folder(tmp_path: Path) -> Path:
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    for n in range(1, 8):
+        (decks / f"player{n}.txt").write_text(f"3 Dune Walker {n}\n")
+    return decks
 
 
 STAGES = {
@@ -75,16 +84,18 @@ STAGES = {
     "export": {"Searching", "Writing", "Saving"},
     "trade match": {"Making my lists", "Making their lists", "Matching"},
     "undo": {"Reading history", "Writing"},
+    "deck check DIR": {"Checking decks"},
 }
 
 
 def test_every_stage_of_a_long_job_moves_to_its_end(
     run: Run, tmp_path: Path, terminal: type[Recording]
 ) -> None:
+    seen_by_job = {}
     for job, args in _long_jobs(run, tmp_path).items():
-        terminal.reports = []
+        terminal.reports = seen_by_job[job] = []
         result = run(*args)
-        assert result.exit_code == 0, (job, result.output)
+        assert result.exit_code == (1 if job == "deck check DIR" else 0), (job, result.output)
         stages = _stages(terminal.reports)
         assert STAGES[job] <= stages.keys(), (job, stages.keys())
         for stage, seen in stages.items():
@@ -93,8 +104,10 @@ def test_every_stage_of_a_long_job_moves_to_its_end(
             assert seen[-1][0] == seen[-1][1], (job, stage, seen)  # and to its end
         drawn = terminal.consoles[-1].file.getvalue()  # type: ignore[attr-defined]
         assert BAR in drawn and all(stage in drawn for stage in STAGES[job]), (job, drawn)
-    writing = _stages(terminal.reports)["Writing"]
+    writing = _stages(seen_by_job["undo"])["Writing"]
     assert len(writing) > 3  # the undo of 40 copies moved in steps, not only 0 and all
+    checked = _stages(seen_by_job["deck check DIR"])["Checking decks"]
+    assert sorted({done for done, _ in checked}) == list(range(8))  # deck by deck
 
 
 def test_piped_output_carries_no_progress(
@@ -105,7 +118,7 @@ def test_piped_output_carries_no_progress(
     monkeypatch.setattr(reports, "EVERY", 1)
     for job, args in _long_jobs(run, tmp_path).items():
         result = run(*args)
-        assert result.exit_code == 0, (job, result.output)
+        assert result.exit_code == (1 if job == "deck check DIR" else 0), (job, result.output)
         assert BAR not in result.output and "\x1b[" not in result.output, job
         for stage in STAGES[job]:
             assert f"{stage} " not in result.stderr, (job, stage)

@@ -34,8 +34,9 @@ def check_many(
     if report is not None:
         check_target(report, force, (".xlsx",))  # refused before any deck is read
         files = [file for file in files if file.resolve() != report.resolve()]  # last run's
-    with STATE.connect() as conn:
-        lines = check_files(conn, files, format_, players, owned, STATE.config.get("format"))
+    default = STATE.config.get("format")
+    with STATE.connect() as conn, render.progress_bar() as progress:
+        lines = check_files(conn, files, format_, players, owned, default, progress)
     if report is not None:
         from cardbase.decks.deskreport import write_desk_report
 
