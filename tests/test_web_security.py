@@ -159,3 +159,36 @@ def test_other_commands_never_import_the_web_stack(
 
 def test_the_pages_text_is_words_not_markup(pages: Pages) -> None:
     assert "Search" in text_of(pages.get("/search").text)
+
+
+def test_serve_on_another_address_warns_and_open_starts_the_browser(db_path: Path) -> None:
+    """`--host 0.0.0.0` says who can reach the pages before serving; `--open` hands the URL
+    to the browser Python's webbrowser finds ($BROWSER, here a script that notes it)."""
+    pytest.importorskip("fastapi", reason="the web extra is not installed: pip install '.[web]'")
+    import re
+    import signal
+    import time
+
+    opened = db_path.parent / "opened.txt"
+    browser = db_path.parent / "browser.sh"
+    browser.write_text(f'#!/bin/sh\necho "$1" > {opened}\n')
+    browser.chmod(0o755)
+    env = subprocess_env() | {"BROWSER": f"{browser} %s"}
+    command = [sys.executable, "-m", "cardbase", "--db", str(db_path), "serve"]
+    child = subprocess.Popen(
+        [*command, "--host", "0.0.0.0", "--open"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert child.stdout is not None
+    first = child.stdout.readline()
+    found = re.search(r"at (http://0\.0\.0\.0:\d+/)", first)
+    assert found, first
+    deadline = time.monotonic() + 10
+    while not opened.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=20)
+    assert opened.read_text().strip() == found.group(1)
+    assert err.startswith("cardbase: warning: listening on 0.0.0.0: anyone who can reach")
+    assert "Traceback" not in err and child.returncode == 0
+    assert "stopped" in out
