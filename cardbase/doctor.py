@@ -16,6 +16,8 @@ from typing import NamedTuple
 from cardbase.db import connect as db
 from cardbase.db import health, tables
 from cardbase.db.header import known_version, read_header
+from cardbase.db.location import Location, sqlite_file
+from cardbase.db.tables import copies_of
 from cardbase.errors import DatabaseError
 
 RESTORE_HINT = "'cardbase restore BACKUP' puts a backup in its place"
@@ -32,12 +34,13 @@ class Finding(NamedTuple):
         return self._asdict()
 
 
-def doctor(db_path: Path, fix: bool = False) -> list[Finding]:
+def doctor(db_path: Location, fix: bool = False) -> list[Finding]:
     """Header and version, pages, schema, references, and the full-text index's sync.
 
     Reads only, on the file as it is (nothing created or upgraded), so that it can say what
     is wrong with a database that every other command refuses.
     """
+    db_path = sqlite_file(db_path, "doctor", "pg_amcheck checks pages and indexes")
     with closing(db.open_existing(db_path)) as conn:
         version = _header(conn, db_path)
         copy = _memory_copy(conn)
@@ -151,8 +154,8 @@ def _totals(copy: sqlite3.Connection) -> Finding:
     differ = copy.execute(
         f"SELECT count(*) FROM (SELECT collector_id, card_id, nonfoil, foil "
         f"FROM {tables.OWNERSHIP_TABLE} WHERE nonfoil + foil > 0 "
-        f"EXCEPT SELECT collector_id, card_id, sum(copies * (finish = 'nonfoil')), "
-        f"sum(copies * (finish = 'foil')) FROM {tables.HOLDING_TABLE} GROUP BY 1, 2)"
+        f"EXCEPT SELECT collector_id, card_id, {copies_of('nonfoil')}, {copies_of('foil')} "
+        f"FROM {tables.HOLDING_TABLE} GROUP BY 1, 2)"
     ).fetchone()[0]
     missing = copy.execute(
         f"SELECT count(*) FROM (SELECT collector_id, card_id FROM {tables.HOLDING_TABLE} "

@@ -25,6 +25,7 @@ from cardbase.db import connect as db
 from cardbase.db import health, tables
 from cardbase.db.connection import connect, transaction
 from cardbase.db.header import known_version, read_header
+from cardbase.db.location import Location, sqlite_file
 from cardbase.errors import CardbaseError, DatabaseError
 
 RESTORE_HINT = "'cardbase restore BACKUP' puts a backup in its place"
@@ -32,11 +33,12 @@ FIX_HINT = "--fix rebuilds it"
 RESTORE_FIRST = "--fix rebuilds it once the problems above are solved"
 
 
-def backup(db_path: Path, target: Path, force: bool = False) -> Path:
+def backup(db_path: Location, target: Path, force: bool = False) -> Path:
     """Copy the database to `target` through `output_file`, so that a failed or killed backup
     never leaves a damaged copy where a good one was."""
     from cardbase.sheets.writing import cannot_write, output_file
 
+    db_path = sqlite_file(db_path, "backup", "use pg_dump -Fc (and pg_restore to restore)")
     if target.resolve() == db_path.resolve():
         raise CardbaseError(f"{target}: that is the database itself; choose another file")
     try:
@@ -56,7 +58,7 @@ def backup(db_path: Path, target: Path, force: bool = False) -> Path:
     return target
 
 
-def _refuse_a_damaged_copy(copy: sqlite3.Connection, db_path: Path) -> None:
+def _refuse_a_damaged_copy(copy: sqlite3.Connection, db_path: Location) -> None:
     """A backup of damaged pages would replace a good backup (with --force) by a bad one."""
     problems = health.page_problems(copy)
     if problems:
@@ -69,10 +71,11 @@ def _refuse_a_damaged_copy(copy: sqlite3.Connection, db_path: Path) -> None:
 # -- restore ------------------------------------------------------------------------------
 
 
-def restore(db_path: Path, source: Path) -> Path | None:
+def restore(db_path: Location, source: Path) -> Path | None:
     """Replace the database with a verified copy of a backup; return where the old one is kept."""
     from cardbase.db import schema
 
+    db_path = sqlite_file(db_path, "restore", "use pg_restore on a pg_dump -Fc archive")
     target = Path(os.path.realpath(db_path))  # through a symlink, as writing in place would go
     if not db.existing_file(source):
         raise DatabaseError(f"{source}: no such file; nothing was changed")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from cardbase.cli import app
 from cardbase.db import schema
+from cardbase.db.location import PostgresUrl
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).parent / "data"
@@ -164,3 +165,56 @@ def formula_database(tmp_path: Path) -> tuple[Path, Path]:
     path = tmp_path / "formulas.db"
     schema.prepare(path, catalogue)
     return catalogue, path
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """A PostgreSQL server for the tests: $CARDBASE_TEST_POSTGRES, else a throwaway cluster
+    (tests/pg_cluster.py); without either the test skips, saying how to run it."""
+    from tests import pg_cluster
+
+    given = os.environ.get(pg_cluster.ENV_URL)
+    if given:
+        yield given
+        return
+    binaries = pg_cluster.server_binaries()
+    missing = "psycopg" if not _importable("psycopg") else None
+    if binaries is None or missing:
+        reason = f"{missing} is not installed: pip install -e '.[test]'" if missing else ""
+        reason = reason or pg_cluster.HOW_TO_RUN
+        if os.environ.get(pg_cluster.ENV_REQUIRE) == "1":
+            pytest.fail(f"{pg_cluster.ENV_REQUIRE}=1 but {reason}")
+        pytest.skip(reason)
+    cluster = pg_cluster.Cluster(binaries)
+    url = cluster.start()
+    try:
+        yield url
+    finally:
+        cluster.stop()
+
+
+def _importable(module: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(module) is not None
+
+
+@pytest.fixture
+def pg_url(postgres_server: str) -> Iterator[PostgresUrl]:
+    """A new, empty database on the test server, dropped afterwards."""
+    yield from postgres_database(postgres_server)
+
+
+def postgres_database(server: str) -> Iterator[PostgresUrl]:
+    import uuid
+
+    import psycopg
+
+    name = f"cardbase_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(server, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    try:
+        yield PostgresUrl(f"{server.rsplit('/', 1)[0]}/{name}")
+    finally:
+        with psycopg.connect(server, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")

@@ -15,11 +15,18 @@ from hypothesis import strategies as st
 
 from cardbase.db import connect as db
 from cardbase.db import schema
+from cardbase.db.location import Location
 from cardbase.errors import CardbaseError, QueryError
 from cardbase.fields import FIELDS, FLAGS, CardField, Kind
 from cardbase.query.parse import parse_query
 from cardbase.query.search import build_query, count, plan, search
-from tests.conftest import MINI_CATALOGUE, QUERY_TOKENS, copy_database, database_checksum
+from tests.conftest import (
+    MINI_CATALOGUE,
+    QUERY_TOKENS,
+    copy_database,
+    database_checksum,
+    postgres_database,
+)
 
 # The collector's copies: (code, finish, condition, language, location, tags, copies).
 HOLDINGS = [
@@ -79,15 +86,28 @@ def own(conn: sqlite3.Connection, holdings: list[tuple]) -> None:
         )
 
 
-@pytest.fixture(scope="module")
-def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[sqlite3.Connection]:
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def library(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[sqlite3.Connection]:
     """One database for the whole module, so it is read-only: no test can leave a change
-    behind that the next one would see."""
-    path = tmp_path_factory.mktemp("query") / "query.db"
-    schema.prepare(path, MINI_CATALOGUE)
-    conn = db.open_db(path)
+    behind that the next one would see. Every test of it runs on both engines."""
+    if request.param == "sqlite":
+        path = tmp_path_factory.mktemp("query") / "query.db"
+        schema.prepare(path, MINI_CATALOGUE)
+        yield from _owned_library(path)
+        return
+    from cardbase.db.postgres import schema as postgres_schema
+
+    for url in postgres_database(request.getfixturevalue("postgres_server")):
+        postgres_schema.prepare(url, MINI_CATALOGUE)
+        yield from _owned_library(url)
+
+
+def _owned_library(location: Location) -> Iterator[sqlite3.Connection]:
+    conn = db.open_db(location)
     own(conn, HOLDINGS)
-    conn.execute("PRAGMA query_only = ON")
+    conn.execute("PRAGMA query_only = ON")  # SQLite's; PostgreSQL's connection skips it
     yield conn
     conn.close()
 
@@ -533,7 +553,7 @@ def test_explain_shows_the_normalised_query_and_sql() -> None:
 
 
 def test_the_shared_query_database_is_read_only(library: sqlite3.Connection) -> None:
-    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+    with pytest.raises(sqlite3.DatabaseError, match=r"read-?only"):
         library.execute("DELETE FROM ownership")
     assert codes(library, "is:owned") == set(OWNED)
 

@@ -25,6 +25,7 @@ from typing import Any
 
 from cardbase.catalog.cards import name_key
 from cardbase.db import tables
+from cardbase.db.location import dialect_of
 
 SUGGESTION_CUTOFF = 70.0  # the WRatio a name, or a word of one, needs to be suggested
 SUGGESTION_SPREAD = 5.0  # 'Chugawug Cok' suggests Chugawug Cook, not every Chugawug near it
@@ -96,6 +97,8 @@ class CloseNames:
         them would cost more than scoring them twice.
         """
         ordered = f"SELECT name FROM {tables.CARD_TABLE} ORDER BY game, series, number"
+        if dialect_of(conn) != "sqlite":  # rows from a server: no single string to gain
+            return cls([row[0] for row in conn.execute(ordered)])
         count, joined = conn.execute(
             f"SELECT count(*), coalesce(group_concat(name, char(10)), '') FROM ({ordered})"
         ).fetchone()

@@ -13,6 +13,7 @@ from typing import NamedTuple
 from cardbase.bulk import paused_gc
 from cardbase.catalog.load import ImportCounts, checked_rows, read_catalogue, store_rows
 from cardbase.db.connect import write_transaction
+from cardbase.db.location import Location
 from cardbase.progress import Progress, quiet
 
 
@@ -23,7 +24,7 @@ class CatalogueImport(NamedTuple):
 
 
 def import_catalogue(
-    db_path: Path, source: Path, skip_bad: bool = False, progress: Progress = quiet
+    db_path: Location, source: Path, skip_bad: bool = False, progress: Progress = quiet
 ) -> CatalogueImport:
     """Import a catalogue file into the database at `db_path` in one transaction; `progress`
     hears it read, write and index."""

@@ -14,11 +14,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import StrEnum
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
+from cardbase.db.location import Location
 from cardbase.errors import CardbaseError, UnknownCollectorError
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ class State:
     no_headers: bool = False  # --no-headers: csv and tsv without their header row
 
     @property
-    def db_path(self) -> Path:
+    def db_path(self) -> Location:
         from cardbase.db.paths import resolve_db_path
 
         return resolve_db_path(self.db_option)

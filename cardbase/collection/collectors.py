@@ -39,7 +39,7 @@ def create_default(conn: sqlite3.Connection) -> None:
     """A new database's one collector."""
     conn.execute(
         f"INSERT INTO {tables.COLLECTOR_TABLE} (name, name_key, is_default, created_at) "
-        "VALUES (?, ?, 1, ?)",
+        "VALUES (?, ?, TRUE, ?)",
         (DEFAULT_COLLECTOR, name_key(DEFAULT_COLLECTOR), now()),
     )
 

@@ -10,7 +10,6 @@ an item says of itself wins.
 from __future__ import annotations
 
 import shlex
-from pathlib import Path
 from typing import IO, Any
 
 from cardbase.catalog.entries import FINISH_WORDS, parse_entry
@@ -20,6 +19,7 @@ from cardbase.collection.changes import ANY, Change, Mode, Request, Selector
 from cardbase.collection.plan import Defaults
 from cardbase.collection.store import change_collection
 from cardbase.db.connect import open_db
+from cardbase.db.location import Location
 from cardbase.errors import CardbaseError
 from cardbase.fields import FOIL, NONFOIL
 from cardbase.limits import MAX_ITEM_LINE, MAX_PASTED
@@ -102,7 +102,7 @@ def _is_code(word: str) -> bool:
 
 
 def change_items(
-    db_path: Path,
+    db_path: Location,
     items: list[str],
     mode: Mode,
     *,

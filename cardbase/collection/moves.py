@@ -12,7 +12,6 @@ from __future__ import annotations
 import shlex
 import sqlite3
 from collections.abc import Callable
-from pathlib import Path
 
 from cardbase.catalog.entries import parse_entry
 from cardbase.catalog.names import NOTHING_CHANGED, resolve_entries
@@ -27,6 +26,7 @@ from cardbase.collection.store import (
     write_changes,
 )
 from cardbase.db.connect import open_db, write_transaction
+from cardbase.db.location import Location
 from cardbase.errors import CardbaseError
 from cardbase.fields import FOIL, NONFOIL
 from cardbase.text import plural
@@ -62,7 +62,7 @@ def untagged(tags: str) -> MakeReshape:
 
 
 def move_items(
-    db_path: Path,
+    db_path: Location,
     items: list[str],
     make_reshape: MakeReshape,
     verb: str,

@@ -16,6 +16,7 @@ from cardbase.catalog.cards import name_key
 from cardbase.collection.collectors import Collector, check_name, find_collector, now
 from cardbase.db import tables
 from cardbase.db.connect import open_db, write_transaction
+from cardbase.db.location import Location
 from cardbase.errors import CardbaseError
 from cardbase.text import plural
 
@@ -32,7 +33,7 @@ class CollectorSummary(NamedTuple):
         return self._asdict()
 
 
-def list_collectors(db_path: Path) -> list[CollectorSummary]:
+def list_collectors(db_path: Location) -> list[CollectorSummary]:
     conn = open_db(db_path)
     try:
         rows = conn.execute(
@@ -56,21 +57,21 @@ def _refuse_taken(conn: sqlite3.Connection, name: str, but: int | None = None) -
         raise CardbaseError(f"there is already a collector named '{row[1]}'; nothing was changed")
 
 
-def add_collector(db_path: Path, name: str, make_default: bool = False) -> Collector:
+def add_collector(db_path: Location, name: str, make_default: bool = False) -> Collector:
     cleaned = check_name(name)
     with write_transaction(db_path) as conn:
         _refuse_taken(conn, cleaned)
         if make_default:
-            conn.execute(f"UPDATE {tables.COLLECTOR_TABLE} SET is_default = 0")
+            conn.execute(f"UPDATE {tables.COLLECTOR_TABLE} SET is_default = FALSE")
         new_id = conn.execute(
             f"INSERT INTO {tables.COLLECTOR_TABLE} (name, name_key, is_default, created_at) "
-            "VALUES (?, ?, ?, ?)",
-            (cleaned, name_key(cleaned), int(make_default), now()),
-        ).lastrowid
-    return Collector(int(new_id or 0), cleaned, make_default)
+            "VALUES (?, ?, ?, ?) RETURNING id",
+            (cleaned, name_key(cleaned), make_default, now()),
+        ).fetchone()[0]
+    return Collector(int(new_id), cleaned, make_default)
 
 
-def rename_collector(db_path: Path, old: str, new: str) -> Collector:
+def rename_collector(db_path: Location, old: str, new: str) -> Collector:
     cleaned = check_name(new)
     with write_transaction(db_path) as conn:
         found = find_collector(conn, old)
@@ -82,13 +83,13 @@ def rename_collector(db_path: Path, old: str, new: str) -> Collector:
     return found._replace(name=cleaned)
 
 
-def make_default(db_path: Path, name: str) -> Collector:
+def make_default(db_path: Location, name: str) -> Collector:
     """The collector commands use when none is named (and no config file names one)."""
     with write_transaction(db_path) as conn:
         found = find_collector(conn, name)
-        conn.execute(f"UPDATE {tables.COLLECTOR_TABLE} SET is_default = 0")
+        conn.execute(f"UPDATE {tables.COLLECTOR_TABLE} SET is_default = FALSE")
         conn.execute(
-            f"UPDATE {tables.COLLECTOR_TABLE} SET is_default = 1 WHERE id = ?", (found.id,)
+            f"UPDATE {tables.COLLECTOR_TABLE} SET is_default = TRUE WHERE id = ?", (found.id,)
         )
     return found._replace(is_default=True)
 
@@ -100,7 +101,7 @@ class Removal(NamedTuple):
     backup: Path | None  # the database as it was, when anything of theirs was dropped
 
 
-def remove_collector(db_path: Path, name: str, force: bool = False) -> Removal:
+def remove_collector(db_path: Location, name: str, force: bool = False) -> Removal:
     """Remove a collector; one with cards, history or decks only with `force`, after a backup."""
     conn = open_db(db_path)
     try:
@@ -117,9 +118,13 @@ def remove_collector(db_path: Path, name: str, force: bool = False) -> Removal:
         raise CardbaseError(
             f"'{found.name}' has {plural(copies, 'card')}, {plural(decks, 'saved deck')} and "
             f"{plural(batches, 'change')} in history; nothing was changed",
-            "Add --force to remove them too (a backup of the database is made first)",
+            "Add --force to remove them too (a backup of the database is made first; on "
+            "PostgreSQL, make one with pg_dump before)",
         )
-    kept = _backup_before(db_path, found) if copies or decks or batches else None
+    # A file is copied aside; a PostgreSQL server is backed up with its own tools.
+    kept = None
+    if (copies or decks or batches) and isinstance(db_path, Path):
+        kept = _backup_before(db_path, found)
     with write_transaction(db_path) as conn:
         # The backup was taken before the write lock: if anything of theirs changed since,
         # it is not in the backup, so nothing is removed.

@@ -13,6 +13,7 @@ from cardbase.catalog.cards import cards_by_id
 from cardbase.collection.attributes import CONDITION_NAMES, condition_rank
 from cardbase.collection.changes import Batch, Change, Holding
 from cardbase.db import tables
+from cardbase.db.tables import copies_of
 from cardbase.fields import FOIL, NONFOIL, RARITY_LETTERS, RARITY_NAMES
 from cardbase.games import GAMES
 
@@ -58,8 +59,8 @@ class Breakdown(NamedTuple):
 
 _OWN = f"LEFT JOIN {tables.MY_OWNERSHIP} AS o ON o.card_id = c.id"
 _COMPLETION = (
-    "count(*), sum(coalesce(o.nonfoil, 0) > 0), sum(coalesce(o.foil, 0) > 0), "
-    "sum(coalesce(o.nonfoil, 0) + coalesce(o.foil, 0) > 0)"
+    "count(*), count(CASE WHEN o.nonfoil > 0 THEN 1 END), "
+    "count(CASE WHEN o.foil > 0 THEN 1 END), count(CASE WHEN o.nonfoil + o.foil > 0 THEN 1 END)"
 )
 
 
@@ -129,8 +130,8 @@ def _held_by(
     assert column in tables.HOLDING_COLUMNS
     where, params = ("", ()) if game is None else ("WHERE c.game = ? ", (game,))
     return conn.execute(
-        f"SELECT h.{column}, sum(h.copies), sum(h.copies * (h.finish = '{NONFOIL}')), "
-        f"sum(h.copies * (h.finish = '{FOIL}')), count(DISTINCT h.card_id) "
+        f"SELECT h.{column}, sum(h.copies), {copies_of(NONFOIL, 'h.')}, "
+        f"{copies_of(FOIL, 'h.')}, count(DISTINCT h.card_id) "
         f"FROM {tables.MY_HOLDING} AS h JOIN {tables.CARD_TABLE} AS c ON c.id = h.card_id "
         f"{where}GROUP BY h.{column}",
         params,

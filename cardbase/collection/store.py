@@ -13,7 +13,6 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from pathlib import Path
 
 from cardbase.catalog.cards import CardLike, card_refs_by_id, cards_by_id, id_chunks
 from cardbase.catalog.names import NOTHING_CHANGED
@@ -22,10 +21,16 @@ from cardbase.collection.changes import Batch, Change, Holding, Mode, Request
 from cardbase.collection.plan import Defaults, Working, apply, problems_message
 from cardbase.db import tables
 from cardbase.db.connect import write_transaction
+from cardbase.db.location import Location
+from cardbase.db.tables import copies_of
 from cardbase.errors import CardbaseError
 from cardbase.fields import FOIL, NONFOIL
 from cardbase.progress import Progress, Stage, quiet
 
+# Redo. A batch's `undone` is APPLIED, UNDONE (`redo_last` can re-apply it) or STALE: undone,
+# and then a newer change was made on top of what it left, so redoing it would replay a
+# change onto a collection it was never made on (as an editor's redo forgets once you type).
+APPLIED, UNDONE, STALE = 0, 1, 2
 SCOPED_READ = 5_000  # card ids whose holdings are read by the key rather than by one scan
 _KEY = ", ".join(tables.HOLDING_KEY)
 _HOLDING = "card_id, finish, condition, language, location, tags"
@@ -33,7 +38,7 @@ _KEYED = _HOLDING.split(", ")
 
 
 def change_collection(
-    db_path: Path,
+    db_path: Location,
     requests: list[Request],
     mode: Mode,
     source: str,
@@ -141,9 +146,9 @@ def write_changes(
     created = datetime.now(UTC).isoformat(timespec="seconds")
     batch_id = conn.execute(
         f"INSERT INTO {tables.BATCH_TABLE} (collector_id, created_at, source, undone) "
-        "VALUES (?, ?, ?, 0)",
+        "VALUES (?, ?, ?, 0) RETURNING id",
         (owner, created, source),
-    ).lastrowid
+    ).fetchone()[0]
     conn.executemany(
         f"INSERT INTO {tables.HISTORY_TABLE} (batch_id, {_HOLDING}, delta, note_before) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -189,16 +194,16 @@ def _store_totals(
         )
         conn.execute(
             f"INSERT INTO {tables.OWNERSHIP_TABLE} (collector_id, card_id, nonfoil, foil) "
-            f"SELECT collector_id, card_id, sum(copies * (finish = '{NONFOIL}')), "
-            f"sum(copies * (finish = '{FOIL}')) FROM {tables.HOLDING_TABLE} "
-            f"WHERE collector_id = ? AND card_id IN ({marks}) GROUP BY card_id",
+            f"SELECT collector_id, card_id, {copies_of(NONFOIL)}, {copies_of(FOIL)} "
+            f"FROM {tables.HOLDING_TABLE} "
+            f"WHERE collector_id = ? AND card_id IN ({marks}) GROUP BY collector_id, card_id",
             (owner, *chunk),
         )
         stage.add(len(chunk))
 
 
 def undo_last(
-    db_path: Path, collector: str | None = None, progress: Progress = quiet
+    db_path: Location, collector: str | None = None, progress: Progress = quiet
 ) -> Batch | None:
     """Revert `collector`'s newest batch not yet undone; None when there is nothing left.
     `progress` hears "Reading history" and "Writing" move."""
@@ -206,7 +211,7 @@ def undo_last(
         owner = collector_id(conn)
         row = conn.execute(
             f"SELECT id, created_at, source FROM {tables.BATCH_TABLE} "
-            "WHERE collector_id = ? AND undone = 0 ORDER BY id DESC LIMIT 1",
+            f"WHERE collector_id = ? AND undone = {APPLIED} ORDER BY id DESC LIMIT 1",
             (owner,),
         ).fetchone()
         if row is None:
@@ -224,7 +229,7 @@ def undo_last(
         stage = writing(changes, progress)
         store_holdings(conn, owner, changes, stage)
         stage.finish()
-        conn.execute(f"UPDATE {tables.BATCH_TABLE} SET undone = 1 WHERE id = ?", (batch_id,))
+        conn.execute(f"UPDATE {tables.BATCH_TABLE} SET undone = {UNDONE} WHERE id = ?", (batch_id,))
     return Batch(batch_id, created_at, source, True, changes)
 
 
@@ -244,12 +249,6 @@ def _reverted(conn: sqlite3.Connection, batch_id: int, recorded: Iterable[tuple]
         changes.append(Change(cards[holding.card_id], holding, old, old - delta, after, None))
         notes[holding] = after
     return changes
-
-
-# Redo. A batch's `undone` is APPLIED, UNDONE (`redo_last` can re-apply it) or STALE: undone,
-# and then a newer change was made on top of what it left, so redoing it would replay a
-# change onto a collection it was never made on (as an editor's redo forgets once you type).
-APPLIED, UNDONE, STALE = 0, 1, 2
 
 
 def keep_for_redo(conn: sqlite3.Connection, owner: int, batch_id: int) -> None:
@@ -277,7 +276,7 @@ def keep_for_redo(conn: sqlite3.Connection, owner: int, batch_id: int) -> None:
     )
 
 
-def redo_last(db_path: Path, collector: str | None = None) -> Batch | None:
+def redo_last(db_path: Location, collector: str | None = None) -> Batch | None:
     """Re-apply `collector`'s most recently undone batch; None when there is nothing to redo.
 
     Undo always reverts the newest applied batch, so the batches that can be redone are the

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from cardbase.db import tables
+from cardbase.db.location import dialect_of
 from cardbase.progress import Progress, quiet, step
 
 # A load that writes at least 1/BULK_SHARE of the table's rows rebuilds rather than trickles.
@@ -42,7 +43,7 @@ def bulk_load(
     """Within the caller's transaction: set the card table's triggers and indexes aside for
     the block, then put them back as they were and rebuild the full-text index (the
     "Indexing" stage `progress` hears, one statement that cannot report from inside)."""
-    if not active:
+    if not active or dialect_of(conn) != "sqlite":  # PostgreSQL's GIN indexes take batches
         yield
         return
     card = tables.CARD_TABLE

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from cardbase.db.connection import BUSY_TIMEOUT_MS, connect, transaction
 from cardbase.db.header import is_current, read_header
+from cardbase.db.location import Location, PostgresUrl
 from cardbase.errors import DatabaseError
 
 # How long a writer waits for another command's write: a 100k-row collection import takes
@@ -85,21 +86,26 @@ def read_only_query(path: Path) -> str | None:
     return "immutable=1"
 
 
-def open_existing(path: Path) -> sqlite3.Connection:
+def open_existing(path: Location) -> sqlite3.Connection:
     """The file as it is, nothing created, upgraded or checked: what `doctor` must see of a
-    database that every other command refuses."""
+    database that every other command refuses. (A PostgreSQL database: a plain connection.)"""
+    if not isinstance(path, Path):
+        from cardbase.db.postgres.connection import connect as connect_postgres
+
+        return connect_postgres(path)  # type: ignore[return-value]
     if not existing_file(path):
         raise DatabaseError(f"{path}: no database here (the first command creates one)")
     return connect(path, read_only_query(path))
 
 
-def open_db(path: Path, collector: str | None = None) -> sqlite3.Connection:
+def open_db(path: Location, collector: str | None = None) -> sqlite3.Connection:
     """Open the database for reading, creating or upgrading it first when needed, as a
     connection of `collector` (the database's default for None): see
-    `cardbase.collection.collectors.use_collector`."""
+    `cardbase.collection.collectors.use_collector`. A `PostgresUrl` opens that server's
+    database through `cardbase.db.postgres`, which speaks sqlite3's interface."""
     from cardbase.collection.collectors import use_collector
 
-    conn = _ready(path)
+    conn = _ready(path) if isinstance(path, Path) else _ready_postgres(path)
     try:
         use_collector(conn, collector)
     except BaseException:
@@ -127,6 +133,14 @@ def _ready(path: Path) -> sqlite3.Connection:
     return connect(path)
 
 
+def _ready_postgres(url: PostgresUrl) -> sqlite3.Connection:
+    from cardbase.db.postgres import schema
+    from cardbase.db.postgres.connection import connect as connect_postgres
+
+    schema.prepare(url)
+    return connect_postgres(url)  # type: ignore[return-value]
+
+
 def _read_only(path: Path, what: str) -> DatabaseError:
     why = "its folder" if not os.access(path.parent, os.W_OK) else "the file"
     return DatabaseError(
@@ -136,9 +150,19 @@ def _read_only(path: Path, what: str) -> DatabaseError:
 
 
 @contextmanager
-def write_transaction(path: Path, collector: str | None = None) -> Iterator[sqlite3.Connection]:
+def write_transaction(path: Location, collector: str | None = None) -> Iterator[sqlite3.Connection]:
     """The one way to write: a prepared, undamaged database, then one transaction on it, by
-    `collector` (the default for None)."""
+    `collector` (the default for None). On PostgreSQL, the transaction's first statement
+    waits for the write lock (`cardbase.db.postgres.connection`); the server keeps its pages
+    whole itself."""
+    if not isinstance(path, Path):
+        conn = open_db(path, collector)
+        try:
+            with transaction(conn):
+                yield conn
+        finally:
+            conn.close()
+        return
     from cardbase.db import health  # writes only: reads never pay for the checks
 
     conn = open_db(path, collector)

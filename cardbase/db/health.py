@@ -26,6 +26,7 @@ import sqlite3
 from pathlib import Path
 
 from cardbase.db import tables
+from cardbase.db.location import Location
 from cardbase.errors import DatabaseError
 
 RESTORE_HINT = (
@@ -56,14 +57,14 @@ def is_damage(exc: BaseException) -> bool:
     )
 
 
-def damaged(path: Path, detail: object) -> DatabaseError:
+def damaged(path: Location, detail: object) -> DatabaseError:
     return DatabaseError(
         f"{path}: the database is damaged ({_first_line(detail)}); nothing was changed",
         RESTORE_HINT,
     )
 
 
-def schema_broken(path: Path, detail: object) -> DatabaseError:
+def schema_broken(path: Location, detail: object) -> DatabaseError:
     return DatabaseError(
         f"{path}: the database's tables are not cardbase's ({_first_line(detail)}); "
         "nothing was changed",

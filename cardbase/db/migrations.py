@@ -164,16 +164,34 @@ def _to_v3(conn: sqlite3.Connection) -> None:
 
 _V4_SORT_INDEXES = tuple(
     f"CREATE INDEX ix_card_{key}_{suffix} ON card"
-    f" (({key} IS NULL), -{key}{direction}, game, series, number)"
+    f" (({key} IS NULL), (-{key}){direction}, game, series, number)"
     for key in ("cost", "attack", "defense")
     for suffix, direction in (("up", " DESC"), ("down", ""))
 )
 
 
+_V4_BATCH = (
+    """CREATE TABLE new_batch (
+        id INTEGER NOT NULL,
+        collector_id INTEGER NOT NULL,
+        created_at VARCHAR NOT NULL,
+        source VARCHAR NOT NULL,
+        undone INTEGER NOT NULL,
+        PRIMARY KEY (id),
+        CONSTRAINT ck_batch_undone CHECK (undone IN (0, 1, 2)),
+        FOREIGN KEY(collector_id) REFERENCES collector (id)
+    )""",
+    "INSERT INTO new_batch SELECT id, collector_id, created_at, source, undone FROM batch",
+    "DROP TABLE batch",
+    "ALTER TABLE new_batch RENAME TO batch",
+    "CREATE INDEX ix_batch_collector ON batch (collector_id, undone)",
+)
+
+
 def _to_v4(conn: sqlite3.Connection) -> None:
     """Version 4 (cardbase 0.4): an index per direction of the cost, attack and defense
-    sorts."""
-    for statement in _V4_SORT_INDEXES:
+    sorts; a batch's `undone` an integer of three states (it was declared BOOLEAN)."""
+    for statement in (*_V4_SORT_INDEXES, *_V4_BATCH):
         conn.execute(statement)
 
 

@@ -35,7 +35,7 @@ def _sort_indexes() -> list[Index]:
     indexes = []
     for key in SORT_INDEXED:
         for suffix, direction in (("up", " DESC"), ("down", "")):
-            parts = (f"({key} IS NULL)", f"-{key}{direction}", "game", "series", "number")
+            parts = (f"({key} IS NULL)", f"(-{key}){direction}", "game", "series", "number")
             indexes.append(Index(f"ix_card_{key}_{suffix}", *(text(part) for part in parts)))
     return indexes
 
@@ -78,7 +78,13 @@ class CollectorRow(SQLModel, table=True):
     __tablename__ = tables.COLLECTOR_TABLE
     __table_args__ = (
         UniqueConstraint("name_key", name="uq_collector_name"),
-        Index("ix_collector_default", "is_default", unique=True, sqlite_where=text("is_default")),
+        Index(
+            "ix_collector_default",
+            "is_default",
+            unique=True,
+            sqlite_where=text("is_default"),
+            postgresql_where=text("is_default"),
+        ),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -133,13 +139,18 @@ class OwnershipRow(SQLModel, table=True):
 
 class BatchRow(SQLModel, table=True):
     __tablename__ = tables.BATCH_TABLE
-    __table_args__ = (Index("ix_batch_collector", "collector_id", "undone"),)
+    __table_args__ = (
+        Index("ix_batch_collector", "collector_id", "undone"),
+        CheckConstraint("undone IN (0, 1, 2)", name="ck_batch_undone"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     collector_id: int = Field(foreign_key=f"{tables.COLLECTOR_TABLE}.id")
     created_at: str
     source: str
-    undone: bool = False
+    # 0 applied, 1 undone (redo can re-apply it), 2 undone for good (`collection.store`);
+    # a BOOLEAN until schema 4, which PostgreSQL could not hold a 2 in.
+    undone: int = 0
 
 
 class HistoryRow(SQLModel, table=True):

@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from cardbase.db.location import Location, PostgresUrl, is_postgres
+
 ENV_VAR = "CARDBASE_DB"
 
 
@@ -18,11 +20,12 @@ def default_db_path() -> Path:
     return user_data_path("cardbase", appauthor=False) / "cardbase.db"
 
 
-def resolve_db_path(option: str | os.PathLike[str] | None = None) -> Path:
-    """`--db` wins over `CARDBASE_DB`, which wins over the per-user default."""
-    if option:
-        return Path(option).expanduser()
-    env = os.environ.get(ENV_VAR)
-    if env:
-        return Path(env).expanduser()
+def resolve_db_path(option: str | os.PathLike[str] | None = None) -> Location:
+    """`--db` wins over `CARDBASE_DB`, which wins over the per-user default. A
+    `postgresql://` URL names a PostgreSQL database; anything else, a SQLite file."""
+    chosen = option or os.environ.get(ENV_VAR)
+    if chosen and is_postgres(str(chosen)):
+        return PostgresUrl(str(chosen))
+    if chosen:
+        return Path(chosen).expanduser()
     return default_db_path()

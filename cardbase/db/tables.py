@@ -69,3 +69,10 @@ MY_HOLDING = "my_holding"
 APPLICATION_ID = 0x43524442
 # Bumped with every schema change; `cardbase.db.migrations.MIGRATIONS` knows how to get here.
 SCHEMA_VERSION = 4
+
+
+def copies_of(finish: str, table: str = "") -> str:
+    """SQL for the copies of one finish among grouped holdings (`table`: "h." for a holding
+    called h); a CASE, not `copies * (finish = ...)`, which PostgreSQL's booleans don't
+    multiply."""
+    return f"sum(CASE WHEN {table}finish = '{finish}' THEN {table}copies ELSE 0 END)"

@@ -74,7 +74,7 @@ def _pool(conn: sqlite3.Connection, sphere: str) -> tuple[list[Offer], list[Offe
     """Owned cards of the sphere and owned Heroes, one offer per name (its best printing)."""
     owned = fetch_cards(
         conn,
-        "c.game = ? AND (c.sphere = ? OR c.hero = 1) "
+        "c.game = ? AND (c.sphere = ? OR c.hero = TRUE) "
         "AND coalesce(o.nonfoil, 0) + coalesce(o.foil, 0) > 0",
         (FORMAT.game, sphere),
     )

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from cardbase.db.connect import open_db
+from cardbase.db.location import Location
 from cardbase.decks.builder import BuildResult, build_deck, choose_sphere
 from cardbase.decks.check import (
     DeckReport,
@@ -102,7 +103,7 @@ def stats(
 
 
 def save_file(
-    db_path: Path,
+    db_path: Location,
     file: Path,
     name: str,
     format_key: str | None = None,
@@ -171,7 +172,7 @@ class BuiltDeck(NamedTuple):
 
 
 def build_and_keep(
-    db_path: Path,
+    db_path: Location,
     sphere: str,
     heroes: int | None,
     *,

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import sqlite3
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import NamedTuple
 
 from cardbase.catalog.cards import Card, cards_by_id, cards_named, name_key
 from cardbase.db import tables
 from cardbase.db.connect import write_transaction
+from cardbase.db.location import Location
 from cardbase.decks.formats import Placed
 from cardbase.decks.lists import DeckLine, DeckList, format_deck
 from cardbase.errors import CardbaseError, NotFoundError
@@ -83,7 +83,7 @@ def saved_deck_list(conn: sqlite3.Connection, deck: SavedDeck) -> DeckList:
 
 
 def save_deck(
-    db_path: Path,
+    db_path: Location,
     name: str,
     fmt: str,
     placed: list[Placed],
@@ -114,9 +114,10 @@ def save_deck(
         else:
             deck_id = conn.execute(
                 f"INSERT INTO {tables.DECK_TABLE} (collector_id, name, name_key, format, "
-                f"created_at, updated_at) SELECT id, ?, ?, ?, ?, ? FROM {tables.MY_COLLECTOR}",
+                f"created_at, updated_at) SELECT id, ?, ?, ?, ?, ? FROM {tables.MY_COLLECTOR} "
+                "RETURNING id",
                 (cleaned, name_key(cleaned), fmt, now, now),
-            ).lastrowid
+            ).fetchone()[0]
         conn.executemany(
             f"INSERT INTO {tables.DECK_ENTRY_TABLE} (deck_id, section, card_id, copies, line) "
             "VALUES (?, ?, ?, ?, ?)",
@@ -125,7 +126,7 @@ def save_deck(
     return SavedDeck(int(deck_id or 0), cleaned, fmt, sum(p.line.copies for p in placed), now)
 
 
-def delete_deck(db_path: Path, deck: SavedDeck, collector: str | None = None) -> None:
+def delete_deck(db_path: Location, deck: SavedDeck, collector: str | None = None) -> None:
     with write_transaction(db_path, collector) as conn:
         conn.execute(f"DELETE FROM {tables.DECK_ENTRY_TABLE} WHERE deck_id = ?", (deck.id,))
         conn.execute(f"DELETE FROM {tables.DECK_TABLE} WHERE id = ?", (deck.id,))

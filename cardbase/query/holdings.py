@@ -107,7 +107,7 @@ def build_language(field: CardField, op: str, value: str, at: Span, errors: Erro
     op = ":" if op == "=" else op
     if "-" in code:
         return _term(field, op, code, "h.language = ?", (code,))
-    return _term(field, op, code, "(h.language = ? OR h.language GLOB ?)", (code, f"{code}-*"))
+    return _term(field, op, code, "(h.language = ? OR h.language LIKE ?)", (code, f"{code}-%"))
 
 
 def build_location(field: CardField, op: str, value: str, at: Span, errors: Errors) -> q.Node:

@@ -54,7 +54,7 @@ class Not(NamedTuple):
         sql, params = self.child.clause()
         # A comparison with a missing value (a resource's attack) is NULL, and NOT NULL is
         # NULL again: coalesce makes "-atk>3" include the cards that have no attack.
-        return f"NOT coalesce({sql}, 0)", params
+        return f"NOT coalesce({sql}, FALSE)", params
 
     def describe(self) -> str:
         return "-" + _grouped(self.child, And, Or)
@@ -180,13 +180,14 @@ class TextMatch(NamedTuple):
 
     fts: str
     shown: str
+    words: str = ""  # the words or phrase, as typed (PostgreSQL's text search reads these)
+    prefix: bool = False
+    column: str | None = None  # name, traits or text; None: all three
 
     def clause(self) -> Clause:
-        return (
-            f"c.id IN (SELECT rowid FROM {tables.CARD_FTS_TABLE} "
-            f"WHERE {tables.CARD_FTS_TABLE} MATCH ?)",
-            [self.fts],
-        )
+        from cardbase.query.fulltext import match_clause
+
+        return match_clause(self)
 
     def describe(self) -> str:
         return self.shown
@@ -251,7 +252,7 @@ class Flag(NamedTuple):
 
     def clause(self) -> Clause:
         if self.flag == "hero":
-            return "c.hero = 1", []
+            return "c.hero = TRUE", []
         if self.flag == "owned":
             return f"{fields.OWNED_SQL} > 0", []
         if self.flag == "playset":

@@ -19,12 +19,13 @@ from cardbase.catalog.cards import (
     Card,
     card_from_row,
 )
-from cardbase.db import tables
 from cardbase.db.interrupt import interruptible, step_budget
+from cardbase.db.location import dialect_of
 from cardbase.errors import CardbaseError, shorten
 from cardbase.fields import FIELD_BY_NAME, SORT_INDEXED
 from cardbase.limits import MAX_RESULTS
 from cardbase.query import nodes as q
+from cardbase.query.fulltext import engine, ranked_join
 from cardbase.query.parse import parse_query
 from cardbase.query.terms import flag_node, option_node
 
@@ -132,11 +133,21 @@ def _ranked_terms(root: q.Node | None) -> tuple[list[q.TextMatch], list[q.Node]]
 
 
 def plan(
-    query: q.Query, limit: int | None = None, count: bool = False, copies: bool = False
+    query: q.Query,
+    limit: int | None = None,
+    count: bool = False,
+    copies: bool = False,
+    dialect: str = "sqlite",
 ) -> SearchPlan:
     """The statement for `query`: of cards, or with `copies` of the collector's holdings (one
-    row each, copy terms testing each copy). A `limit` past `MAX_RESULTS` means every match,
-    as that one does, and is read as it: SQLite holds no integer past 2**63."""
+    row each, copy terms testing each copy), for the engine `dialect` names."""
+    with engine(dialect):
+        return _plan(query, limit, count, copies, dialect)
+
+
+def _plan(query: q.Query, limit: int | None, count: bool, copies: bool, dialect: str) -> SearchPlan:
+    """`plan`'s work. A `limit` past `MAX_RESULTS` means every match, as that one does, and
+    is read as it: SQLite holds no integer past 2**63."""
     if limit is not None:
         if limit < 0:
             raise CardbaseError(f"the limit must be 0 or more, not {shorten(str(limit))}")
@@ -153,16 +164,10 @@ def plan(
         # FTS5's `rank` column: ORDER BY rank has FTS5 sort every match in full, where
         # ORDER BY bm25() LIMIT keeps SQLite's sorter to the best `limit` (the same order,
         # 12.4 ms against 17.4 for "draw a card"'s 10.8k matches on 100k cards).
-        fts = tables.CARD_FTS_TABLE
         top = not rest and not query.sort and not count and limit is not None and not copies
-        sql += (
-            f" JOIN (SELECT rowid AS fts_id, bm25({fts}) AS fts_rank FROM {fts}"
-            f" WHERE {fts} MATCH ?{' ORDER BY fts_rank LIMIT ?' if top else ''})"
-            " AS f ON f.fts_id = c.id"
-        )
-        params.append(" AND ".join(term.fts for term in text_terms))
-        if top:
-            params.append(limit)
+        join, join_params = ranked_join(text_terms, limit if top else None)
+        sql += join
+        params += join_params
     sql += f" {listing.JOIN_SQL} {OWNERSHIP_JOIN_SQL}" if copies else f" {OWNERSHIP_JOIN_SQL}"
     if rest:
         where, where_params = (rest[0] if len(rest) == 1 else q.And(tuple(rest))).clause()
@@ -170,9 +175,10 @@ def plan(
         params.extend(where_params)
     if count:
         return SearchPlan(query, sql, params)
+    # PostgreSQL keeps statistics, and chooses between a walk and a sort itself.
     walk = bool(
         query.sort and query.sort[0].key in SORT_INDEXED and not (text_terms or copies)
-    ) and (limit is not None and limit <= WALK_LIMIT)
+    ) and (limit is not None and limit <= WALK_LIMIT and dialect == "sqlite")
     if limit is not None:
         params.append(limit)
     ordered = [_ordered(sql, query, text_terms, copies, limit, walk=w) for w in (walk, False)]
@@ -201,14 +207,14 @@ def _ordered(
 
 
 def search(conn: sqlite3.Connection, query: q.Query, limit: int | None = None) -> list[Card]:
-    found = plan(query, limit)
+    found = plan(query, limit, dialect=dialect_of(conn))
     with interruptible():
         return [card_from_row(row) for row in found.rows(conn)]
 
 
 def count(conn: sqlite3.Connection, query: q.Query, copies: bool = False) -> int:
     """How many cards match (with `copies`, how many of the collector's holdings)."""
-    found = plan(query, count=True, copies=copies)
+    found = plan(query, count=True, copies=copies, dialect=dialect_of(conn))
     with interruptible():
         return int(conn.execute(found.sql, found.params).fetchone()[0])
 
@@ -217,7 +223,7 @@ def search_copies(conn: sqlite3.Connection, query: q.Query, limit: int | None = 
     """The collector's holdings of the cards `query` matches, those its copy terms pass."""
     from cardbase.query.copies import copy_from_row
 
-    found = plan(query, limit, copies=True)
+    found = plan(query, limit, copies=True, dialect=dialect_of(conn))
     cursor = conn.cursor()
     cursor.row_factory = None
     with interruptible():
@@ -241,11 +247,12 @@ def owned_totals(conn: sqlite3.Connection, query: q.Query) -> Totals:
     """Copies and distinct cards owned among everything the query matches (ignoring limits)."""
     from cardbase.collection.stats import Totals
 
-    found = plan(query)
+    found = plan(query, dialect=dialect_of(conn))
     with interruptible():
         row = conn.execute(
             f"SELECT coalesce(sum(nonfoil), 0), coalesce(sum(foil), 0), "
-            f"coalesce(sum(nonfoil + foil > 0), 0) FROM ({found.sql})",
+            f"coalesce(sum(CASE WHEN nonfoil + foil > 0 THEN 1 ELSE 0 END), 0) "
+            f"FROM ({found.sql}) AS found",
             found.params,
         ).fetchone()
     return Totals(row[0] + row[1], row[0], row[1], row[2])
@@ -255,12 +262,12 @@ def copies_totals(conn: sqlite3.Connection, query: q.Query) -> tuple[Totals, int
     """Copies, distinct cards and holdings among the holdings a copies search matches."""
     from cardbase.collection.stats import Totals
 
-    found = plan(query, copies=True)
+    found = plan(query, copies=True, dialect=dialect_of(conn))
     with interruptible():
         row = conn.execute(
             "SELECT coalesce(sum(CASE WHEN finish = 'nonfoil' THEN copies END), 0), "
             "coalesce(sum(CASE WHEN finish = 'foil' THEN copies END), 0), "
-            f"count(DISTINCT id), count(*) FROM ({found.sql})",
+            f"count(DISTINCT id), count(*) FROM ({found.sql}) AS found",
             found.params,
         ).fetchone()
     return Totals(row[0] + row[1], row[0], row[1], row[2]), row[3]

@@ -72,7 +72,8 @@ def text_match(
     fts = _fts_string(words) + ("*" if prefix else "")
     if field is not None:
         fts = f"{field.key} : {fts}"
-    return q.TextMatch(fts, f"{field.name}:{raw}" if field else raw)
+    shown = f"{field.name}:{raw}" if field else raw
+    return q.TextMatch(fts, shown, words, prefix, field.key if field else None)
 
 
 def regex(field: CardField, pattern: str, at: Span, errors: Errors) -> q.Node:

@@ -20,6 +20,7 @@ from cardbase.codes import parse_code
 from cardbase.collection.attributes import NO_LOCATION
 from cardbase.collection.changes import Change, Mode, Request, Selector
 from cardbase.collection.plan import Defaults
+from cardbase.db.location import Location
 from cardbase.errors import CardbaseError, first_few
 from cardbase.fields import FOIL, NONFOIL
 from cardbase.progress import EVERY, Progress, quiet
@@ -176,7 +177,7 @@ def _by_code(resolver: NameResolver, row: SheetRow) -> Printing:
 
 
 def _read_beside_catalogue(
-    db_path: Path, path: Path, sheet_name: str | None, defaults: Defaults
+    db_path: Location, path: Path, sheet_name: str | None, defaults: Defaults
 ) -> tuple[Workbook, Catalogue]:
     """Read the sheets here while a second thread reads the whole catalogue for the resolver.
 
@@ -203,7 +204,7 @@ def _read_beside_catalogue(
 
 @paused_gc()  # a bulk job: see cardbase.bulk
 def import_collection(
-    db_path: Path,
+    db_path: Location,
     path: Path,
     sheet_name: str | None,
     mode: Mode,

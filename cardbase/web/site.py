@@ -25,6 +25,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from cardbase.collection.plan import Defaults
 from cardbase.db import interrupt
 from cardbase.db.connect import open_db
+from cardbase.db.location import Location
 from cardbase.text import plural
 
 COLLECTOR_COOKIE = "cardbase_collector"
@@ -37,7 +38,7 @@ class Site:
     """The server's settings: the same database, collector, defaults and deck format the
     command line would use, and a secret for the CSRF token."""
 
-    db_path: Path
+    db_path: Location
     collector: str | None = None  # the server's default; a request may choose another
     defaults: Defaults = field(default_factory=Defaults)
     deck_format: str | None = None  # the config file's format, as `deck check` uses it

@@ -1,0 +1,214 @@
+"""sqlite3's connection interface over a psycopg 3 connection.
+
+Statements keep SQLite's `?` parameters, rewritten once per statement text to psycopg's
+`%s`; rows come back as tuples or, as `sqlite3.Row` does, by name too; psycopg's errors are
+raised as sqlite3's classes of the same DB-API name (IntegrityError, OperationalError...),
+so the library's handlers need not know the engine. The connection runs in autocommit, as
+cardbase's SQLite connections do: transactions are begun explicitly, and `BEGIN IMMEDIATE`
+(SQLite's "take the write lock now") becomes BEGIN plus a transaction-scoped advisory lock,
+so writers queue one behind the other exactly as they do on a file.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, ClassVar
+
+import psycopg
+from psycopg import pq
+
+from cardbase.db.location import PostgresUrl
+from cardbase.errors import DatabaseError
+
+# SQLSTATEs of a server refusing rather than a statement being wrong: the connection lost
+# (08), no resources (53), shut down (57), system errors (58), no rights (42501), a read-only
+# transaction (25006). sqlite3's OperationalError, which the CLI says in one line, exit 2.
+_REFUSALS = ("08", "53", "57", "58", "42501", "25006")
+# The advisory lock every write transaction takes: one writer at a time, as on SQLite.
+WRITE_LOCK = 0x43524442  # 'CRDB'
+CONNECT_TIMEOUT_S = 10
+
+_DBAPI_ERRORS = ("IntegrityError", "OperationalError", "ProgrammingError", "DataError",
+                 "NotSupportedError", "InternalError", "InterfaceError")  # fmt: skip
+
+
+def connect(url: PostgresUrl) -> PgConnection:
+    """A connection in autocommit mode, or one line naming the server and what went wrong
+    (the password never in it)."""
+    try:
+        raw = psycopg.connect(url.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
+    except psycopg.Error as exc:
+        raise DatabaseError(
+            f"{url}: cannot connect to PostgreSQL at {url.host}: {_reason(exc)}",
+            "Check the URL, that the server runs, and the user's rights",
+        ) from None
+    return PgConnection(raw, url)
+
+
+def _reason(exc: psycopg.Error) -> str:
+    """libpq's message, first line, without the text that would echo a password."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if " failed: " in text:  # 'connection to server at "h", port p failed: FATAL:  ...'
+        text = text.split(" failed: ", 1)[1]
+    return text.replace("FATAL:", "").strip()
+
+
+_NAMED = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
+
+
+@functools.lru_cache(maxsize=1024)
+def placeholders(sql: str, named: bool = False) -> str:
+    """`sql` with SQLite's `?` (or, `named`, `:name`) as psycopg's `%s` (`%(name)s`) and a
+    literal `%` doubled, outside quoted strings and names."""
+    parts = re.split(r"('(?:[^']|'')*'|\"(?:[^\"]|\"\")*\")", sql)
+    for n in range(0, len(parts), 2):  # the even parts are outside quotes
+        code = parts[n].replace("%", "%%")
+        parts[n] = _NAMED.sub(r"%(\1)s", code) if named else code.replace("?", "%s")
+    return "".join(part if n % 2 == 0 else part.replace("%", "%%") for n, part in enumerate(parts))
+
+
+def _named_rows(cursor: psycopg.Cursor[Any]) -> Any:
+    """psycopg's row maker for rows readable by position and by column name."""
+    names = {column.name: n for n, column in enumerate(cursor.description or ())}
+    row_class = type("Row", (NamedRow,), {"_names": names})
+    return row_class
+
+
+class NamedRow(tuple):
+    """A row as `sqlite3.Row` reads: row[0], row["name"], row.keys()."""
+
+    _names: ClassVar[dict[str, int]] = {}
+
+    def __new__(cls, values: Sequence[Any]) -> NamedRow:
+        return super().__new__(cls, values)
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, str):
+            return tuple.__getitem__(self, self._names[key])
+        return tuple.__getitem__(self, key)
+
+    def keys(self) -> list[str]:
+        return list(self._names)
+
+
+@contextmanager
+def _as_sqlite_errors() -> Iterator[None]:
+    try:
+        yield
+    except psycopg.Error as exc:
+        kind = next((n for n in _DBAPI_ERRORS if isinstance(exc, getattr(psycopg, n))), None)
+        if (exc.sqlstate or "").startswith(_REFUSALS):
+            kind = "OperationalError"  # what the server would not let us do: not a bug of ours
+        error = getattr(sqlite3, kind or "DatabaseError")
+        raise error(str(exc).strip().splitlines()[0] if str(exc).strip() else kind) from exc
+
+
+class PgCursor:
+    """A cursor as sqlite3's: `row_factory` None (tuples) or `sqlite3.Row` (by name too)."""
+
+    def __init__(self, conn: PgConnection) -> None:
+        self.connection = conn
+        self.row_factory: Any = conn.row_factory
+        self._cursor: psycopg.Cursor[Any] | None = None
+
+    def _new(self) -> psycopg.Cursor[Any]:
+        factory = _named_rows if self.row_factory is sqlite3.Row else psycopg.rows.tuple_row
+        self._cursor = self.connection.raw.cursor(row_factory=factory)
+        return self._cursor
+
+    def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> PgCursor:
+        statement = self.connection.translate(sql)
+        if statement is None:
+            return self
+        with _as_sqlite_errors():
+            named = isinstance(params, dict)
+            self._new().execute(placeholders(statement, named), _values(params))
+        return self
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> PgCursor:
+        with _as_sqlite_errors():
+            self._new().executemany(placeholders(sql), (_values(row) for row in rows))
+        return self
+
+    def fetchone(self) -> Any:
+        with _as_sqlite_errors():
+            return self._cursor.fetchone() if self._cursor and self._cursor.description else None
+
+    def fetchall(self) -> list[Any]:
+        with _as_sqlite_errors():
+            return self._cursor.fetchall() if self._cursor and self._cursor.description else []
+
+    def fetchmany(self, size: int = 1) -> list[Any]:
+        with _as_sqlite_errors():
+            return self._cursor.fetchmany(size) if self._cursor and self._cursor.description else []
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.fetchall())
+
+    @property
+    def rowcount(self) -> int:
+        return self._cursor.rowcount if self._cursor else -1
+
+
+def _values(params: Any) -> Any:
+    return list(params) if isinstance(params, tuple | list) else params
+
+
+class PgConnection:
+    """The part of `sqlite3.Connection` cardbase uses, over psycopg."""
+
+    dialect = "postgresql"
+
+    def __init__(self, raw: psycopg.Connection[Any], url: PostgresUrl) -> None:
+        self.raw, self.url = raw, url
+        self.row_factory: Any = sqlite3.Row
+
+    def cursor(self) -> PgCursor:
+        return PgCursor(self)
+
+    def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> PgCursor:
+        return self.cursor().execute(sql, params)
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> PgCursor:
+        return self.cursor().executemany(sql, rows)
+
+    def translate(self, sql: str) -> str | None:
+        """SQLite's few statements that PostgreSQL spells otherwise; None: nothing to run."""
+        head = sql.lstrip()[:20].upper()
+        if head.startswith("BEGIN IMMEDIATE"):
+            with _as_sqlite_errors():
+                self.raw.execute("BEGIN")
+            return f"SELECT pg_advisory_xact_lock({WRITE_LOCK})"
+        if head.startswith("PRAGMA QUERY_ONLY"):
+            on = sql.rstrip().upper().endswith(("ON", "1", "TRUE"))
+            return f"SET default_transaction_read_only = {'on' if on else 'off'}"
+        if head.startswith("PRAGMA"):
+            return None  # SQLite's settings: this engine has its own
+        return sql.replace("DROP VIEW IF EXISTS temp.", "DROP VIEW IF EXISTS pg_temp.")
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.raw.info.transaction_status != pq.TransactionStatus.IDLE
+
+    def commit(self) -> None:
+        with _as_sqlite_errors():
+            if self.in_transaction:
+                self.raw.execute("COMMIT")
+
+    def rollback(self) -> None:
+        with _as_sqlite_errors():
+            if self.in_transaction:
+                self.raw.execute("ROLLBACK")
+
+    def close(self) -> None:
+        self.raw.close()
+
+    def set_progress_handler(self, handler: Any, steps: int) -> None:
+        """SQLite's Ctrl-C hook: psycopg already cancels the statement on Ctrl-C."""
+
+    def create_function(self, *args: Any, **kwargs: Any) -> None:
+        raise sqlite3.NotSupportedError("Python functions do not run inside PostgreSQL")

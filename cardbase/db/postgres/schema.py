@@ -1,0 +1,143 @@
+"""A cardbase schema on PostgreSQL: the same SQLModel tables, compiled for PostgreSQL, plus
+what SQLite has built in and PostgreSQL spells otherwise.
+
+- Full text: `card_fts` holds a `tsvector` per searched column (name, traits, text) and one
+  of all three, with GIN indexes, kept in step with the card table by a trigger, as SQLite's
+  FTS5 table is by its triggers. Stemming is PostgreSQL's English (Snowball), FTS5's is
+  Porter: the same family, agreeing on the query table of the tests.
+- SQL functions the library's statements call on SQLite (`instr`, `regexp`, `casefold`),
+  and a `nocase` collation (ICU, case-insensitive) for `COLLATE NOCASE`.
+- The header SQLite keeps in its file (application id, schema version) is a row of
+  `cardbase_meta`.
+
+Everything is created in one transaction, under the write lock, so two first runs at once
+make one schema.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cardbase.db import tables
+from cardbase.db.location import PostgresUrl
+from cardbase.db.postgres.connection import PgConnection, connect
+from cardbase.errors import DatabaseError
+
+META_TABLE = "cardbase_meta"
+FTS_COLUMNS = {"name": "name_v", "traits": "traits_v", "text": "text_v"}
+TEXT_SEARCH_CONFIG = "english"
+
+_FTS = tables.CARD_FTS_TABLE
+_VECTORS = ", ".join(
+    f"to_tsvector('{TEXT_SEARCH_CONFIG}', coalesce(new.{column}, ''))" for column in FTS_COLUMNS
+)
+SUPPORT_DDL = (
+    f"CREATE TABLE {META_TABLE} (key text PRIMARY KEY, value text NOT NULL)",
+    "CREATE COLLATION IF NOT EXISTS nocase "
+    "(provider = icu, locale = 'und-u-ks-level2', deterministic = false)",
+    "CREATE OR REPLACE FUNCTION instr(haystack text, needle text) RETURNS integer "
+    "LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT strpos(haystack, needle) $$",
+    "CREATE OR REPLACE FUNCTION casefold(value text) RETURNS text "
+    "LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT lower(value) $$",
+    "CREATE OR REPLACE FUNCTION regexp(pattern text, value text) RETURNS boolean "
+    "LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT value ~* pattern $$",
+)
+FTS_DDL = (
+    f"""CREATE TABLE {_FTS} (
+        id integer PRIMARY KEY REFERENCES {tables.CARD_TABLE} (id) ON DELETE CASCADE,
+        name_v tsvector NOT NULL, traits_v tsvector NOT NULL, text_v tsvector NOT NULL,
+        all_v tsvector GENERATED ALWAYS AS (name_v || traits_v || text_v) STORED
+    )""",
+    *(
+        f"CREATE INDEX ix_{_FTS}_{vector} ON {_FTS} USING gin ({vector})"
+        for vector in (*FTS_COLUMNS.values(), "all_v")
+    ),
+    f"""CREATE FUNCTION {_FTS}_sync() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        INSERT INTO {_FTS} (id, {', '.join(FTS_COLUMNS.values())}) VALUES (new.id, {_VECTORS})
+        ON CONFLICT (id) DO UPDATE SET
+            {', '.join(f'{v} = excluded.{v}' for v in FTS_COLUMNS.values())};
+        RETURN NULL;
+    END $$""",
+    f"CREATE TRIGGER {tables.CARD_TABLE}_fts AFTER INSERT OR UPDATE ON {tables.CARD_TABLE} "
+    f"FOR EACH ROW EXECUTE FUNCTION {_FTS}_sync()",
+)  # fmt: skip
+
+
+def create_statements() -> list[str]:
+    """The DDL of every table and index, compiled from the SQLModel models for PostgreSQL."""
+    from sqlalchemy.dialects import postgresql
+    from sqlalchemy.schema import CreateIndex, CreateTable
+
+    from cardbase.db.models import TABLES
+
+    dialect = postgresql.dialect()
+    statements = []
+    for table in TABLES:
+        statements.append(str(CreateTable(table).compile(dialect=dialect)))
+        statements += [str(CreateIndex(index).compile(dialect=dialect)) for index in table.indexes]
+    return statements
+
+
+def read_version(conn: PgConnection) -> int | None:
+    """The schema version stamped in the database; None when it has no cardbase schema, and
+    an error when its tables are somebody else's."""
+    found = conn.execute("SELECT to_regclass(?) IS NOT NULL", (META_TABLE,)).fetchone()[0]
+    if not found:
+        others = conn.execute(
+            "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()"
+        ).fetchone()[0]
+        if others:
+            raise DatabaseError(
+                f"{conn.url}: this database has tables, but not cardbase's; nothing was changed",
+                "Give cardbase a database of its own (createdb cardbase)",
+            )
+        return None
+    row = conn.execute(f"SELECT value FROM {META_TABLE} WHERE key = 'schema_version'").fetchone()
+    return int(row[0]) if row else None
+
+
+def prepare(url: PostgresUrl, catalogue: Path | None = None) -> None:
+    """Create cardbase's schema and load a catalogue (default: the bundled one), unless the
+    database has it already; refuse a schema newer than this code."""
+    conn = connect(url)
+    try:
+        if read_version(conn) == tables.SCHEMA_VERSION:
+            return
+        conn.execute("BEGIN IMMEDIATE")  # the write lock: one first run creates it
+        try:
+            version = read_version(conn)
+            if version is None:
+                _create(conn, catalogue)
+            elif version > tables.SCHEMA_VERSION:
+                raise DatabaseError(
+                    f"{url}: made by a newer cardbase (schema {version}, this one knows "
+                    f"{tables.SCHEMA_VERSION}); nothing was changed",
+                    "Upgrade cardbase: pip install -U cardbase",
+                )
+            elif version < tables.SCHEMA_VERSION:
+                raise DatabaseError(
+                    f"{url}: schema {version} needs an upgrade this cardbase cannot make yet",
+                    "Copy it to a new database with cardbase db copy",
+                )
+            conn.commit()
+        except BaseException:
+            conn.rollback()
+            raise
+    finally:
+        conn.close()
+
+
+def _create(conn: PgConnection, catalogue: Path | None) -> None:
+    from cardbase.catalog.load import bundled_catalogue, load_catalogue
+    from cardbase.collection.collectors import create_default
+
+    for statement in (*SUPPORT_DDL, *create_statements(), *FTS_DDL):
+        conn.execute(statement)
+    create_default(conn)  # type: ignore[arg-type]
+    conn.execute(
+        f"INSERT INTO {META_TABLE} (key, value) VALUES ('schema_version', ?), "
+        "('application_id', ?)",
+        (str(tables.SCHEMA_VERSION), str(tables.APPLICATION_ID)),
+    )
+    load_catalogue(conn, catalogue or bundled_catalogue())  # type: ignore[arg-type]

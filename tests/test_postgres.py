@@ -1,0 +1,125 @@
+"""cardbase on PostgreSQL: the commands a collector uses, through the CLI as typed, on a real
+server (a throwaway cluster, tests/pg_cluster.py); bad URLs and rights as one line, exit 2.
+
+The query language's whole table runs on both engines in tests/test_query.py.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import psycopg
+import pytest
+
+from cardbase.db.location import PostgresUrl
+from cardbase.db.postgres import schema as postgres_schema
+from tests.conftest import MINI_CATALOGUE, ROOT, Run, subprocess_env
+
+
+@pytest.fixture
+def league(pg_url: PostgresUrl) -> Run:
+    """The CLI on a PostgreSQL database holding the test catalogue."""
+    postgres_schema.prepare(pg_url, MINI_CATALOGUE)
+    return Run(pg_url.url)  # type: ignore[arg-type]
+
+
+def ok(run: Run, *args: str) -> str:
+    result = run(*args)
+    assert result.exit_code == 0, (args, result.output)
+    return result.stdout
+
+
+def test_a_first_run_creates_the_schema_and_loads_the_bundled_catalogue(
+    pg_url: PostgresUrl,
+) -> None:
+    found = Run(pg_url.url)("search", "chugawug", "-o", "csv")  # type: ignore[arg-type]
+    assert found.exit_code == 0, found.output
+    assert "Chugawug Cook" in found.stdout
+    with psycopg.connect(pg_url.url) as conn:
+        (cards,) = conn.execute("SELECT count(*) FROM card").fetchone() or (0,)
+        (indexed,) = conn.execute("SELECT count(*) FROM card_fts").fetchone() or (0,)
+    assert cards == indexed > 200
+
+
+def test_collecting_undo_and_redo(league: Run) -> None:
+    ok(league, "add", "1 C 14 x2 foil lp fr", "--location", "Binder 1", "--tag", "trade")
+    ok(league, "add", "1 U 15 x3")
+    assert "5 cards (3 non-foil, 2 foil), 2 distinct" in ok(league, "collection")
+    assert "Chugawug Elder" in ok(league, "collection", "tag:none")
+    assert "Chugawug Cook" in ok(league, "collection", 'in:"binder 1"', "cond:lp", "lang:fr")
+    ok(league, "undo")
+    assert "2 cards (0 non-foil, 2 foil), 1 distinct" in ok(league, "collection")
+    ok(league, "redo")
+    assert "5 cards" in ok(league, "collection")
+    assert "Binder 1" in ok(league, "stats")
+
+
+def test_collectors_keep_their_own_cards_and_trade(league: Run) -> None:
+    ok(league, "collectors", "add", "Bo")
+    ok(league, "add", "1 C 14 x4", "--collector", "Bo")
+    ok(league, "add", "1 U 15 x4")
+    assert "Chugawug Cook" not in ok(league, "collection")
+    assert "Chugawug Cook" in ok(league, "collection", "--collector", "Bo")
+    ok(league, "trade", "match", "--with", "Bo")
+    ok(league, "undo", "--collector", "Bo")
+    assert "You own no cards" in league("collection", "--collector", "Bo").stderr
+    assert "4 cards" in ok(league, "collection")  # undo by one collector never touches another's
+
+
+def test_import_export_and_decks(league: Run, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    sheet = tmp_path / "mine.csv"
+    sheet.write_text("Code,Name,Qty,Foil\n1 C 14,Chugawug Cook,3,\n1 U 15,Chugawug Elder,1,yes\n")
+    ok(league, "import", str(sheet))
+    out = tmp_path / "out.csv"
+    ok(league, "export", str(out))
+    assert "Chugawug Cook" in out.read_text()
+    deck = tmp_path / "deck.txt"
+    deck.write_text("3 Chugawug Cook\n2 Chugawug Elder\n")
+    ok(league, "deck", "save", str(deck), "--name", "Bog Stew")
+    assert "Bog Stew" in ok(league, "deck", "list")
+    assert league("deck", "check", str(deck)).exit_code == 1  # 5 cards: invalid, exit 1
+
+
+def test_the_query_language_is_the_same(league: Run) -> None:
+    for query in ("chug*", '"draw a card"', "o:stun", "s:chaos -t:creature", "name:/^c.*k$/",
+                  "cost:2..4 order:-attack", "r>=r gems>=3"):  # fmt: skip
+        assert league("search", query).exit_code == 0, query
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("postgresql://ann:s3cret@127.0.0.1:1/cards", "127.0.0.1:1"),
+        ("postgresql://ann:s3cret@nosuchhost.invalid/cards", "nosuchhost.invalid"),
+    ],
+)
+def test_a_server_that_cannot_be_reached_is_one_line_without_the_password(
+    url: str, said: str
+) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "cardbase", "--db", url, "search", "chug"],
+        capture_output=True, text=True, cwd=ROOT, env=subprocess_env(), timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and said in lines[0], result.stderr
+    assert "s3cret" not in result.stderr and "***" in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+def test_a_missing_database_and_missing_rights_are_one_line(
+    postgres_server: str, pg_url: PostgresUrl
+) -> None:
+    base = postgres_server.rsplit("/", 1)[0]
+    missing = Run(f"{base}/no_such_db")("search", "chug")  # type: ignore[arg-type]
+    assert missing.exit_code == 2
+    assert 'database "no_such_db" does not exist' in missing.stderr
+    with psycopg.connect(pg_url.url, autocommit=True) as admin:
+        admin.execute("CREATE ROLE reader LOGIN")
+        admin.execute("REVOKE CREATE ON SCHEMA public FROM PUBLIC")
+    reader = pg_url.url.replace("//" + pg_url.url.split("//")[1].split("@")[0], "//reader")
+    denied = Run(reader)("search", "chug")  # type: ignore[arg-type]
+    assert denied.exit_code == 2, denied.output
+    assert len(denied.stderr.splitlines()) == 1
+    assert "permission denied" in denied.stderr and "nothing was changed" in denied.stderr
