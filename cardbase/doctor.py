@@ -16,7 +16,7 @@ from typing import NamedTuple
 from cardbase.db import connect as db
 from cardbase.db import health, tables
 from cardbase.db.header import known_version, read_header
-from cardbase.db.location import Location, sqlite_file
+from cardbase.db.location import Location
 from cardbase.db.tables import copies_of
 from cardbase.errors import DatabaseError
 
@@ -40,7 +40,10 @@ def doctor(db_path: Location, fix: bool = False) -> list[Finding]:
     Reads only, on the file as it is (nothing created or upgraded), so that it can say what
     is wrong with a database that every other command refuses.
     """
-    db_path = sqlite_file(db_path, "doctor", "pg_amcheck checks pages and indexes")
+    if not isinstance(db_path, Path):
+        from cardbase.db.postgres.doctor import doctor as postgres_doctor
+
+        return [Finding(*found) for found in postgres_doctor(db_path, fix)]
     with closing(db.open_existing(db_path)) as conn:
         version = _header(conn, db_path)
         copy = _memory_copy(conn)
@@ -155,11 +158,11 @@ def _totals(copy: sqlite3.Connection) -> Finding:
         f"SELECT count(*) FROM (SELECT collector_id, card_id, nonfoil, foil "
         f"FROM {tables.OWNERSHIP_TABLE} WHERE nonfoil + foil > 0 "
         f"EXCEPT SELECT collector_id, card_id, {copies_of('nonfoil')}, {copies_of('foil')} "
-        f"FROM {tables.HOLDING_TABLE} GROUP BY 1, 2)"
+        f"FROM {tables.HOLDING_TABLE} GROUP BY 1, 2) AS differing"
     ).fetchone()[0]
     missing = copy.execute(
         f"SELECT count(*) FROM (SELECT collector_id, card_id FROM {tables.HOLDING_TABLE} "
-        f"EXCEPT SELECT collector_id, card_id FROM {tables.OWNERSHIP_TABLE})"
+        f"EXCEPT SELECT collector_id, card_id FROM {tables.OWNERSHIP_TABLE}) AS missing"
     ).fetchone()[0]
     if differ or missing:
         return Finding(

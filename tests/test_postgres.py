@@ -123,3 +123,37 @@ def test_a_missing_database_and_missing_rights_are_one_line(
     assert denied.exit_code == 2, denied.output
     assert len(denied.stderr.splitlines()) == 1
     assert "permission denied" in denied.stderr and "nothing was changed" in denied.stderr
+
+
+def test_doctor_checks_what_is_cardbases_and_fixes_the_search_vectors(
+    league: Run, pg_url: PostgresUrl
+) -> None:
+    healthy = league("doctor")
+    assert healthy.exit_code == 0, healthy.output
+    assert "pg_amcheck" in healthy.stdout
+    with psycopg.connect(pg_url.url, autocommit=True) as conn:
+        conn.execute("UPDATE card_fts SET text_v = ''::tsvector WHERE id IN (1, 2)")
+    stale = league("doctor")
+    assert stale.exit_code == 1
+    assert "2 cards' vectors out of date" in stale.stdout
+    assert league("doctor", "--fix").exit_code == 0
+    assert league("doctor").exit_code == 0
+    with psycopg.connect(pg_url.url, autocommit=True) as conn:
+        conn.execute("UPDATE ownership SET nonfoil = nonfoil + 1")
+    ok(league, "add", "1 C 14")
+    with psycopg.connect(pg_url.url, autocommit=True) as conn:
+        conn.execute("UPDATE ownership SET nonfoil = nonfoil + 1")
+    assert "totals differ" in league("doctor").stdout
+
+
+def test_backup_and_restore_name_the_servers_tools(league: Run, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    backup = league("backup", str(tmp_path / "b.db"))
+    assert backup.exit_code == 2 and "pg_dump" in backup.stderr
+    restore = league("restore", str(tmp_path / "b.db"))
+    assert restore.exit_code == 2 and "pg_restore" in restore.stderr
+
+
+def test_explain_shows_the_statement_postgresql_runs(league: Run) -> None:
+    explained = ok(league, "search", "o:stun", "--explain")
+    assert "text_v @@ phraseto_tsquery('english', ?)" in explained
+    assert "MATCH" not in explained

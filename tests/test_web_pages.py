@@ -4,12 +4,30 @@ the command line calls, so each test compares the page with the library (or the 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import Run
+from cardbase.db import schema
+from cardbase.db.location import Location
+from tests.conftest import MINI_CATALOGUE, Run, postgres_database
 from tests.web_helpers import Pages, error_of, flash_of, text_of
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_path(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Location]:
+    """Every page on both engines: the mini catalogue in a SQLite file or on PostgreSQL."""
+    if request.param == "sqlite":
+        path = tmp_path / "mini.db"
+        schema.prepare(path, catalogue=MINI_CATALOGUE)
+        yield path
+        return
+    from cardbase.db.postgres import schema as postgres_schema
+
+    for url in postgres_database(request.getfixturevalue("postgres_server")):
+        postgres_schema.prepare(url, MINI_CATALOGUE)
+        yield url
 
 
 @pytest.fixture

@@ -50,9 +50,11 @@ def checked(conn: sqlite3.Connection, query: "Query") -> "Query":
 
 
 def _explain(query: "Query", limit: int | None, count: bool, copies: bool, output: Output) -> None:
+    from cardbase.db.location import PostgresUrl
     from cardbase.query import search as lib
 
-    found = lib.plan(query, limit, count, copies)
+    dialect = "postgresql" if isinstance(STATE.db_path, PostgresUrl) else "sqlite"
+    found = lib.plan(query, limit, count, copies, dialect)
     if output is Output.json:
         render.print_json(found.to_dict())
     else:

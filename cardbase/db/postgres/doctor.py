@@ -1,0 +1,98 @@
+"""The doctor on PostgreSQL: what cardbase can judge of a database on a server, read only.
+
+Pages and indexes are the server's to keep (`pg_amcheck` checks them), and it enforces the
+references itself; what cardbase checks is its own: the schema version, that every table,
+column and index of the SQLModel tables is there, each collector's totals against their
+copies, and the full-text vectors against the cards. `--fix` recomputes the vectors.
+"""
+
+from __future__ import annotations
+
+from cardbase.db import tables
+from cardbase.db.location import PostgresUrl
+from cardbase.db.postgres.connection import PgConnection, connect
+from cardbase.db.postgres.schema import FTS_COLUMNS, META_TABLE, TEXT_SEARCH_CONFIG, read_version
+
+_FTS = tables.CARD_FTS_TABLE
+_VECTORS = ", ".join(
+    f"to_tsvector('{TEXT_SEARCH_CONFIG}', coalesce(c.{column}, ''))" for column in FTS_COLUMNS
+)
+_STALE_VECTORS = (
+    f"SELECT count(*) FROM {tables.CARD_TABLE} AS c LEFT JOIN {_FTS} AS f ON f.id = c.id "
+    "WHERE f.id IS NULL OR "
+    + " OR ".join(
+        f"f.{vector} <> to_tsvector('{TEXT_SEARCH_CONFIG}', coalesce(c.{column}, ''))"
+        for column, vector in FTS_COLUMNS.items()
+    )
+)
+_REBUILD = (
+    f"INSERT INTO {_FTS} (id, {', '.join(FTS_COLUMNS.values())}) "
+    f"SELECT c.id, {_VECTORS} FROM {tables.CARD_TABLE} AS c ON CONFLICT (id) DO UPDATE SET "
+    + ", ".join(f"{vector} = excluded.{vector}" for vector in FTS_COLUMNS.values())
+)
+
+
+def doctor(url: PostgresUrl, fix: bool = False) -> list[tuple[str, bool, str]]:
+    """(check, ok, detail) for each check, in the order the SQLite doctor gives them."""
+    from cardbase.doctor import _totals  # the same SQL on both engines
+
+    conn = connect(url)
+    try:
+        version = read_version(conn)
+        if version is None:
+            return [("schema version", False, f"no cardbase schema ({META_TABLE} is missing)")]
+        found = [
+            ("schema version", version == tables.SCHEMA_VERSION,
+             f"{version} (this cardbase: {tables.SCHEMA_VERSION})"),
+            ("integrity", True, "pages and indexes are the server's: pg_amcheck checks them"),
+            _schema(conn),
+            ("references", True, "enforced by the server (foreign keys)"),
+            tuple(_totals(conn)),  # type: ignore[arg-type]
+            _fts(conn, fix),
+        ]  # fmt: skip
+        return found  # type: ignore[return-value]
+    finally:
+        conn.close()
+
+
+def _schema(conn: PgConnection) -> tuple[str, bool, str]:
+    from cardbase.db.models import TABLES
+
+    columns = {
+        (table, column)
+        for table, column in conn.execute(
+            "SELECT table_name, column_name FROM information_schema.columns "
+            "WHERE table_schema = current_schema()"
+        )
+    }
+    indexes = {row[0] for row in conn.execute(
+        "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()"
+    )}  # fmt: skip
+    missing = [f"column {t.name}.{c.name}" for t in TABLES for c in t.columns
+               if (t.name, c.name) not in columns]  # fmt: skip
+    missing += [f"index {i.name}" for t in TABLES for i in t.indexes if i.name not in indexes]
+    missing += [f"table {_FTS}"] if (_FTS, "all_v") not in columns else []
+    if missing:
+        return ("schema", False, f"missing {', '.join(missing)}")
+    return ("schema", True, "every table, column and index as this cardbase makes them")
+
+
+def _fts(conn: PgConnection, fix: bool) -> tuple[str, bool, str]:
+    stale = int(conn.execute(_STALE_VECTORS).fetchone()[0])
+    if not stale:
+        return ("full-text index", True, "in sync with the card table")
+    if not fix:
+        return (
+            "full-text index",
+            False,
+            f"{stale} cards' vectors out of date; --fix rebuilds them",
+        )
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute(_REBUILD)
+        conn.execute(f"DELETE FROM {_FTS} WHERE id NOT IN (SELECT id FROM {tables.CARD_TABLE})")
+        conn.commit()
+    except BaseException:
+        conn.rollback()
+        raise
+    return ("full-text index", True, f"rebuilt {stale} cards' vectors from the card table")
