@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -364,3 +365,19 @@ def test_a_search_imports_only_its_own_command_module(db_path: Path) -> None:
     loaded = found.stdout.strip().splitlines()[-1]
     assert "cardbase.cli.decks" not in loaded
     assert "cardbase.cli.search" in loaded
+
+
+@pytest.mark.parametrize(
+    ("code", "cost"),
+    [("1 C 21", "1 star"), ("1 C 51", "2 stars"), ("1 C 14", "2 coins"), ("1 C 1", "1 coin")],
+)
+def test_show_counts_the_cost_in_its_unit(run: Run, code: str, cost: str) -> None:
+    assert re.search(rf"^Cost +{cost}$", run("show", code).stdout, re.M)
+
+
+def test_a_player_count_below_one_is_bad_input(run: Run, tmp_path: Path) -> None:
+    deck = tmp_path / "deck.txt"
+    deck.write_text("3 Chugawug Cook\n")
+    result = run("deck", "check", str(deck), "--players", "0")
+    assert result.exit_code == 2
+    assert "0 is not in the range x>=1" in result.output

@@ -312,3 +312,8 @@ def test_an_unknown_collector_says_where_its_name_came_from(
     assert from_config.stderr.startswith(f"cardbase: {config}: collector: no collector named")
     typed = run("search", "chug", "--collector", "al")
     assert typed.stderr.startswith("cardbase: no collector named 'al'")
+
+
+def test_a_rename_says_the_name_as_it_was_stored(run: Run) -> None:
+    assert run("collectors", "add", "alice").exit_code == 0
+    assert run("collectors", "rename", "ALICE", "Bob").stdout == "Renamed 'alice' to 'Bob'\n"

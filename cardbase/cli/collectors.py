@@ -125,8 +125,8 @@ def rename(name: Name, new: Annotated[str, typer.Argument(metavar="NEW")]) -> No
     """
     from cardbase.collection.roster import rename_collector
 
-    renamed = rename_collector(STATE.db_path, name, new)
-    render.echo(f"Renamed '{name}' to '{renamed.name}'")
+    before, renamed = rename_collector(STATE.db_path, name, new)
+    render.echo(f"Renamed '{before.name}' to '{renamed.name}'")
 
 
 @command(collectors_app, "default")

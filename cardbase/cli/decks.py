@@ -51,7 +51,7 @@ FormatOption = Annotated[
 ]
 PlayersOption = Annotated[
     int | None,
-    typer.Option("--players", help="Player count, for formats that vary by it (3 or 4)."),
+    typer.Option("--players", min=1, help="Player count, for formats that vary by it (3 or 4)."),
 ]
 CHECK, CROSS = "\u2714", "\u2718"
 LEFT_OUT_SHOWN = 8  # notes on cards the builder left out

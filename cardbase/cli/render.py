@@ -17,7 +17,7 @@ from cardbase.catalog.cards import Card
 from cardbase.cli.root import STATE, Output
 from cardbase.fields import FINISHES, JSON_KEYS, TABLE_FIELDS
 from cardbase.games import DEFAULT_GAME
-from cardbase.text import UNSEEN_IN_JSON, pattern, visible
+from cardbase.text import UNSEEN_IN_JSON, pattern, plural, visible
 
 if TYPE_CHECKING:
     from cardbase.query.copies import Copy
@@ -200,8 +200,8 @@ def card_detail_lines(card: Card) -> list[tuple[str, str]]:
     if card.traits:
         lines.append(("Traits", ", ".join(card.traits)))
     if card.cost is not None:
-        unit = "stars" if card.type == "Trick" else "coins"
-        lines.append(("Cost", f"{card.cost} {unit}"))
+        unit = "star" if card.type == "Trick" else "coin"
+        lines.append(("Cost", plural(card.cost, unit)))
     if card.attack is not None:
         lines.append(("Attack", str(card.attack)))
         lines.append(("Defense", str(card.defense)))

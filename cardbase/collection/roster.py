@@ -71,7 +71,8 @@ def add_collector(db_path: Location, name: str, make_default: bool = False) -> C
     return Collector(int(new_id), cleaned, make_default)
 
 
-def rename_collector(db_path: Location, old: str, new: str) -> Collector:
+def rename_collector(db_path: Location, old: str, new: str) -> tuple[Collector, Collector]:
+    """The collector as it was (its name as stored, however `old` was typed) and as it is."""
     cleaned = check_name(new)
     with write_transaction(db_path) as conn:
         found = find_collector(conn, old)
@@ -80,7 +81,7 @@ def rename_collector(db_path: Location, old: str, new: str) -> Collector:
             f"UPDATE {tables.COLLECTOR_TABLE} SET name = ?, name_key = ? WHERE id = ?",
             (cleaned, name_key(cleaned), found.id),
         )
-    return found._replace(name=cleaned)
+    return found, found._replace(name=cleaned)
 
 
 def make_default(db_path: Location, name: str) -> Collector:
