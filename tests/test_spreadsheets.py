@@ -389,3 +389,19 @@ def test_export_refuses_catalogue_and_query_together(run: Run, tmp_path: Path) -
     assert result.exit_code == 2
     assert "--catalogue" in result.stderr and "--query" in result.stderr
     assert not path.exists()
+
+
+def test_export_of_a_copy_query_writes_only_the_copies_it_picks(run: Run, tmp_path: Path) -> None:
+    run("add", "1 C 14 x2", "--tag", "trade")
+    run("add", "1 C 14 x3 foil lp", "1 U 15")
+    path = tmp_path / "trade.csv"
+    assert run("export", str(path), "--query", "tag:trade").exit_code == 0
+    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    assert [(r["Code"], r["Nonfoil"], r["Foil"], r["Tags"]) for r in rows] == [
+        ("1 C 14", "2", "0", "trade")
+    ]
+    every = tmp_path / "all.csv"
+    assert run("export", str(every), "--query", "chugawug").exit_code == 0
+    assert (
+        len([r for r in csv.DictReader(every.open(encoding="utf-8")) if r["Code"] == "1 C 14"]) == 2
+    )

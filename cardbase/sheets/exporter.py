@@ -84,15 +84,20 @@ def _cell(value: Any) -> Any:
     return value
 
 
-def held_copies(conn: sqlite3.Connection) -> dict[int, list[Copies]]:
+def held_copies(
+    conn: sqlite3.Connection, only: set[tuple[Any, ...]] | None = None
+) -> dict[int, list[Copies]]:
     """The connection's collector's holdings by card id, each card's in condition order;
     a holding's foil and non-foil copies that differ in nothing else share a row. Past
-    `MAX_COUNT` copies, the rest go on more rows, which the importer adds up."""
+    `MAX_COUNT` copies, the rest go on more rows, which the importer adds up. `only`: the
+    holdings a query's copy terms picked (`picked_holdings`), the rest left out."""
     grouped: dict[tuple[int, str, str, str, str, str], list[int]] = {}
     for card_id, finish, *attributes, copies in conn.execute(
         f"SELECT card_id, finish, condition, language, location, tags, note, copies "
         f"FROM {tables.MY_HOLDING}"
     ):
+        if only is not None and (card_id, finish, *attributes[:4]) not in only:
+            continue
         counts = grouped.setdefault((card_id, *attributes), [0, 0])
         counts[finish == FOIL] += copies
     held: dict[int, list[Copies]] = {}
@@ -182,7 +187,7 @@ def export_cards(
     workbook = path.suffix.lower() != ".csv"
     with output_file(path, force=force, suffixes=SUFFIXES) as temporary:
         cards = step("Searching", progress, lambda: cards_to_export(conn, what, query_text))
-        held = held_copies(conn)
+        held = held_copies(conn, picked_holdings(conn, what, query_text))
         writing = Stage("Writing", len(cards), progress)
 
         def rows() -> Iterator[list[Any]]:
@@ -209,6 +214,24 @@ def cards_to_export(conn: sqlite3.Connection, what: str, query_text: str | None)
     text = {"catalogue": "", "query": query_text or ""}.get(what, "is:owned")
     with paused_gc():
         return search.search(conn, search.build_query(text))
+
+
+def picked_holdings(
+    conn: sqlite3.Connection, what: str, query_text: str | None
+) -> set[tuple[Any, ...]] | None:
+    """For a query with copy terms (`tag:trade`, `in:"binder 1"`), the holdings they pick, as
+    `collection --copies` lists them: `export --query tag:trade` writes the tagged copies,
+    not every copy of a card that has one. None: every holding of the cards found."""
+    from cardbase.query import nodes as q
+    from cardbase.query import search
+
+    if what != "query" or not query_text:
+        return None
+    query = search.build_query(query_text)
+    if q.per_holding(query.root) == query.root:
+        return None
+    return {(c.card_id, c.finish, c.condition, c.language, c.location, c.tags)
+            for c in search.search_copies(conn, query)}  # fmt: skip
 
 
 def target_path(path: Path, fmt: str | None) -> Path:
@@ -241,7 +264,9 @@ def _export_to_stdout(
     columns = export_fields(with_text=what == "catalogue")
     cards = cards_to_export(conn, what, query_text)
     with paused_gc():
-        rows = export_rows(cards, columns, held_copies(conn))
+        rows = export_rows(
+            cards, columns, held_copies(conn, picked_holdings(conn, what, query_text))
+        )
         table = Table(SHEET_NAMES[what], export_headers(columns), rows)
         if fmt == "csv":
             count = _csv_to(sys.stdout, table, bom)
