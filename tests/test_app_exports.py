@@ -168,6 +168,38 @@ def test_a_misspelled_count_column_is_an_error_naming_it(run: Run, tmp_path: Pat
     assert holdings(run.db_path) == {}
 
 
+@pytest.mark.parametrize(
+    ("header", "row", "refused"),
+    [
+        (
+            "Name,Cuont",
+            "Chugawug Elder,2",
+            "column 'Cuont' looks like a count column, but cardbase does not know it (did you mean 'Count'?)",
+        ),
+        (
+            "Name,Qty,Fiol",
+            "Chugawug Elder,2,1",
+            "column 'Fiol' looks like a foil count or finish column",
+        ),
+        ("Name,Qty,Folio", "Chugawug Elder,2,Binder 2", None),  # near 'foil', but not numbers
+        ("Name,Qty,Page", "Chugawug Elder,2,14", None),  # numbers under a header near nothing
+    ],
+)
+def test_a_header_misspelt_over_numbers_is_refused(
+    run: Run, tmp_path: Path, header: str, row: str, refused: str | None
+) -> None:
+    """Without 'qty' or 'count' in it, a misspelt count header was ignored, and each row
+    imported one copy: it is judged by its nearness to those words, over whole numbers."""
+    path = tmp_path / "typo.csv"
+    path.write_text(f"{header}\n{row}\n", encoding="utf-8")
+    result = run("import", str(path), "--dry-run")
+    if refused is None:
+        assert result.exit_code == 0, result.output
+        return
+    assert result.exit_code == 2
+    assert refused in result.stderr
+
+
 @pytest.mark.parametrize("header", ["Name,Qty,", "Name,Qty"])
 def test_cells_under_no_header_are_listed_as_ignored(run: Run, tmp_path: Path, header: str) -> None:
     """A column of values whose header cell is blank, or that goes past the header row, was

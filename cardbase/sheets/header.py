@@ -51,6 +51,9 @@ DISTINCT_FINISHES = frozenset(fold(word) for word in FINISH_WORDS) - {
     "no",
 }
 NOT_SUSPECT = ("price", "date", "value", "cost", "id")  # "Foil Price" is a price
+# How near an unknown header over whole numbers must be to a count or finish word to be taken
+# for its misspelling ('Cuont' is 80 from 'count'; 'Folio', 89 from 'foil', only over numbers).
+MISSPELT_CUTOFF = 75.0
 
 
 class NoHeader(CardbaseError):
@@ -194,6 +197,8 @@ def _check_unknown(header: str, values: list[Any], source: str, position: int) -
         what = next((kind for kind, words in SUSPECT_WORDS.items()
                      if any(word in folded for word in words)), None)  # fmt: skip
     words = {fold(value) for value in values if isinstance(value, str) and value.strip()}
+    if what is None and folded and _counts(values):
+        what = _misspelt(folded)  # 'Cuont' over numbers: a count column, mistyped
     if what is None and words and all(_is_finish(word) for word in words):
         what = "finish"
     if what is None and words and _conditions(words):
@@ -207,6 +212,23 @@ def _check_unknown(header: str, values: list[Any], source: str, position: int) -
     raise CardbaseError(
         f"{source}: {named} looks like a {what} column, but cardbase does not know "
         f"it{hint}; rename it to a header cardbase reads, or remove the column"
+    )
+
+
+def _misspelt(folded: str) -> str | None:
+    """The kind of column a header is a misspelling of (`cuont`: a count), judged against the
+    words that mark count and finish columns; None when it is near none of them."""
+    kinds = {word: kind for kind, words in SUSPECT_WORDS.items() for word in words}
+    near = closest(folded, [word for word in kinds if len(word) >= 4], MISSPELT_CUTOFF)
+    return kinds[near] if near else None
+
+
+def _counts(values: list[Any]) -> bool:
+    """Whether a column holds whole numbers and blanks only, at least one number."""
+    numbers = [value for value in values if not blank(value)]
+    return bool(numbers) and all(
+        isinstance(value, int | float) or (isinstance(value, str) and value.strip().isdigit())
+        for value in numbers
     )
 
 
