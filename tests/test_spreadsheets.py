@@ -405,3 +405,13 @@ def test_export_of_a_copy_query_writes_only_the_copies_it_picks(run: Run, tmp_pa
     assert (
         len([r for r in csv.DictReader(every.open(encoding="utf-8")) if r["Code"] == "1 C 14"]) == 2
     )
+
+
+def test_rows_with_a_blank_or_zero_count_are_said(run: Run, tmp_path: Path) -> None:
+    """A checklist leaves the count blank for cards not owned: read as none, and said."""
+    path = tmp_path / "checklist.csv"
+    path.write_text("Name,Qty\nChugawug Elder,\nPixie Dewdancer,2\nSudden Growth,0\n")
+    result = run("import", str(path))
+    assert result.exit_code == 0, result.output
+    assert "0 rows skipped; 2 rows with no copies (count blank or 0)" in result.stdout
+    assert json.loads(run("import", str(path), "--dry-run", "-o", "json").stdout)["no_copies"] == 2

@@ -127,6 +127,11 @@ def _print_import(report: ImportReport, dry_run: bool, output: Output) -> None:
         f"{report.source}: {plural(counts['rows'], 'row')}; {plural(counts['added'], 'card')} "
         f"{verb} added, {counts['changed']} changed, {counts['removed']} removed; "
         f"{plural(counts['skipped'], 'row')} skipped"
+        + (
+            f"; {plural(counts['no_copies'], 'row')} with no copies (count blank or 0)"
+            if counts["no_copies"]
+            else ""
+        )
         + ("" if dry_run or not report.changes else ". 'cardbase undo' reverts this import.")
     )
 

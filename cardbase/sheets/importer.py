@@ -62,6 +62,7 @@ class ImportReport(NamedTuple):
     dry_run: bool
     sheets: list[SheetColumns] = []  # noqa: RUF012 (a NamedTuple default, never mutated)
     skipped_sheets: list[str] = []  # noqa: RUF012
+    empty_rows: int = 0  # rows naming a card with no copies (a count blank or 0): said, not lost
 
     def counts(self) -> dict[str, int]:
         """Distinct cards newly owned, changed, no longer owned (foil and non-foil together)."""
@@ -79,6 +80,7 @@ class ImportReport(NamedTuple):
             "changed": len(after) - added - removed,
             "removed": removed,
             "skipped": len(self.problems),
+            "no_copies": self.empty_rows,
         }
 
 
@@ -237,6 +239,8 @@ def import_collection(
         sheets = [_columns_of(sheet) for sheet in book.sheets]
         skipped = [f"{_file_name(path)}: {line}" for line in book.skipped]
         rows = sum(sheet.rows for sheet in sheets)
+        empty = sum(1 for sheet in book.sheets for row in sheet.rows
+                    if not (row.nonfoil or row.foil or row.trade))  # fmt: skip
         del book, sheet, catalogue, resolver  # a 100k-row import needs none again; the writes do
         if problems and not skip_bad:
             shown = first_few(problems, MAX_PROBLEMS_SHOWN)
@@ -253,7 +257,7 @@ def import_collection(
         db_path, requests, mode, f"import {_file_name(path)}", collector=collector,
         defaults=defaults, dry_run=dry_run, progress=progress,
     )  # fmt: skip
-    return ImportReport(source, rows, changes, problems, dry_run, sheets, skipped)
+    return ImportReport(source, rows, changes, problems, dry_run, sheets, skipped, empty)
 
 
 def _file_name(path: Path) -> str:
