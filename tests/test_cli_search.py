@@ -185,11 +185,13 @@ def assert_the_cli_does_what_the_library_predicts(
 ) -> None:
     """The library decides: what it refuses exits 2 with its message, the rest exits 0 with
     exactly the cards the library finds."""
+    from cardbase.query.argv import query_text
+
     run, conn = reader
     result = run("search", "-o", "json", "--", text)
     assert "Traceback" not in result.output
-    try:
-        query = build_query(text)
+    try:  # one argument, as the shell delivers it: 'o:stun Y' is o:"stun Y" (query.argv)
+        query = build_query(query_text([text]))
     except QueryError as error:
         assert result.exit_code == 2, result.output
         assert result.stdout == ""
