@@ -173,3 +173,22 @@ def test_a_condition_range_is_refused_not_read_as_one_condition(run: Run, args: 
     assert result.exit_code == 2, result.output
     assert result.stdout == ""
     assert "not a range" in result.stderr and "cond>=" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("note", "refused"),
+    [
+        ("a\x07b", "has control characters"),
+        ("x" * 1_001, "is 1,001 characters; at most 1,000"),
+        ("two\nlines\tand a tab", None),
+    ],
+)
+def test_a_note_is_text_of_a_readable_size(run: Run, note: str, refused: str | None) -> None:
+    before = run("collection", "--copies", "-o", "csv").stdout
+    result = run("add", "1 C 14", "--note", note)
+    if refused is None:
+        assert result.exit_code == 0, result.output
+        return
+    assert result.exit_code == 2
+    assert refused in result.stderr and len(result.stderr.splitlines()) == 1
+    assert run("collection", "--copies", "-o", "csv").stdout == before

@@ -37,6 +37,7 @@ DEFAULT_LANGUAGE = "en"
 NO_LOCATION = ""
 TAG_SEPARATOR = ","  # how tags are stored: sorted, case-insensitively unique
 MAX_LABEL = 100  # characters of a location or a tag
+MAX_NOTE = 1_000  # characters of a note: a sentence or a few, not a file
 
 _FOLD = re.compile(r"[^0-9a-z]+")
 _LANGUAGE_TAG = re.compile(r"([a-z]{2})(?:[-_]([a-z]{2}|[a-z]{4}))?", re.IGNORECASE)
@@ -115,6 +116,19 @@ def _label(text: str, what: str) -> str:
             f"{what} '{shorten(label, 40)}' has a double quote; use another mark, such as '"
         )
     return label
+
+
+def parse_note(text: str) -> str:
+    """A note as stored: its ends trimmed, its lines kept; at most `MAX_NOTE` characters,
+    and no control characters but line breaks and tabs (they would go raw into exports)."""
+    note = text.strip()
+    if len(note) > MAX_NOTE:
+        raise CardbaseError(
+            f"note '{shorten(note, 40)}' is {len(note):,} characters; at most {MAX_NOTE:,}"
+        )
+    if any(not ch.isprintable() and ch not in "\n\t" for ch in note):
+        raise CardbaseError(f"note '{shorten(note, 40)}' has control characters")
+    return note
 
 
 def parse_location(text: str) -> str:

@@ -14,7 +14,7 @@ from typing import IO, Any
 
 from cardbase.catalog.entries import FINISH_WORDS, parse_entry
 from cardbase.catalog.names import resolve_entries
-from cardbase.collection.attributes import CONDITION_SYNONYMS, parse_language
+from cardbase.collection.attributes import CONDITION_SYNONYMS, parse_language, parse_note
 from cardbase.collection.changes import ANY, Change, Mode, Request, Selector
 from cardbase.collection.plan import Defaults
 from cardbase.collection.store import change_collection
@@ -119,6 +119,7 @@ def change_items(
 
     History names the change as it was typed, or by its number of lines when pasted.
     """
+    note = None if note is None else parse_note(note)
     lines = item_lines(items, pasted)
     if not lines:
         raise CardbaseError(f"nothing to {mode}: name at least one card")

@@ -18,6 +18,7 @@ from cardbase.collection.attributes import (
     parse_condition,
     parse_language,
     parse_location,
+    parse_note,
     parse_tags,
     with_tags,
 )
@@ -39,8 +40,8 @@ PARSERS: dict[str, Callable[[str], str]] = {
 
 
 def note_text(value: Any) -> str:
-    """A note as written, line breaks kept; only the ends trimmed."""
-    return value.strip() if isinstance(value, str) else text(value)
+    """A note as written, line breaks kept; only the ends trimmed (`parse_note`)."""
+    return parse_note(value if isinstance(value, str) else text(value))
 
 
 class AttributeReader:
