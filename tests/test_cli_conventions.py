@@ -357,3 +357,39 @@ def test_plurals(run: Run) -> None:
 
 def test_the_environment_has_no_colour_settings_of_its_own() -> None:
     assert not os.environ.get("NO_COLOR")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["add", "1 C 14"],
+        ["remove", "1 C 14"],
+        ["set", "1 C 14 x2"],
+        ["undo"],
+        ["redo"],
+        ["move", "1 C 14", "--to", "Box"],
+        ["tag", "trade", "1 C 14"],
+        ["import", "x.csv"],
+        ["catalog", "import", "x.csv"],
+        ["trade", "match", "--with", "me"],
+        ["deck", "build", "--sphere", "chaos"],
+    ],
+    ids=lambda args: " ".join(args[:2]),
+)
+@pytest.mark.parametrize("form", ["csv", "tsv"])
+def test_a_report_asked_for_as_csv_says_it_has_no_rows(
+    run: Run, checksum, args: list[str], form: str
+) -> None:
+    """A command that reports what it did printed its table under -o csv, as if it had
+    understood; it refuses, before doing anything."""
+    before = checksum(run.db_path)
+    result = run(*args, "-o", form)
+    assert result.exit_code == 2
+    assert f"{form} is for listings; this command prints a table or json" in result.output
+    assert checksum(run.db_path) == before
+
+
+def test_doctor_findings_are_rows_in_csv(run: Run) -> None:
+    rows = list(csv.reader(io.StringIO(run("doctor", "-o", "csv").stdout)))
+    assert rows[0] == ["check", "ok", "detail"]
+    assert ["integrity", "True", "ok"] in rows

@@ -8,7 +8,14 @@ from typing import Annotated
 import typer
 
 from cardbase.cli import render
-from cardbase.cli.root import STATE, Output, OutputOption, app, command, with_examples
+from cardbase.cli.root import (
+    STATE,
+    Output,
+    ReportOutputOption,
+    app,
+    command,
+    with_examples,
+)
 
 catalog_app = typer.Typer(
     help=with_examples(
@@ -27,7 +34,7 @@ def import_(
     skip_bad: Annotated[
         bool, typer.Option("--skip-bad", help="Import the good rows even if some are bad.")
     ] = False,
-    output: OutputOption = Output.table,
+    output: ReportOutputOption = Output.table,
 ) -> None:
     """Add or update cards from a CSV file, matched by game and collector code.
 

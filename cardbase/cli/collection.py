@@ -8,7 +8,7 @@ import typer
 from cardbase.cli import options as opt
 from cardbase.cli import render
 from cardbase.cli.paging import print_hidden, search_page
-from cardbase.cli.root import STATE, Output, OutputOption, app, command
+from cardbase.cli.root import STATE, Output, OutputOption, ReportOutputOption, app, command
 from cardbase.errors import CardbaseError
 from cardbase.fields import FOIL, HOLDING_KINDS, NONFOIL, OPTION_FIELDS
 from cardbase.games import DEFAULT_GAME
@@ -93,7 +93,7 @@ def _register_change(verb: str, doc: str) -> None:
         tag: Tags = None,
         note: Note = None,
         dry_run: DryRun = False,
-        output: OutputOption = Output.table,
+        output: ReportOutputOption = Output.table,
     ) -> None:
         chosen = selector(condition, language, location, tag)
         _change(verb, items, foil, dry_run, output, chosen, note)
@@ -157,7 +157,7 @@ def move(
     language: Language = None,
     tag: Tags = None,
     dry_run: DryRun = False,
-    output: OutputOption = Output.table,
+    output: ReportOutputOption = Output.table,
 ) -> None:
     """Move copies to another location (all the copies an item names, unless it gives a count).
 
@@ -190,7 +190,7 @@ def _register_tagging(verb: str, doc: str) -> None:
         language: Language = None,
         location: Location = None,
         dry_run: DryRun = False,
-        output: OutputOption = Output.table,
+        output: ReportOutputOption = Output.table,
     ) -> None:  # fmt: skip
         from cardbase.collection.attributes import parse_tags
         from cardbase.collection.items import STDIN, read_pasted
@@ -229,7 +229,7 @@ _register_tagging(
 
 
 @command(app)
-def undo(output: OutputOption = Output.table) -> None:
+def undo(output: ReportOutputOption = Output.table) -> None:
     """Undo your last change to the collection: a command, or a whole import.
 
     Example: cardbase undo
@@ -242,7 +242,7 @@ def undo(output: OutputOption = Output.table) -> None:
 
 
 @command(app)
-def redo(output: OutputOption = Output.table) -> None:
+def redo(output: ReportOutputOption = Output.table) -> None:
     """Redo the change you last undid (until you make another change).
 
     Example: cardbase redo

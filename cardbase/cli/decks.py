@@ -13,6 +13,7 @@ from cardbase.cli.root import (
     STATE,
     Output,
     OutputOption,
+    ReportOutputOption,
     YesOption,
     app,
     command,
@@ -314,7 +315,7 @@ def build(
         bool,
         typer.Option("--force", help="Overwrite the --out file, and replace a saved deck."),
     ] = False,
-    output: OutputOption = Output.table,
+    output: ReportOutputOption = Output.table,
 ) -> None:
     """Deck Builder Helper: a legal 40-card deck of one sphere plus Heroes from what you own;
     it says how it filled each part of the deck, and what it could not fill.

@@ -60,6 +60,8 @@ def doctor(
     findings = examine(STATE.db_path, fix)
     if output is Output.json:
         render.print_json([finding.to_dict() for finding in findings])
+    elif output is Output.csv:
+        render.print_csv(["check", "ok", "detail"], [list(finding) for finding in findings])
     else:
         for finding in findings:
             mark = GOOD if finding.ok else BAD

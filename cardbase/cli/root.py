@@ -61,6 +61,25 @@ OutputOption = Annotated[
 ]
 
 
+def _report_output(value: Output) -> Output:
+    """A command that reports what it did (add, undo, import) has no rows for csv or tsv:
+    asked for them, it says so, rather than printing its table as if it had understood."""
+    if value in (Output.csv, Output.tsv):
+        raise typer.BadParameter(f"{value} is for listings; this command prints a table or json")
+    return _remember_output(value)
+
+
+ReportOutputOption = Annotated[
+    Output,
+    typer.Option(
+        "--output",
+        "-o",
+        callback=_report_output,
+        help="table (default); json, or jsonl (one object a line), for scripts.",
+    ),
+]
+
+
 COLLECTOR_ENV = "CARDBASE_COLLECTOR"
 
 

@@ -12,7 +12,7 @@ from cardbase.cli import render
 from cardbase.cli.root import (
     STATE,
     Output,
-    OutputOption,
+    ReportOutputOption,
     YesOption,
     app,
     command,
@@ -52,7 +52,7 @@ def import_(
     skip_bad: Annotated[
         bool, typer.Option("--skip-bad", help="Import the good rows even if some cannot be.")
     ] = False,
-    output: OutputOption = Output.table,
+    output: ReportOutputOption = Output.table,
     yes: YesOption = False,
 ) -> None:
     """Import a collection spreadsheet: finds the header, maps columns, resolves each card.

@@ -10,7 +10,15 @@ import typer
 
 from cardbase.cli import options as opt
 from cardbase.cli import render
-from cardbase.cli.root import STATE, Output, OutputOption, app, command, with_examples
+from cardbase.cli.root import (
+    STATE,
+    Output,
+    OutputOption,
+    ReportOutputOption,
+    app,
+    command,
+    with_examples,
+)
 from cardbase.errors import CardbaseError
 from cardbase.fields import PLAYSET
 from cardbase.limits import MAX_SERIES
@@ -194,7 +202,7 @@ def match(
     tag: OfferTags = None,
     location: OfferLocation = None,
     min_condition: MinCondition = None,
-    output: OutputOption = Output.table,
+    output: ReportOutputOption = Output.table,
 ) -> None:
     """Trades I can do: what they offer that I want, what they want that I can spare, and a
     proposal balanced by count and rarity.
