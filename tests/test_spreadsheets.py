@@ -415,3 +415,13 @@ def test_rows_with_a_blank_or_zero_count_are_said(run: Run, tmp_path: Path) -> N
     assert result.exit_code == 0, result.output
     assert "0 rows skipped; 2 rows with no copies (count blank or 0)" in result.stdout
     assert json.loads(run("import", str(path), "--dry-run", "-o", "json").stdout)["no_copies"] == 2
+
+
+def test_sheet_names_a_workbooks_sheet_and_a_csv_has_none(run: Run, tmp_path: Path) -> None:
+    path = tmp_path / "mine.csv"
+    path.write_text("Name,Qty\nChugawug Elder,2\n")
+    for source, given in ((str(path), None), ("-", "Name,Qty\nChugawug Elder,2\n")):
+        result = run("import", source, "--sheet", "Chaos", input=given)
+        assert result.exit_code == 2
+        assert "--sheet is for workbooks; a CSV file is one table, so leave it out" in result.stderr
+    assert "You own no cards" in run("collection").stderr

@@ -52,6 +52,12 @@ def read_sheets(path: Path, only: str | None = None) -> list[Sheet]:
 
 def stream_sheets(path: Path, only: str | None = None) -> Iterator[SheetStream]:
     """The sheets of a workbook (or the one CSV table), each parsed when it is reached."""
+    text_file = path == STDIN or path.suffix.lower() in TEXT_SUFFIXES
+    if only is not None and text_file:  # it used to be ignored without a word
+        name = "standard input" if path == STDIN else str(path)
+        raise SheetError(
+            f"{name}: --sheet is for workbooks; a CSV file is one table, so leave it out"
+        )
     if path == STDIN:
         rows = iter(read_csv(path, read_stdin()))
         yield SheetStream("standard input", list(islice(rows, HEAD_ROWS)), rows)
