@@ -282,3 +282,16 @@ def test_import_and_export_through_standard_streams(run: Run) -> None:
     assert run("import", "-", "--mode", "replace", input=exported.stdout).exit_code == 0
     assert holdings(run.db_path) == before
     assert run("export", "-", "--format", "ods").exit_code == 2
+
+
+def test_manabox_list_rows_are_wanted_cards_not_owned(run: Run, tmp_path: Path) -> None:
+    """ManaBox exports its lists (wish lists) beside its binders, told apart by Binder Type."""
+    lines = (APPS / "manabox.csv").read_text(encoding="utf-8").splitlines()
+    wish = lines[1].replace("Test-2023-09-12,binder,", "Wanted,list,", 1)
+    path = tmp_path / "manabox-with-list.csv"
+    path.write_text("\n".join([*lines, wish, wish]) + "\n", encoding="utf-8")
+    result = run("import", str(path))
+    assert result.exit_code == 0, result.output
+    assert "2 wish list rows left out (wanted, not owned)" in result.stdout
+    found = {key[:6]: copies for key, (copies, _note) in holdings(run.db_path).items()}
+    assert found == EXPECTED["manabox.csv"]

@@ -132,6 +132,11 @@ def _print_import(report: ImportReport, dry_run: bool, output: Output) -> None:
             if counts["no_copies"]
             else ""
         )
+        + (
+            f"; {plural(counts['wish_list'], 'wish list row')} left out (wanted, not owned)"
+            if counts["wish_list"]
+            else ""
+        )
         + ("" if dry_run or not report.changes else ". 'cardbase undo' reverts this import.")
     )
 

@@ -76,7 +76,12 @@ HEADERS: dict[str, dict[str, str]] = {
               "trade qty": "people", "for trade": "people", "marked as trade": "Echo MTG"},
     # Cardmarket lists a playset (four copies) as one article with Playset? = X.
     "playset": {"playset?": "Cardmarket"},
+    # ManaBox exports its binders, decks and lists (wish lists) together: rows of a list are
+    # cards wanted, not owned (`LIST_KINDS`).
+    "kind": {"binder type": "ManaBox"},
 }  # fmt: skip
+# Values of a "kind" column that mark a row as wanted rather than owned.
+LIST_KINDS = frozenset({"list", "wishlist"})  # folded: "Wish List" is "wishlist"
 # Headers that give way when another column has the same role: a set's name where its code
 # is beside it (Deckbox's Edition beside its Edition Code), TCGplayer's Name beside Simple
 # Name (which drops "(Retro Frame)" and the like), a Number beside a whole Code.
@@ -101,7 +106,7 @@ IGNORED: dict[str, str] = {
     "external id": "TCGplayer", "manabox id": "ManaBox", "id": "TopDecked", "id #": "MTGO",
     "idproduct": "Cardmarket", "idarticle": "Cardmarket", "mvid": "Decked Builder",
     "echo_inventory_id": "Echo MTG", "tcgid": "Echo MTG", "echoid": "Echo MTG",
-    "set_id": "deckstats", "binder type": "ManaBox", "misprint": "ManaBox, Deckbox",
+    "set_id": "deckstats", "misprint": "ManaBox, Deckbox",
     "altered": "ManaBox", "altered art": "Deckbox", "alter": "Moxfield", "proxy": "Moxfield",
     "signed": "Deckbox", "artist proof": "Deckbox", "promo": "Deckbox", "textless": "Deckbox",
     "signing": "TopDecked", "alteration": "TopDecked", "is_pinned": "deckstats",

@@ -63,6 +63,7 @@ class ImportReport(NamedTuple):
     sheets: list[SheetColumns] = []  # noqa: RUF012 (a NamedTuple default, never mutated)
     skipped_sheets: list[str] = []  # noqa: RUF012
     empty_rows: int = 0  # rows naming a card with no copies (a count blank or 0): said, not lost
+    wanted_rows: int = 0  # rows of a wish list (ManaBox's lists): wanted, not owned, left out
 
     def counts(self) -> dict[str, int]:
         """Distinct cards newly owned, changed, no longer owned (foil and non-foil together)."""
@@ -81,6 +82,7 @@ class ImportReport(NamedTuple):
             "removed": removed,
             "skipped": len(self.problems),
             "no_copies": self.empty_rows,
+            "wish_list": self.wanted_rows,
         }
 
 
@@ -241,6 +243,7 @@ def import_collection(
         rows = sum(sheet.rows for sheet in sheets)
         empty = sum(1 for sheet in book.sheets for row in sheet.rows
                     if not (row.nonfoil or row.foil or row.trade))  # fmt: skip
+        wanted_rows = sum(sheet.wanted for sheet in book.sheets)
         del book, sheet, catalogue, resolver  # a 100k-row import needs none again; the writes do
         if problems and not skip_bad:
             shown = first_few(problems, MAX_PROBLEMS_SHOWN)
@@ -257,7 +260,9 @@ def import_collection(
         db_path, requests, mode, f"import {_file_name(path)}", collector=collector,
         defaults=defaults, dry_run=dry_run, progress=progress,
     )  # fmt: skip
-    return ImportReport(source, rows, changes, problems, dry_run, sheets, skipped, empty)
+    return ImportReport(
+        source, rows, changes, problems, dry_run, sheets, skipped, empty, wanted_rows
+    )
 
 
 def _file_name(path: Path) -> str:

@@ -18,6 +18,7 @@ from cardbase.collection.plan import Defaults
 from cardbase.errors import CardbaseError, SheetError
 from cardbase.limits import MAX_ROWS
 from cardbase.sheets.cells import blank, cell, is_total, text
+from cardbase.sheets.columns import LIST_KINDS, fold
 from cardbase.sheets.files import STDIN, stream_sheets
 from cardbase.sheets.finishes import RowReader
 from cardbase.sheets.header import Columns, NoHeader, find_header
@@ -42,6 +43,7 @@ class CollectionSheet(NamedTuple):
     rows: list[SheetRow]
     problems: list[str]
     columns: Columns | None = None
+    wanted: int = 0  # rows of a wish list (ManaBox's Binder Type "list"), left out
 
 
 class Workbook(NamedTuple):
@@ -121,6 +123,8 @@ def rows_from_sheet(
     selector, note, traded = None, None, None
     rows: list[SheetRow] = []
     problems: list[str] = []
+    kind = columns.positions.get("kind")
+    wanted = 0
     for number, row in enumerate(data, start=columns.header_row + 2):
         if number - columns.header_row - 1 > MAX_ROWS:
             raise CardbaseError(
@@ -129,6 +133,9 @@ def rows_from_sheet(
             )
         first = next((value for value in row if not blank(value)), None)
         if first is None:
+            continue
+        if kind is not None and fold(text(cell(row, kind))) in LIST_KINDS:
+            wanted += 1  # a card on a wish list: wanted, not owned
             continue
         try:
             code, name = reader.code_of(row), text(cell(row, reader.name))
@@ -149,6 +156,6 @@ def rows_from_sheet(
         rows.append(
             SheetRow(number, code, name, series, nonfoil, foil, selector, note, trade, traded)
         )
-    if not rows and not problems:
+    if not rows and not problems and not wanted:
         raise EmptySheet(f"{source}: no card rows below the header (row {columns.header_row + 1})")
-    return CollectionSheet(source, rows, problems, columns)
+    return CollectionSheet(source, rows, problems, columns, wanted)
