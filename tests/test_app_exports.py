@@ -295,3 +295,12 @@ def test_manabox_list_rows_are_wanted_cards_not_owned(run: Run, tmp_path: Path) 
     assert "2 wish list rows left out (wanted, not owned)" in result.stdout
     found = {key[:6]: copies for key, (copies, _note) in holdings(run.db_path).items()}
     assert found == EXPECTED["manabox.csv"]
+
+
+def test_a_trade_count_past_the_rows_copies_is_a_row_problem(run: Run, tmp_path: Path) -> None:
+    path = tmp_path / "trade.csv"
+    path.write_text("Name,Count,Tradelist Count\nChugawug Elder,2,5\nPixie Dewdancer,3,1\n")
+    result = run("import", str(path))
+    assert result.exit_code == 2
+    assert "row 2: Tradelist Count 5 is more than the row's 2 copies" in result.stderr
+    assert holdings(run.db_path) == {}

@@ -18,6 +18,7 @@ from cardbase.fields import FOIL, NONFOIL
 from cardbase.sheets.cells import blank, cell, count, series_of, shorten, text
 from cardbase.sheets.columns import FINISH_VALUES, SPECIAL_FOILS
 from cardbase.sheets.header import Columns
+from cardbase.text import plural
 
 PLAYSET = 4  # copies in one of Cardmarket's playset articles
 # A number "of" a set's size, as MTGO writes it: 116/350 is card 116.
@@ -84,7 +85,12 @@ class RowReader:
         if self.trade is None:
             return copies, foil, special, 0
         trade = count(cell(row, self.trade), self.labels["trade"])
-        return copies, foil, special, min(trade, copies + foil)
+        if trade > copies + foil:  # it was capped without a word
+            raise CardbaseError(
+                f"{self.labels['trade']} {trade} is more than the row's "
+                f"{plural(copies + foil, 'copy', 'copies')}; a row trades only copies it holds"
+            )
+        return copies, foil, special, trade
 
     def _foil(self, value: Any) -> int:
         """A loose "Foil" column's cell: a count, or a finish word as -1 (foil) or -2 (not)."""
