@@ -76,8 +76,8 @@ def _copies(query: "Query", limit: int | None, show_all: bool, output: Output) -
         render.echo("You own no copies that match.", err=True)
     if totals is not None:
         render.echo(
-            f"{plural(totals.cards, 'card')} ({totals.nonfoil} non-foil, {totals.foil} foil), "
-            f"{totals.distinct} distinct, in {plural(holdings, 'holding')}"
+            f"{plural(totals.cards, 'card')} ({totals.nonfoil:,} non-foil, {totals.foil:,} foil), "
+            f"{totals.distinct:,} distinct, in {plural(holdings, 'holding')}"
         )
 
 
@@ -128,8 +128,8 @@ def _register(name: str, owned_only: bool, doc: str) -> None:
             )
         if totals is not None and output is Output.table:
             render.echo(
-                f"{plural(totals.cards, 'card')} ({totals.nonfoil} non-foil, "
-                f"{totals.foil} foil), {totals.distinct} distinct"
+                f"{plural(totals.cards, 'card')} ({totals.nonfoil:,} non-foil, "
+                f"{totals.foil:,} foil), {totals.distinct:,} distinct"
             )
 
     run.__doc__ = doc
