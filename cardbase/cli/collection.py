@@ -338,8 +338,8 @@ def stats(
         render.print_csv(STATS_CSV_HEADER, found.csv_rows())
         return
     render.echo(
-        f"{plural(totals.cards, 'card')} owned ({totals.nonfoil:,} non-foil, {totals.foil:,} foil), "
-        f"{totals.distinct:,} distinct"
+        f"{plural(totals.cards, 'card')} owned ({totals.nonfoil:,} non-foil, "
+        f"{totals.foil:,} foil), {totals.distinct:,} distinct"
     )
     for key, group in groups.items():
         render.print_table(
