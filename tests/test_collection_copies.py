@@ -192,3 +192,21 @@ def test_a_note_is_text_of_a_readable_size(run: Run, note: str, refused: str | N
     assert result.exit_code == 2
     assert refused in result.stderr and len(result.stderr.splitlines()) == 1
     assert run("collection", "--copies", "-o", "csv").stdout == before
+
+
+@pytest.mark.parametrize(
+    ("args", "finishes"),
+    [
+        (["is:foil"], ["foil"]),
+        (["--nonfoil"], ["nonfoil"]),
+        (["--", "-is:foil"], ["nonfoil"]),
+        (["is:owned"], ["nonfoil", "foil"]),
+    ],
+)
+def test_finish_flags_pick_the_copies_of_that_finish(
+    run: Run, args: list[str], finishes: list[str]
+) -> None:
+    """Of a card, is:foil asks for a foil copy; of copies, it picks the foil ones."""
+    run("add", "2 C 101 x2", "2 C 101 foil")
+    listed = run("collection", "--copies", "-o", "csv", *args).stdout.splitlines()[1:]
+    assert sorted(line.split(",")[2] for line in listed if "2 C 101" in line) == sorted(finishes)

@@ -315,9 +315,11 @@ def _same_copy(children: tuple[Node, ...]) -> tuple[Node, ...]:
 def per_holding(node: Node | None) -> Node | None:
     """The query as a filter of copies rather than cards (`collection --copies`): each copy
     term tests the copy itself, so `-tag:trade` lists the copies without that tag (of a card,
-    it means no copy has it)."""
+    it means no copy has it). `is:foil` and `is:nonfoil` pick the copies of that finish."""
     if isinstance(node, HoldingTerm):
         return node._replace(each=True)
+    if isinstance(node, Flag) and node.flag in (fields.FOIL, fields.NONFOIL):
+        return HoldingTerm(node.describe(), "h.finish = ?", (node.flag,), each=True)
     if isinstance(node, And | Or):
         return type(node)(tuple(per_holding(child) for child in node.children))  # type: ignore[misc]
     if isinstance(node, Not):
