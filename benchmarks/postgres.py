@@ -101,6 +101,18 @@ class Server:
             self.vacuum(name)
         return url
 
+    def drop_copies(self) -> None:
+        """Drop every database but the league (and the server's own)."""
+        import psycopg
+
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            names = conn.execute(
+                "SELECT datname FROM pg_database WHERE NOT datistemplate "
+                "AND datname NOT IN ('postgres', 'league')"
+            ).fetchall()
+            for (name,) in names:
+                conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
     def vacuum(self, name: str) -> None:
         import psycopg
 
@@ -245,3 +257,4 @@ def _imports(ctx: Context, server: Server) -> Iterator[Row]:
         yield Row(f"import, {IMPORTERS} at once", f"{engine}, {IMPORTERS} importers", together,
                   f"{total:,} rows: {speed_together:,.0f} rows/s; ratio: rows/s against 1",
                   speed_together / speed_alone)  # fmt: skip
+    server.drop_copies()  # not the league's: the replica need not copy them
