@@ -44,6 +44,7 @@ from harness import (
     tool,
 )
 from peers import BARE_SEARCH, EXPORT_FLOOR, OPENPYXL_READ, PANDAS_READ
+from postgres import bench_postgres
 from web import bench_web
 from writes import bench_one_card, bench_undo_import
 
@@ -306,6 +307,7 @@ BENCHMARKS: dict[str, Callable[[Context], Iterator[Row]]] = {
     "writes": bench_one_card,
     "undo": bench_undo_import,
     "web": lambda ctx: bench_web(ctx, QUERIES),
+    "postgres": lambda ctx: bench_postgres(ctx, QUERIES),
 }
 
 

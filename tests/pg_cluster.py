@@ -1,4 +1,4 @@
-"""A throwaway PostgreSQL cluster for the tests: initdb into a temporary folder, a server on
+"""A throwaway PostgreSQL cluster for the tests (and benchmarks/postgres.py): initdb into a temporary folder, a server on
 a free loopback port with trust authentication, stopped (and deleted) at the end.
 
 `CARDBASE_TEST_POSTGRES` (a server URL whose user may create databases) is used instead when
@@ -43,8 +43,11 @@ def _free_port() -> int:
 class Cluster:
     """initdb + pg_ctl start; as root, run as the `postgres` user, which initdb insists on."""
 
-    def __init__(self, binaries: Path) -> None:
+    def __init__(self, binaries: Path, settings: dict[str, str] | None = None) -> None:
+        """`settings`: the server's `-c` options; by default only fsync off, which the tests
+        need no more than they need the cluster after they end."""
         self.binaries = binaries
+        self.settings = {"fsync": "off"} if settings is None else settings
         self.folder = Path(tempfile.mkdtemp(prefix="cardbase-pg-"))
         self.data = self.folder / "data"
         self.port = _free_port()
@@ -54,21 +57,25 @@ class Cluster:
             self.as_user, self.user = ["runuser", "-u", "postgres", "--"], "postgres"
             shutil.chown(self.folder, "postgres")
 
-    def _run(self, *args: str) -> None:
+    def run(self, *args: str) -> None:
+        """One of the server's programs, as the user the cluster runs as."""
         subprocess.run([*self.as_user, *args], check=True, capture_output=True, text=True)
 
     def start(self) -> str:
-        self._run(str(self.binaries / "initdb"), "-D", str(self.data), "-A", "trust",
-                  "-U", self.user, "-E", "UTF8", "--locale=C.UTF-8")  # fmt: skip
-        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
-        self._run(str(self.binaries / "pg_ctl"), "-D", str(self.data), "-o", options,
-                  "-l", str(self.folder / "log"), "-w", "start")  # fmt: skip
+        self.run(str(self.binaries / "initdb"), "-D", str(self.data), "-A", "trust",
+                 "-U", self.user, "-E", "UTF8", "--locale=C.UTF-8")  # fmt: skip
+        return self.launch()
+
+    def launch(self) -> str:
+        """Start the server on the cluster's folder; the URL of its `postgres` database."""
+        settings = "".join(f" -c {name}={value}" for name, value in self.settings.items())
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1{settings}"
+        self.run(str(self.binaries / "pg_ctl"), "-D", str(self.data), "-o", options,
+                 "-l", str(self.folder / "log"), "-w", "start")  # fmt: skip
         return f"postgresql://{self.user}@127.0.0.1:{self.port}/postgres"
 
     def stop(self) -> None:
         try:
-            self._run(
-                str(self.binaries / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop"
-            )
+            self.run(str(self.binaries / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop")
         finally:
             shutil.rmtree(self.folder, ignore_errors=True)
