@@ -61,7 +61,7 @@ def doctor(db_path: Location, fix: bool = False) -> list[Finding]:
     elif fix and not fts.ok:
         from cardbase.db import schema
 
-        with db.write_transaction(db_path) as write:
+        with db.write_transaction(db_path, whole=True) as write:
             schema.rebuild_fts(write)
         findings[-1] = Finding(fts.check, True, "rebuilt from the card table")
     return findings

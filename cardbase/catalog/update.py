@@ -31,6 +31,6 @@ def import_catalogue(
     with paused_gc():
         parsed = read_catalogue(source, progress)
         rows = checked_rows(parsed, str(source), skip_bad)
-        with write_transaction(db_path) as conn:
+        with write_transaction(db_path, whole=True) as conn:
             counts = store_rows(conn, rows, len(parsed.problems), progress)
     return CatalogueImport(counts, parsed.problems, parsed.ignored_columns)

@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from cardbase.catalog.cards import name_key
 from cardbase.db import tables
+from cardbase.db.location import dialect_of
 from cardbase.errors import CardbaseError, UnknownCollectorError, shorten
 from cardbase.similar import NAME_CUTOFF, closest
 
@@ -73,16 +74,15 @@ def find_collector(conn: sqlite3.Connection, name: str | None) -> Collector:
 
 def use_collector(conn: sqlite3.Connection, name: str | None) -> Collector:
     """Make `conn` a connection of that collector (the default for None): (re)create the
-    temporary views every read of "your" cards goes through."""
+    temporary views every read of "your" cards goes through. PostgreSQL's are permanent
+    views of a session setting (`cardbase.db.postgres.schema`), which a read-only standby
+    lets a connection set, where it refuses to create views."""
     collector = find_collector(conn, name)
     number = int(collector.id)  # an integer from our own table, never text from a user
-    views = {
-        tables.MY_COLLECTOR: f"SELECT id, name FROM {tables.COLLECTOR_TABLE} WHERE id = {number}",
-        tables.MY_OWNERSHIP: f"SELECT card_id, nonfoil, foil FROM {tables.OWNERSHIP_TABLE} "
-        f"WHERE collector_id = {number}",
-        tables.MY_HOLDING: f"SELECT * FROM {tables.HOLDING_TABLE} WHERE collector_id = {number}",
-    }
-    for view, select in views.items():
+    if dialect_of(conn) != "sqlite":
+        conn.execute(f"SELECT set_config('{tables.COLLECTOR_SETTING}', ?, false)", (str(number),))
+        return collector
+    for view, select in tables.collector_views(str(number)).items():
         conn.execute(f"DROP VIEW IF EXISTS temp.{view}")
         conn.execute(f"CREATE TEMP VIEW {view} AS {select}")
     return collector

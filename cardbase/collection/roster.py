@@ -59,7 +59,7 @@ def _refuse_taken(conn: sqlite3.Connection, name: str, but: int | None = None) -
 
 def add_collector(db_path: Location, name: str, make_default: bool = False) -> Collector:
     cleaned = check_name(name)
-    with write_transaction(db_path) as conn:
+    with write_transaction(db_path, whole=True) as conn:
         _refuse_taken(conn, cleaned)
         if make_default:
             conn.execute(f"UPDATE {tables.COLLECTOR_TABLE} SET is_default = FALSE")
@@ -74,7 +74,7 @@ def add_collector(db_path: Location, name: str, make_default: bool = False) -> C
 def rename_collector(db_path: Location, old: str, new: str) -> tuple[Collector, Collector]:
     """The collector as it was (its name as stored, however `old` was typed) and as it is."""
     cleaned = check_name(new)
-    with write_transaction(db_path) as conn:
+    with write_transaction(db_path, whole=True) as conn:
         found = find_collector(conn, old)
         _refuse_taken(conn, cleaned, but=found.id)
         conn.execute(
@@ -86,7 +86,7 @@ def rename_collector(db_path: Location, old: str, new: str) -> tuple[Collector, 
 
 def make_default(db_path: Location, name: str) -> Collector:
     """The collector commands use when none is named (and no config file names one)."""
-    with write_transaction(db_path) as conn:
+    with write_transaction(db_path, whole=True) as conn:
         found = find_collector(conn, name)
         conn.execute(f"UPDATE {tables.COLLECTOR_TABLE} SET is_default = FALSE")
         conn.execute(
@@ -126,7 +126,7 @@ def remove_collector(db_path: Location, name: str, force: bool = False) -> Remov
     kept = None
     if (copies or decks or batches) and isinstance(db_path, Path):
         kept = _backup_before(db_path, found)
-    with write_transaction(db_path) as conn:
+    with write_transaction(db_path, whole=True) as conn:
         # The backup was taken before the write lock: if anything of theirs changed since,
         # it is not in the backup, so nothing is removed.
         if _belongings(conn, found.id) != (copies, decks, batches):

@@ -150,15 +150,21 @@ def _read_only(path: Path, what: str) -> DatabaseError:
 
 
 @contextmanager
-def write_transaction(path: Location, collector: str | None = None) -> Iterator[sqlite3.Connection]:
+def write_transaction(
+    path: Location, collector: str | None = None, *, whole: bool = False
+) -> Iterator[sqlite3.Connection]:
     """The one way to write: a prepared, undamaged database, then one transaction on it, by
-    `collector` (the default for None). On PostgreSQL, the transaction's first statement
-    waits for the write lock (`cardbase.db.postgres.connection`); the server keeps its pages
+    `collector` (the default for None). `whole`: a write beyond one collector's cards (the
+    catalogue, the collectors themselves). SQLite has one writer at a time anyway; on
+    PostgreSQL, such a write waits for every other, and a collector's waits only for that
+    collector's (`cardbase.db.postgres.connection.begin_write`); the server keeps its pages
     whole itself."""
     if not isinstance(path, Path):
+        from cardbase.db.postgres.connection import begin_write
+
         conn = open_db(path, collector)
         try:
-            with transaction(conn):
+            with transaction(conn, lambda c: begin_write(c, whole)):
                 yield conn
         finally:
             conn.close()

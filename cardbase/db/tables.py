@@ -63,6 +63,20 @@ DECK_ENTRY_COLUMNS: tuple[str, ...] = ("id", "deck_id", "section", "card_id", "c
 MY_COLLECTOR = "my_collector"
 MY_OWNERSHIP = "my_ownership"
 MY_HOLDING = "my_holding"
+# PostgreSQL's session setting that its permanent "my" views read (`collector_views`).
+COLLECTOR_SETTING = "cardbase.collector"
+
+
+def collector_views(collector: str) -> dict[str, str]:
+    """The SELECT of each "my" view, for `collector`: an id (SQLite's temporary views, made
+    per connection) or an SQL expression giving one (PostgreSQL's, made once)."""
+    return {
+        MY_COLLECTOR: f"SELECT id, name FROM {COLLECTOR_TABLE} WHERE id = {collector}",
+        MY_OWNERSHIP: f"SELECT card_id, nonfoil, foil FROM {OWNERSHIP_TABLE} "
+        f"WHERE collector_id = {collector}",
+        MY_HOLDING: f"SELECT * FROM {HOLDING_TABLE} WHERE collector_id = {collector}",
+    }
+
 
 # Application id stamped into every cardbase database ('CRDB'), so we never mistake
 # somebody else's SQLite file for ours, nor write into it.

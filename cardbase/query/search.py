@@ -175,12 +175,13 @@ def _plan(query: q.Query, limit: int | None, count: bool, copies: bool, dialect:
         params.extend(where_params)
     if count:
         return SearchPlan(query, sql, params)
-    # PostgreSQL keeps statistics, and chooses between a walk and a sort itself.
-    walk = bool(
-        query.sort and query.sort[0].key in SORT_INDEXED and not (text_terms or copies)
-    ) and (limit is not None and limit <= WALK_LIMIT and dialect == "sqlite")
     if limit is not None:
         params.append(limit)
+    if dialect != "sqlite":  # PostgreSQL keeps statistics, and chooses a walk or a sort itself
+        return SearchPlan(query, _ordered(sql, query, text_terms, copies, limit, walk=True), params)
+    walk = bool(
+        query.sort and query.sort[0].key in SORT_INDEXED and not (text_terms or copies)
+    ) and (limit is not None and limit <= WALK_LIMIT)
     ordered = [_ordered(sql, query, text_terms, copies, limit, walk=w) for w in (walk, False)]
     return SearchPlan(query, ordered[0], params, ordered[1] if walk else None, limit)
 

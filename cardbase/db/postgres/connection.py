@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 import psycopg
 from psycopg import pq
 
+from cardbase.db import tables
 from cardbase.db.location import PostgresUrl
 from cardbase.errors import DatabaseError
 
@@ -28,8 +29,10 @@ from cardbase.errors import DatabaseError
 # (08), no resources (53), shut down (57), system errors (58), no rights (42501), a read-only
 # transaction (25006). sqlite3's OperationalError, which the CLI says in one line, exit 2.
 _REFUSALS = ("08", "53", "57", "58", "42501", "25006")
-# The advisory lock every write transaction takes: one writer at a time, as on SQLite.
-WRITE_LOCK = 0x43524442  # 'CRDB'
+# The advisory lock write transactions take (`begin_write`): shared by writers of one
+# collector's cards, each of whom also takes a lock of that collector's own; exclusive for a
+# write of the whole database (the catalogue, the collectors), as SQLite's one writer is.
+WRITE_LOCK = 0x43524442  # 'CRDB', within PostgreSQL's int4 for the two-key form
 CONNECT_TIMEOUT_S = 10
 
 _DBAPI_ERRORS = ("IntegrityError", "OperationalError", "ProgrammingError", "DataError",
@@ -47,6 +50,20 @@ def connect(url: PostgresUrl) -> PgConnection:
             "Check the URL, that the server runs, and the user's rights",
         ) from None
     return PgConnection(raw, url)
+
+
+def begin_write(conn: Any, whole: bool) -> None:
+    """BEGIN, then the locks of a write: every write of the whole database waits for all the
+    others; a collector's write waits for such writes and for that collector's, so eight
+    collectors' imports run side by side where SQLite's file takes one at a time."""
+    conn.execute("BEGIN")
+    if whole:
+        conn.execute(f"SELECT pg_advisory_xact_lock({WRITE_LOCK})")
+        return
+    conn.execute(
+        f"SELECT pg_advisory_xact_lock_shared({WRITE_LOCK}), pg_advisory_xact_lock({WRITE_LOCK}, "
+        f"current_setting('{tables.COLLECTOR_SETTING}')::integer)"
+    )
 
 
 def _reason(exc: psycopg.Error) -> str:
@@ -188,7 +205,7 @@ class PgConnection:
             return f"SET default_transaction_read_only = {'on' if on else 'off'}"
         if head.startswith("PRAGMA"):
             return None  # SQLite's settings: this engine has its own
-        return sql.replace("DROP VIEW IF EXISTS temp.", "DROP VIEW IF EXISTS pg_temp.")
+        return sql
 
     @property
     def in_transaction(self) -> bool:

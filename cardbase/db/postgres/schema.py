@@ -79,6 +79,14 @@ def create_statements() -> list[str]:
     return statements
 
 
+def _collector_views() -> list[str]:
+    """The "my" views, made once: each reads the connection's collector from a session
+    setting (`use_collector` sets it), so a standby, which allows no DDL, can serve them."""
+    setting = f"current_setting('{tables.COLLECTOR_SETTING}', true)::integer"
+    return [f"CREATE VIEW {view} AS {select}"
+            for view, select in tables.collector_views(setting).items()]  # fmt: skip
+
+
 def read_version(conn: PgConnection) -> int | None:
     """The schema version stamped in the database; None when it has no cardbase schema, and
     an error when its tables are somebody else's."""
@@ -132,7 +140,7 @@ def _create(conn: PgConnection, catalogue: Path | None) -> None:
     from cardbase.catalog.load import bundled_catalogue, load_catalogue
     from cardbase.collection.collectors import create_default
 
-    for statement in (*SUPPORT_DDL, *create_statements(), *FTS_DDL):
+    for statement in (*SUPPORT_DDL, *create_statements(), *FTS_DDL, *_collector_views()):
         conn.execute(statement)
     create_default(conn)  # type: ignore[arg-type]
     conn.execute(
