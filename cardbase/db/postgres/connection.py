@@ -176,6 +176,15 @@ class PgConnection:
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> PgCursor:
         return self.cursor().executemany(sql, rows)
 
+    def chunks(self, sql: str, size: int) -> Iterator[list[tuple[Any, ...]]]:
+        """A query's rows, `size` at a time, as tuples, through a server-side cursor: a
+        client cursor would hold the whole result in memory at once (a million cards). Only
+        inside a transaction, which the cursor lives in."""
+        with _as_sqlite_errors(), self.raw.cursor(name="cardbase_chunks") as cursor:
+            cursor.execute(placeholders(sql))
+            while rows := cursor.fetchmany(size):
+                yield rows
+
     def translate(self, sql: str) -> str | None:
         """SQLite's few statements that PostgreSQL spells otherwise; None: nothing to run."""
         head = sql.lstrip()[:20].upper()
