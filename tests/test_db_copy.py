@@ -284,10 +284,12 @@ def test_a_missing_or_empty_source_is_refused_and_nothing_is_made(
     )
     assert (tmp_path / "empty.db").read_bytes() == b""
     assert "holds no cardbase database" in one_line_error(copy(pg_url.url, str(target)))
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.db"]
-    with psycopg.connect(pg_url.url) as conn:
+    with psycopg.connect(pg_url.url, autocommit=True) as conn:
         assert conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")\
             .fetchone() == (0,)  # fmt: skip
+        conn.execute("CREATE TABLE invoices (id integer)")
+    assert "not a cardbase database" in one_line_error(copy(pg_url.url, str(target)))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.db"]
 
 
 def test_the_same_database_as_source_and_target_is_refused(
@@ -392,3 +394,15 @@ def test_the_table_output_lists_every_table(league_db: Path, tmp_path: Path) -> 
     csv_lines = ok(Run(league_db), "db", "copy", str(league_db), str(tmp_path / "two.db"),
                    "-o", "csv").splitlines()  # fmt: skip
     assert csv_lines[0] == "table,rows,checksum" and len(csv_lines) == 1 + len(table_specs())
+
+
+def test_ctrl_c_in_a_postgresql_pipeline_stays_an_interrupt() -> None:
+    """Ctrl-C in executemany's pipeline makes psycopg's cleanup fail too ("cannot exit
+    pipeline mode while busy"): the command must still end as interrupted, exit 130."""
+    from cardbase.db.postgres.connection import _as_sqlite_errors
+
+    with pytest.raises(KeyboardInterrupt), _as_sqlite_errors():
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise psycopg.OperationalError("cannot exit pipeline mode while busy") from None

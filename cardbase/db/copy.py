@@ -98,40 +98,41 @@ def _open_source(source: Location) -> sqlite3.Connection:
     if isinstance(source, Path):
         if not existing_file(source):
             raise DatabaseError(f"{source}: no such database; nothing was copied")
-        if _sqlite_kind(source) != "cardbase":
+        if not _is_cardbase_file(source):
             raise DatabaseError(f"{source}: not a cardbase database; nothing was copied")
     elif _postgres_version(source) is None:
         raise DatabaseError(f"{source}: holds no cardbase database; nothing was copied")
     return open_db(source)
 
 
-def _sqlite_kind(path: Path) -> str:
-    """ "cardbase", "empty" (an empty file, or a SQLite database with nothing in it), or
-    "other": somebody else's database, a damaged one, or not a database at all."""
-    from cardbase.db.connect import open_existing
-    from cardbase.db.header import read_header
-
-    conn = open_existing(path)
-    try:
-        app_id, _version, objects = read_header(conn, path)
-    except DatabaseError:
-        return "other"
-    finally:
-        conn.close()
-    if app_id == tables.APPLICATION_ID:
-        return "cardbase"
-    return "empty" if app_id == 0 and objects == 0 else "other"
-
-
 def _postgres_version(url: PostgresUrl) -> int | None:
+    """The source's schema version; None when it has no cardbase schema, nor any table."""
     from cardbase.db.postgres.connection import connect
     from cardbase.db.postgres.schema import read_version
 
     conn = connect(url)
     try:
         return read_version(conn)
+    except DatabaseError:  # tables, but not cardbase's
+        raise DatabaseError(f"{url}: not a cardbase database; nothing was copied") from None
     finally:
         conn.close()
+
+
+def _is_cardbase_file(path: Path) -> bool:
+    """False for an empty file, somebody else's database, a damaged one, or not a database
+    at all: nothing `open_db` may turn into a cardbase database, nor a copy replace."""
+    from cardbase.db.connect import open_existing
+    from cardbase.db.header import read_header
+
+    conn = open_existing(path)
+    try:
+        app_id, _version, _objects = read_header(conn, path)
+    except DatabaseError:
+        return False
+    finally:
+        conn.close()
+    return bool(app_id == tables.APPLICATION_ID)
 
 
 def _begin_snapshot(src: sqlite3.Connection) -> None:
@@ -209,7 +210,7 @@ def _check_sqlite_target(target: Path, path: Path, force: bool) -> bool:
                 "Check the path, or create the folder first",
             )
         return False
-    if _sqlite_kind(path) != "cardbase":
+    if not _is_cardbase_file(path):
         raise DatabaseError(
             f"{target}: exists and is not a cardbase database, so it is left alone; "
             "nothing was copied",

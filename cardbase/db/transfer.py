@@ -164,7 +164,13 @@ def copy_tables(
     for spec in specs:
         stage = Stage(f"Copying {spec.name}", totals[spec.name], progress)
         with _naming(spec.name, "copy"):
-            read.append(_copy_table(source, target, spec, stage))
+            summed = _copy_table(source, target, spec, stage)
+        if summed.rows != totals[spec.name]:  # the same snapshot: only a bug could differ
+            raise DatabaseError(
+                f"table {spec.name}: {summed.rows:,} rows read of the {totals[spec.name]:,} "
+                "counted; nothing was changed"
+            )
+        read.append(summed)
         stage.finish()
     return read
 

@@ -12,6 +12,7 @@ so writers queue one behind the other exactly as they do on a file.
 from __future__ import annotations
 
 import functools
+import logging
 import re
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
@@ -31,6 +32,11 @@ _REFUSALS = ("08", "53", "57", "58", "42501", "25006")
 # The advisory lock every write transaction takes: one writer at a time, as on SQLite.
 WRITE_LOCK = 0x43524442  # 'CRDB'
 CONNECT_TIMEOUT_S = 10
+
+# psycopg logs what it ignores while it cleans up after Ctrl-C ("error ignored terminating
+# <psycopg.Pipeline ...>"); without a handler of its own, Python would print it beside the
+# CLI's one line. An application that sets up logging still gets it through the root.
+logging.getLogger("psycopg").addHandler(logging.NullHandler())
 
 _DBAPI_ERRORS = ("IntegrityError", "OperationalError", "ProgrammingError", "DataError",
                  "NotSupportedError", "InternalError", "InterfaceError")  # fmt: skip
@@ -100,6 +106,10 @@ def _as_sqlite_errors() -> Iterator[None]:
     try:
         yield
     except psycopg.Error as exc:
+        if isinstance(exc.__context__, KeyboardInterrupt):
+            # Ctrl-C in executemany's pipeline, whose cleanup then failed ("cannot exit
+            # pipeline mode while busy"): the interrupt it was, not a database error.
+            raise KeyboardInterrupt from None
         kind = next((n for n in _DBAPI_ERRORS if isinstance(exc, getattr(psycopg, n))), None)
         if (exc.sqlstate or "").startswith(_REFUSALS):
             kind = "OperationalError"  # what the server would not let us do: not a bug of ours
