@@ -187,6 +187,8 @@ def _to_sqlite(
         _flush_to_disk(temporary)
         _put_in_place(temporary, path, live)
     except (OSError, sqlite3.Error) as exc:
+        if isinstance(exc, sqlite3.OperationalError) and interrupt.stopped():
+            raise KeyboardInterrupt from None  # Ctrl-C ended a statement (the index build)
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise DatabaseError(
             f"{target}: cannot write the copy ({why}); nothing was changed"
