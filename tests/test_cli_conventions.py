@@ -75,6 +75,7 @@ DATA_COMMANDS: dict[str, list[str]] = {
     "trade list": ["trade", "list"],
     "trade match": ["trade", "match", "--with", "Bob"],
     "trade lobby": ["trade", "lobby"],
+    "db copy": ["db", "copy", "{base}", "{new}"],
 }
 
 
@@ -100,7 +101,9 @@ def _run(base: tuple[Path, dict[str, str]], tmp_path: Path, name: str, *extra: s
     """The command on a fresh copy of the base database, so writes do not add up."""
     path, files = base
     copy = copy_database(path, tmp_path / f"{len(list(tmp_path.iterdir()))}.db")
-    args = [arg.format(**files) for arg in DATA_COMMANDS[name]]
+    new = tmp_path / "copied.db"  # where `db copy` writes, anew each time
+    new.unlink(missing_ok=True)
+    args = [arg.format(**files, base=path, new=new) for arg in DATA_COMMANDS[name]]
     return Run(copy)(*args, *extra)
 
 
@@ -327,7 +330,7 @@ def examples(text: str) -> list[str]:
     return [part.strip() for line in found for part in line.split("; ")]
 
 
-@pytest.mark.parametrize("group", [[], ["deck"], ["trade"], ["catalog"], ["collectors"]])
+@pytest.mark.parametrize("group", [[], ["deck"], ["trade"], ["catalog"], ["collectors"], ["db"]])
 def test_every_group_shows_examples_quoted_for_the_shell(group: list[str]) -> None:
     help_text = CliRunner().invoke(app, [*group, "--help"], env={"COLUMNS": "200"}).stdout
     assert "Examples:" in help_text
@@ -337,7 +340,7 @@ def test_every_group_shows_examples_quoted_for_the_shell(group: list[str]) -> No
 def test_every_example_quotes_its_shell_metacharacters() -> None:
     """`'cost<=2'`, not `cost<=2`: an example pasted into a shell runs as shown."""
     shown = []
-    for group in ([], ["deck"], ["trade"], ["catalog"], ["collectors"], ["config"]):
+    for group in ([], ["deck"], ["trade"], ["catalog"], ["collectors"], ["config"], ["db"]):
         shown += examples(CliRunner().invoke(app, [*group, "--help"]).stdout)
     for name in DATA_COMMANDS:
         shown += examples(CliRunner().invoke(app, [*name.split(), "--help"]).stdout)

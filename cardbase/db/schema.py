@@ -76,11 +76,17 @@ def _create(conn: sqlite3.Connection, catalogue: Path | None) -> None:
     from cardbase.catalog.load import bundled_catalogue, load_catalogue
     from cardbase.collection.collectors import create_default
 
+    create_empty(conn)
+    create_default(conn)
+    load_catalogue(conn, catalogue or bundled_catalogue())
+
+
+def create_empty(conn: sqlite3.Connection) -> None:
+    """The schema and its header stamp, inside the caller's transaction, with no row at all:
+    not even the default collector, which a copy (`cardbase.db.copy`) brings with its id."""
     for statement in (*create_statements(), *FTS_DDL):
         conn.execute(statement)
-    create_default(conn)
     _stamp(conn, tables.SCHEMA_VERSION)
-    load_catalogue(conn, catalogue or bundled_catalogue())
 
 
 def upgrade(conn: sqlite3.Connection, version: int) -> None:

@@ -12,6 +12,7 @@ so writers queue one behind the other exactly as they do on a file.
 from __future__ import annotations
 
 import functools
+import logging
 import re
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
@@ -34,6 +35,11 @@ _REFUSALS = ("08", "53", "57", "58", "42501", "25006")
 # write of the whole database (the catalogue, the collectors), as SQLite's one writer is.
 WRITE_LOCK = 0x43524442  # 'CRDB', within PostgreSQL's int4 for the two-key form
 CONNECT_TIMEOUT_S = 10
+
+# psycopg logs what it ignores while it cleans up after Ctrl-C ("error ignored terminating
+# <psycopg.Pipeline ...>"); without a handler of its own, Python would print it beside the
+# CLI's one line. An application that sets up logging still gets it through the root.
+logging.getLogger("psycopg").addHandler(logging.NullHandler())
 
 _DBAPI_ERRORS = ("IntegrityError", "OperationalError", "ProgrammingError", "DataError",
                  "NotSupportedError", "InternalError", "InterfaceError")  # fmt: skip
@@ -117,6 +123,10 @@ def _as_sqlite_errors() -> Iterator[None]:
     try:
         yield
     except psycopg.Error as exc:
+        if isinstance(exc.__context__, KeyboardInterrupt):
+            # Ctrl-C in executemany's pipeline, whose cleanup then failed ("cannot exit
+            # pipeline mode while busy"): the interrupt it was, not a database error.
+            raise KeyboardInterrupt from None
         kind = next((n for n in _DBAPI_ERRORS if isinstance(exc, getattr(psycopg, n))), None)
         if (exc.sqlstate or "").startswith(_REFUSALS):
             kind = "OperationalError"  # what the server would not let us do: not a bug of ours
@@ -192,6 +202,15 @@ class PgConnection:
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> PgCursor:
         return self.cursor().executemany(sql, rows)
+
+    def chunks(self, sql: str, size: int) -> Iterator[list[tuple[Any, ...]]]:
+        """A query's rows, `size` at a time, as tuples, through a server-side cursor: a
+        client cursor would hold the whole result in memory at once (a million cards). Only
+        inside a transaction, which the cursor lives in."""
+        with _as_sqlite_errors(), self.raw.cursor(name="cardbase_chunks") as cursor:
+            cursor.execute(placeholders(sql))
+            while rows := cursor.fetchmany(size):
+                yield rows
 
     def translate(self, sql: str) -> str | None:
         """SQLite's few statements that PostgreSQL spells otherwise; None: nothing to run."""

@@ -28,9 +28,18 @@ FTS_COLUMNS = {"name": "name_v", "traits": "traits_v", "text": "text_v"}
 TEXT_SEARCH_CONFIG = "english"
 
 _FTS = tables.CARD_FTS_TABLE
-_VECTORS = ", ".join(
-    f"to_tsvector('{TEXT_SEARCH_CONFIG}', coalesce(new.{column}, ''))" for column in FTS_COLUMNS
-)
+
+
+def fts_vectors(row: str) -> str:
+    """The tsvector of each searched column of `row` (a name for the card's row), in
+    `FTS_COLUMNS` order: what the trigger stores, and a bulk fill (`postgres.bulk`) too."""
+    return ", ".join(
+        f"to_tsvector('{TEXT_SEARCH_CONFIG}', coalesce({row}.{column}, ''))"
+        for column in FTS_COLUMNS
+    )
+
+
+_VECTORS = fts_vectors("new")
 SUPPORT_DDL = (
     f"CREATE TABLE {META_TABLE} (key text PRIMARY KEY, value text NOT NULL)",
     "CREATE COLLATION IF NOT EXISTS nocase "
@@ -140,12 +149,19 @@ def _create(conn: PgConnection, catalogue: Path | None) -> None:
     from cardbase.catalog.load import bundled_catalogue, load_catalogue
     from cardbase.collection.collectors import create_default
 
+    create_empty(conn)
+    create_default(conn)  # type: ignore[arg-type]
+    load_catalogue(conn, catalogue or bundled_catalogue())  # type: ignore[arg-type]
+
+
+def create_empty(conn: PgConnection) -> None:
+    """The schema and its version row, inside the caller's transaction, with no row of the
+    tables: not even the default collector, which a copy (`cardbase.db.copy`) brings with
+    its id."""
     for statement in (*SUPPORT_DDL, *create_statements(), *FTS_DDL, *_collector_views()):
         conn.execute(statement)
-    create_default(conn)  # type: ignore[arg-type]
     conn.execute(
         f"INSERT INTO {META_TABLE} (key, value) VALUES ('schema_version', ?), "
         "('application_id', ?)",
         (str(tables.SCHEMA_VERSION), str(tables.APPLICATION_ID)),
     )
-    load_catalogue(conn, catalogue or bundled_catalogue())  # type: ignore[arg-type]
