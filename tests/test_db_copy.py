@@ -21,6 +21,9 @@ from cardbase.db.transfer import table_specs
 from tests.conftest import DATA, MINI_CATALOGUE, Run, database_checksum, postgres_database
 from tests.test_cli_foundation import one_line_error
 
+# Each test makes PostgreSQL databases and copies whole ones: seconds, not milliseconds.
+pytestmark = pytest.mark.slow
+
 Rows = dict[str, list[tuple[Any, ...]]]
 
 

@@ -15,7 +15,7 @@ from tests.conftest import MINI_CATALOGUE, Run, postgres_database
 from tests.web_helpers import Pages, error_of, flash_of, text_of
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def db_path(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Location]:
     """Every page on both engines: the mini catalogue in a SQLite file or on PostgreSQL."""
     if request.param == "sqlite":

@@ -133,9 +133,10 @@ def prepare(url: PostgresUrl, catalogue: Path | None = None) -> None:
                     "Upgrade cardbase: pip install -U cardbase",
                 )
             elif version < tables.SCHEMA_VERSION:
-                raise DatabaseError(
-                    f"{url}: schema {version} needs an upgrade this cardbase cannot make yet",
-                    "Copy it to a new database with cardbase db copy",
+                raise DatabaseError(  # 4 is the first PostgreSQL schema: none older exists
+                    f"{url}: schema {version} is not one this cardbase made or can upgrade; "
+                    "nothing was changed",
+                    "Use the cardbase that made it",
                 )
             conn.commit()
         except BaseException:
