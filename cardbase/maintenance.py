@@ -17,13 +17,14 @@ from __future__ import annotations
 import os
 import secrets
 import sqlite3
-from contextlib import closing, suppress
+from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
 
 from cardbase.db import connect as db
 from cardbase.db import health, tables
 from cardbase.db.connection import connect, transaction
+from cardbase.db.dbfiles import flush_to_disk, remove_with_side_files, side_files
 from cardbase.db.header import known_version, read_header
 from cardbase.db.location import Location, sqlite_file
 from cardbase.errors import CardbaseError, DatabaseError
@@ -89,20 +90,14 @@ def restore(db_path: Location, source: Path) -> Path | None:
         _verify(temporary, source, _copy(source, temporary))
         if live:
             os.chmod(temporary, os.stat(target).st_mode & 0o7777)
-        _flush_to_disk(temporary)
+        flush_to_disk(temporary)
         return _swap(target, temporary, live)
     except OSError as exc:
         raise DatabaseError(
             f"{db_path}: cannot restore ({exc.strerror or exc}); nothing was changed"
         ) from exc
     finally:
-        for name in (temporary, *_side_files(temporary)):
-            with suppress(OSError):
-                name.unlink(missing_ok=True)
-
-
-def _side_files(path: Path) -> list[Path]:
-    return [Path(f"{path}{suffix}") for suffix in db.SIDE_FILES]
+        remove_with_side_files(temporary)
 
 
 def _copy(source: Path, temporary: Path) -> int:
@@ -186,14 +181,6 @@ def _rebuild_fts(conn: sqlite3.Connection) -> None:
         schema.rebuild_fts(conn)
 
 
-def _flush_to_disk(path: Path) -> None:
-    handle = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(handle)
-    finally:
-        os.close(handle)
-
-
 def _swap(target: Path, temporary: Path, live: bool) -> Path | None:
     """Keep the old file (and its -wal, which belongs to it alone) aside, then move in the copy.
 
@@ -202,12 +189,12 @@ def _swap(target: Path, temporary: Path, live: bool) -> Path | None:
     """
     if not live:
         os.replace(temporary, target)
-        _flush_to_disk(target.parent)
+        flush_to_disk(target.parent)
         return None
     kept = _keep_aside(target)
     moved = []
     try:
-        for side, aside in zip(_side_files(target), _side_files(kept), strict=True):
+        for side, aside in zip(side_files(target), side_files(kept), strict=True):
             if side.exists():
                 os.replace(side, aside)
                 moved.append((side, aside))
@@ -217,7 +204,7 @@ def _swap(target: Path, temporary: Path, live: bool) -> Path | None:
             os.replace(aside, side)
         kept.unlink()  # only a second name for the file still in place
         raise
-    _flush_to_disk(target.parent)  # the new name, durable as the content already is
+    flush_to_disk(target.parent)  # the new name, durable as the content already is
     return kept
 
 

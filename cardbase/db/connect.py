@@ -34,7 +34,6 @@ WRITE_WAIT_SECONDS = 600.0
 WAIT_NOTICE_SECONDS = 1.0  # a wait longer than this is said, once
 _POLL_MS = 250  # each later try: how soon Ctrl-C is noticed while waiting
 WAITING = "waiting for another cardbase command to finish writing..."
-SIDE_FILES = ("-wal", "-shm", "-journal")  # SQLite's files beside a database
 
 
 def _quiet(message: str) -> None:

@@ -33,12 +33,12 @@ from pathlib import Path
 from typing import Any
 
 from cardbase.db import interrupt, tables
+from cardbase.db.dbfiles import flush_to_disk, remove_with_side_files, side_files
 from cardbase.db.location import Location, PostgresUrl, dialect_of
 from cardbase.db.transfer import TableSum, copy_tables, set_sequences, table_specs, verify
 from cardbase.errors import DatabaseError
 from cardbase.progress import Progress, quiet
 
-SIDE_FILES = ("-journal", "-wal", "-shm")
 FORCE_HINT = "--force replaces its contents"
 
 
@@ -184,7 +184,7 @@ def _to_sqlite(
         read = _fill_file(src, temporary, progress)
         if live:
             os.chmod(temporary, os.stat(path).st_mode & 0o7777)
-        _flush_to_disk(temporary)
+        flush_to_disk(temporary)
         _put_in_place(temporary, path, live)
     except (OSError, sqlite3.Error) as exc:
         if isinstance(exc, sqlite3.OperationalError) and interrupt.stopped():
@@ -194,9 +194,7 @@ def _to_sqlite(
             f"{target}: cannot write the copy ({why}); nothing was changed"
         ) from exc
     finally:
-        for name in (temporary, *_side_files(temporary)):
-            with suppress(OSError):
-                name.unlink(missing_ok=True)
+        remove_with_side_files(temporary)
     return read, live
 
 
@@ -255,10 +253,6 @@ def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
     conn.execute("COMMIT")
 
 
-def _side_files(path: Path) -> list[Path]:
-    return [Path(f"{path}{suffix}") for suffix in SIDE_FILES]
-
-
 def _put_in_place(temporary: Path, path: Path, live: bool) -> None:
     """The verified copy takes the target's name. A new target is linked, which fails if a
     file appeared there meanwhile; a replaced one's -wal and -shm go with it, since SQLite
@@ -277,7 +271,7 @@ def _put_in_place(temporary: Path, path: Path, live: bool) -> None:
     else:
         moved = []
         try:
-            for side, aside in zip(_side_files(path), _side_files(temporary), strict=True):
+            for side, aside in zip(side_files(path), side_files(temporary), strict=True):
                 if side.exists():
                     os.replace(side, aside)  # deleted with the temporary file's own
                     moved.append((side, aside))
@@ -286,15 +280,7 @@ def _put_in_place(temporary: Path, path: Path, live: bool) -> None:
             for side, aside in moved:
                 os.replace(aside, side)
             raise
-    _flush_to_disk(path.parent)
-
-
-def _flush_to_disk(path: Path) -> None:
-    handle = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(handle)
-    finally:
-        os.close(handle)
+    flush_to_disk(path.parent)
 
 
 # -- a PostgreSQL database ----------------------------------------------------------------

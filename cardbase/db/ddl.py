@@ -35,14 +35,15 @@ FTS_DDL = (
 )
 
 
-def create_statements() -> list[str]:
-    """The DDL of every table and index, compiled from the SQLModel models for SQLite."""
-    from sqlalchemy.dialects import sqlite
+def create_statements(engine: str = "sqlite") -> list[str]:
+    """The DDL of every table and index, compiled from the SQLModel models for SQLite or
+    PostgreSQL (`engine`)."""
+    from sqlalchemy.dialects import postgresql, sqlite
     from sqlalchemy.schema import CreateIndex, CreateTable
 
     from cardbase.db.models import TABLES
 
-    dialect = sqlite.dialect()
+    dialect = postgresql.dialect() if engine == "postgresql" else sqlite.dialect()
     statements = []
     for table in TABLES:
         statements.append(str(CreateTable(table).compile(dialect=dialect)))

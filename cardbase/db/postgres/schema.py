@@ -19,6 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cardbase.db import tables
+from cardbase.db.ddl import create_statements
 from cardbase.db.location import PostgresUrl
 from cardbase.db.postgres.connection import PgConnection, connect
 from cardbase.errors import DatabaseError
@@ -71,21 +72,6 @@ FTS_DDL = (
     f"CREATE TRIGGER {tables.CARD_TABLE}_fts AFTER INSERT OR UPDATE ON {tables.CARD_TABLE} "
     f"FOR EACH ROW EXECUTE FUNCTION {_FTS}_sync()",
 )  # fmt: skip
-
-
-def create_statements() -> list[str]:
-    """The DDL of every table and index, compiled from the SQLModel models for PostgreSQL."""
-    from sqlalchemy.dialects import postgresql
-    from sqlalchemy.schema import CreateIndex, CreateTable
-
-    from cardbase.db.models import TABLES
-
-    dialect = postgresql.dialect()
-    statements = []
-    for table in TABLES:
-        statements.append(str(CreateTable(table).compile(dialect=dialect)))
-        statements += [str(CreateIndex(index).compile(dialect=dialect)) for index in table.indexes]
-    return statements
 
 
 def _collector_views() -> list[str]:
@@ -159,7 +145,12 @@ def create_empty(conn: PgConnection) -> None:
     """The schema and its version row, inside the caller's transaction, with no row of the
     tables: not even the default collector, which a copy (`cardbase.db.copy`) brings with
     its id."""
-    for statement in (*SUPPORT_DDL, *create_statements(), *FTS_DDL, *_collector_views()):
+    for statement in (
+        *SUPPORT_DDL,
+        *create_statements("postgresql"),
+        *FTS_DDL,
+        *_collector_views(),
+    ):
         conn.execute(statement)
     conn.execute(
         f"INSERT INTO {META_TABLE} (key, value) VALUES ('schema_version', ?), "
