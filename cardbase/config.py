@@ -19,6 +19,13 @@ CONFIG_ENV = "CARDBASE_CONFIG"
 MAX_CONFIG = 64_000  # bytes: a config file is a few lines
 
 
+def _database(value: str) -> str:
+    """A database file's path or a `postgresql://` URL, as `--db` takes it."""
+    if not value.strip():
+        raise CardbaseError("db: expected a database file or a postgresql:// URL")
+    return value.strip()
+
+
 def _collector(value: str) -> str:
     from cardbase.collection.collectors import check_name
 
@@ -45,6 +52,7 @@ def _format(value: str) -> str:
 
 # key: (what it sets, how its value is checked and spelled)
 KEYS: dict[str, tuple[str, Callable[[str], str]]] = {
+    "db": ("the database unless --db or $CARDBASE_DB says: a file or postgresql:// URL", _database),
     "collector": ("whose collection commands use unless --collector says", _collector),
     "condition": ("condition of added copies (default NM)", _condition),
     "language": ("language of added copies (default en)", _language),

@@ -317,3 +317,25 @@ def test_an_unknown_collector_says_where_its_name_came_from(
 def test_a_rename_says_the_name_as_it_was_stored(run: Run) -> None:
     assert run("collectors", "add", "alice").exit_code == 0
     assert run("collectors", "rename", "ALICE", "Bob").stdout == "Renamed 'alice' to 'Bob'\n"
+
+
+def test_the_config_file_names_the_database_after_db_and_the_environment(
+    db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from cardbase.cli import app
+
+    config = tmp_path / "config.toml"
+    monkeypatch.setenv("CARDBASE_CONFIG", str(config))
+    config.write_text(f'db = "{db_path}"\n')
+    monkeypatch.delenv("CARDBASE_DB")
+    runner = CliRunner()
+    assert runner.invoke(app, ["add", "1 C 14"]).exit_code == 0
+    assert holdings(db_path) == [("1 C 14", "nonfoil", "NM", "en", "", "", 1, "")]
+    other = tmp_path / "other.db"
+    monkeypatch.setenv("CARDBASE_DB", str(other))  # the environment wins over the file
+    added = runner.invoke(app, ["add", "1 C 14 x2"])  # a new database, the bundled cards
+    assert added.exit_code == 0, added.output
+    assert holdings(other) == [("1 C 14", "nonfoil", "NM", "en", "", "", 2, "")]
+    assert holdings(db_path) == [("1 C 14", "nonfoil", "NM", "en", "", "", 1, "")]

@@ -8,6 +8,7 @@ Commands are small functions: parse options, call the library, render what it re
 from __future__ import annotations
 
 import functools
+import os
 import sqlite3
 import sys
 from collections.abc import Callable, Iterator
@@ -94,9 +95,10 @@ class State:
 
     @property
     def db_path(self) -> Location:
-        from cardbase.db.paths import resolve_db_path
+        from cardbase.db.paths import ENV_VAR, resolve_db_path
 
-        return resolve_db_path(self.db_option)
+        configured = None if self.db_option or os.environ.get(ENV_VAR) else self.config.get("db")
+        return resolve_db_path(self.db_option, configured)
 
     @property
     def config(self) -> Config:

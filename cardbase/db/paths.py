@@ -20,10 +20,13 @@ def default_db_path() -> Path:
     return user_data_path("cardbase", appauthor=False) / "cardbase.db"
 
 
-def resolve_db_path(option: str | os.PathLike[str] | None = None) -> Location:
-    """`--db` wins over `CARDBASE_DB`, which wins over the per-user default. A
-    `postgresql://` URL names a PostgreSQL database; anything else, a SQLite file."""
-    chosen = option or os.environ.get(ENV_VAR)
+def resolve_db_path(
+    option: str | os.PathLike[str] | None = None, configured: str | None = None
+) -> Location:
+    """`--db` wins over `CARDBASE_DB`, which wins over the config file's `db`, which wins over
+    the per-user default. A `postgresql://` URL names a PostgreSQL database; anything else,
+    a SQLite file."""
+    chosen = option or os.environ.get(ENV_VAR) or configured
     if chosen and is_postgres(str(chosen)):
         return PostgresUrl(str(chosen))
     if chosen:
