@@ -67,6 +67,15 @@ class Config(NamedTuple):
     def get(self, key: str) -> str | None:
         return self.values.get(key)
 
+    def shown(self) -> dict[str, str]:
+        """The settings as printed: a database URL's password left out."""
+        from cardbase.db.location import PostgresUrl, is_postgres
+
+        db = self.values.get("db")
+        if db is None or not is_postgres(db):
+            return dict(self.values)
+        return {**self.values, "db": str(PostgresUrl(db))}
+
 
 def config_path() -> Path:
     explicit = os.environ.get(CONFIG_ENV)

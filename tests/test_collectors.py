@@ -339,3 +339,14 @@ def test_the_config_file_names_the_database_after_db_and_the_environment(
     assert added.exit_code == 0, added.output
     assert holdings(other) == [("1 C 14", "nonfoil", "NM", "en", "", "", 2, "")]
     assert holdings(db_path) == [("1 C 14", "nonfoil", "NM", "en", "", "", 1, "")]
+
+
+def test_the_config_never_shows_a_database_password(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CARDBASE_CONFIG", str(tmp_path / "config.toml"))
+    url = "postgresql://ann:s3cret@league-host/cards"
+    said = run("config", "set", "db", url)
+    assert said.exit_code == 0 and "s3cret" not in said.stdout
+    for shown in (run("config").stdout, run("config", "-o", "json").stdout):
+        assert "postgresql://ann:***@league-host/cards" in shown and "s3cret" not in shown

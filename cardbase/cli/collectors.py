@@ -188,11 +188,12 @@ def _show_config(output: Output) -> None:
 
     config = STATE.config
     if output is Output.json:
-        render.print_json({"path": str(config.path), "settings": config.values})
+        render.print_json({"path": str(config.path), "settings": config.shown()})
         return
     state = "" if config.path.exists() else " (not there yet: nothing is set)"
     render.echo(f"Config file: {config.path}{state}")
-    rows = [(key, config.values.get(key, "-"), meaning) for key, (meaning, _) in KEYS.items()]
+    shown = config.shown()
+    rows = [(key, shown.get(key, "-"), meaning) for key, (meaning, _) in KEYS.items()]
     render.print_table(("Setting", "Value", "What it sets"), rows)
 
 
@@ -208,7 +209,7 @@ def set_(
     from cardbase.config import save_setting
 
     saved = save_setting(key, value)
-    render.echo(f"{key} = {saved.values[key]} ({saved.path})")
+    render.echo(f"{key} = {saved.shown()[key]} ({saved.path})")
 
 
 @command(config_app, "unset")
