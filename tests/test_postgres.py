@@ -11,6 +11,7 @@ import sys
 
 import psycopg
 import pytest
+from psycopg import sql
 
 from cardbase.db.location import PostgresUrl
 from cardbase.db.postgres import schema as postgres_schema
@@ -157,3 +158,26 @@ def test_explain_shows_the_statement_postgresql_runs(league: Run) -> None:
     explained = ok(league, "search", "o:stun", "--explain")
     assert "text_v @@ phraseto_tsquery('english', ?)" in explained
     assert "MATCH" not in explained
+
+
+def test_a_wrong_password_is_one_line_without_it(postgres_server: str, pg_url: PostgresUrl) -> None:
+    """The test server trusts every local user, but for one role that must give its
+    password (a rule put first in pg_hba.conf, as a league's server would have)."""
+    with psycopg.connect(postgres_server, autocommit=True) as admin:
+        admin.execute("CREATE ROLE guarded LOGIN PASSWORD 'right-one'")
+        rules = admin.execute("SELECT pg_read_file('pg_hba.conf')").fetchone()[0]  # type: ignore[index]
+        hba = admin.execute("SHOW hba_file").fetchone()[0]  # type: ignore[index]
+        lines = ["host all guarded 127.0.0.1/32 scram-sha-256", *rules.splitlines()]
+        admin.execute(  # COPY takes no parameters: the values go in as literals
+            sql.SQL("COPY (SELECT unnest({}::text[])) TO {}").format(
+                sql.Literal(lines), sql.Literal(hba)
+            )
+        )
+        admin.execute("SELECT pg_reload_conf()")
+    host = postgres_server.split("@", 1)[1].rsplit("/", 1)[0]
+    database = pg_url.url.rsplit("/", 1)[1]
+    wrong = Run(f"postgresql://guarded:wrong-one@{host}/{database}")("search", "chug")  # type: ignore[arg-type]
+    assert wrong.exit_code == 2
+    lines = wrong.stderr.splitlines()
+    assert len(lines) == 1 and 'password authentication failed for user "guarded"' in lines[0]
+    assert "wrong-one" not in wrong.stderr and "guarded:***@" in lines[0]
