@@ -181,6 +181,13 @@ def test_a_misspelled_count_column_is_an_error_naming_it(run: Run, tmp_path: Pat
             "Chugawug Elder,2,1",
             "column 'Fiol' looks like a foil count or finish column",
         ),
+        (
+            "Name,Qunatity",
+            "Chugawug Elder,4",
+            "column 'Qunatity' looks like a count column, but cardbase does not know it "
+            "(did you mean 'Quantity'?)",
+        ),
+        ("Name,Stock", "Chugawug Elder,4", None),  # a shop's count: read as copies
         ("Name,Qty,Folio", "Chugawug Elder,2,Binder 2", None),  # near 'foil', but not numbers
         ("Name,Qty,Page", "Chugawug Elder,2,14", None),  # numbers under a header near nothing
     ],

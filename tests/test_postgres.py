@@ -156,7 +156,7 @@ def test_backup_and_restore_name_the_servers_tools(league: Run, tmp_path) -> Non
 
 def test_explain_shows_the_statement_postgresql_runs(league: Run) -> None:
     explained = ok(league, "search", "o:stun", "--explain")
-    assert "text_v @@ phraseto_tsquery('english', ?)" in explained
+    assert "text_v @@ phraseto_tsquery('cardbase', ?)" in explained
     assert "MATCH" not in explained
 
 
@@ -181,3 +181,88 @@ def test_a_wrong_password_is_one_line_without_it(postgres_server: str, pg_url: P
     lines = wrong.stderr.splitlines()
     assert len(lines) == 1 and 'password authentication failed for user "guarded"' in lines[0]
     assert "wrong-one" not in wrong.stderr and "guarded:***@" in lines[0]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://ann@127.0.0.1:1/cards?password=hunter2",
+        "postgresql://ann:hun#ter2@127.0.0.1:1/cards",
+        "postgresql://ann:hun@ter2@127.0.0.1:1/cards",
+        "postgresql://ann:hun:ter/2@127.0.0.1:1/cards",
+    ],
+)
+def test_no_form_of_url_prints_its_password(url: str) -> None:
+    result = Run(url)("search", "chug")  # type: ignore[arg-type]
+    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1
+    assert "hunter" not in result.stderr and "ter2" not in result.stderr
+    assert "ter/2" not in result.stderr and "at 127.0.0.1:1:" in result.stderr
+
+
+def test_trade_lists_of_a_tag_or_a_location(league: Run) -> None:
+    ok(league, "add", "1 C 14 x5", "--tag", "trade", "--location", "Box")
+    assert "Chugawug Cook" in ok(league, "trade", "list", "--tag", "trade", "--playset", "1")
+    assert "Chugawug Cook" in ok(league, "trade", "list", "--location", "box", "--playset", "1")
+
+
+@pytest.fixture(scope="module")
+def both(tmp_path_factory: pytest.TempPathFactory, postgres_server: str):  # type: ignore[no-untyped-def]
+    """The bundled catalogue in a SQLite file and on PostgreSQL."""
+    from tests.conftest import postgres_database
+
+    path = tmp_path_factory.mktemp("both") / "bundled.db"
+    for url in postgres_database(postgres_server):
+        postgres_schema.prepare(url)
+        yield Run(path), Run(url.url)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "the",
+        "-the",
+        "n:of",
+        'n:"of the"',
+        "a*",
+        '"draw a card"',
+        'o:"your foe"',
+        "o:if",
+        r"o:/\bstun\b/",
+        r"o:/\Bun/",
+        r"o:/foe\.\z/",
+    ],
+)
+def test_words_and_patterns_find_the_same_cards_on_both_engines(both, query: str) -> None:  # type: ignore[no-untyped-def]
+    """PostgreSQL's English configuration dropped stop words ('the': 0 cards against 55),
+    and read RE2's \\b as a backspace; its own configuration keeps every word."""
+    found = [
+        sorted(
+            row.split(",")[0]
+            for row in ok(run, "search", "-o", "csv", "--", query).splitlines()[1:]
+        )
+        for run in both
+    ]
+    assert found[0] == found[1] and found[0], query
+
+
+def test_a_regex_the_server_cannot_read_is_one_line(league: Run) -> None:
+    result = league("search", r"name:/\pL+ \pL+$/")
+    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1
+    assert "regular expression" in result.stderr
+
+
+@pytest.mark.parametrize("value", ["abc", ""])
+def test_an_unreadable_schema_version_is_one_line(
+    league: Run, pg_url: PostgresUrl, value: str
+) -> None:
+    with psycopg.connect(pg_url.url, autocommit=True) as conn:
+        conn.execute("UPDATE cardbase_meta SET value = %s WHERE key = 'schema_version'", (value,))
+    result = league("search", "chug")
+    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1
+    assert "holds no schema version cardbase can read" in result.stderr
+
+
+def test_a_search_path_with_no_schema_is_one_line(pg_url: PostgresUrl) -> None:
+    url = f"{pg_url.url}?options=-c%20search_path%3Dnowhere"
+    result = Run(url)("search", "chug")  # type: ignore[arg-type]
+    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1

@@ -370,3 +370,14 @@ def test_a_rare_on_offer_does_not_hide_an_even_swap(run: Run) -> None:
     proposal = json.loads(result.stdout)["proposal"]
     assert [item["code"] for item in proposal["get"]] == ["1 C 21"]
     assert (proposal["get_value"], proposal["give_value"]) == (1, 1)
+
+
+def test_a_trade_export_with_nothing_wanted_is_matched(run: Run, tmp_path: Path) -> None:
+    """`trade export` writes an empty Wanted sheet for a collector who wants nothing; the
+    match read it as a broken file."""
+    run("collectors", "add", "Robert")
+    run("add", "1 C 14 x5", "--collector", "Robert")
+    lists = tmp_path / "robert.xlsx"
+    assert "0 wanted" in run("trade", "export", str(lists), "--collector", "Robert").stdout
+    matched = run("trade", "match", str(lists))
+    assert matched.exit_code == 0, matched.output

@@ -7,9 +7,9 @@ when such a URL is opened, never for a file.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import NamedTuple
-from urllib.parse import urlsplit, urlunsplit
 
 SCHEMES = ("postgresql://", "postgres://")
 
@@ -19,24 +19,47 @@ class PostgresUrl(NamedTuple):
 
     url: str
 
+    def _parts(self) -> tuple[str, str, str, str]:
+        """(scheme://, user info, host/database, query), split by hand rather than by a URL
+        parser: a password may hold : / # ? @ unencoded, and must never leak into a part
+        that is shown. The user info ends at the last @ before the query."""
+        scheme, _, rest = self.url.partition("://")
+        rest, mark, query = rest.partition("?")
+        userinfo, at, place = rest.rpartition("@")
+        if not at:
+            userinfo, place = "", rest
+        return f"{scheme}://", userinfo, place, query if mark else ""
+
     def __str__(self) -> str:
-        parts = urlsplit(self.url)
-        if parts.password is None:
-            return self.url
-        user = f"{parts.username}:***@" if parts.username else ":***@"
-        host = parts.netloc.rsplit("@", 1)[1]
-        return urlunsplit(parts._replace(netloc=user + host))
+        scheme, userinfo, place, query = self._parts()
+        user, colon, _password = userinfo.partition(":")
+        shown = f"{user}:***@" if colon else f"{user}@" if userinfo else ""
+        params = [_masked(param) for param in query.split("&")] if query else []
+        return f"{scheme}{shown}{place}" + ("?" + "&".join(params) if params else "")
+
+    def secrets(self) -> list[str]:
+        """The password (from the user info or a `password=` parameter) and its pieces
+        between punctuation, to keep out of any message a server or driver writes."""
+        _, userinfo, _, query = self._parts()
+        found = [userinfo.partition(":")[2]] + [
+            param.partition("=")[2] for param in query.split("&") if _is_password(param)
+        ]
+        pieces = [part for secret in found for part in re.split(r"[:/?#@&=]", secret)]
+        return sorted({s for s in found + pieces if len(s) >= 2}, key=len, reverse=True)
 
     @property
     def host(self) -> str:
         """The server as a person names it: host and port, or "the local socket"."""
-        parts = urlsplit(self.url)
-        try:
-            port = parts.port
-        except ValueError:
-            port = None
-        host = parts.hostname or "the local socket"
-        return f"{host}:{port}" if port else host
+        place = self._parts()[2].partition("/")[0]
+        return place or "the local socket"
+
+
+def _is_password(param: str) -> bool:
+    return param.partition("=")[0].strip().lower() == "password"
+
+
+def _masked(param: str) -> str:
+    return "password=***" if _is_password(param) else param
 
 
 # Where a database is: a SQLite file, or a PostgreSQL server's database.

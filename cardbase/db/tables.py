@@ -63,6 +63,9 @@ DECK_ENTRY_COLUMNS: tuple[str, ...] = ("id", "deck_id", "section", "card_id", "c
 MY_COLLECTOR = "my_collector"
 MY_OWNERSHIP = "my_ownership"
 MY_HOLDING = "my_holding"
+# PostgreSQL's text search configuration: English stems, as FTS5's porter tokenizer makes,
+# and no stop words, since FTS5 drops none ("the", "draw a card").
+PG_TEXT_SEARCH = "cardbase"
 # PostgreSQL's session setting that its permanent "my" views read (`collector_views`).
 COLLECTOR_SETTING = "cardbase.collector"
 

@@ -34,7 +34,7 @@ def engine(name: str) -> Iterator[None]:
 
 def _tsquery(term: q.TextMatch) -> tuple[str, list[Any]]:
     """PostgreSQL's query for one term: a prefix, or words that must come in order."""
-    config = "'english'"
+    config = f"'{tables.PG_TEXT_SEARCH}'"
     if term.prefix:
         return f"to_tsquery({config}, quote_literal(?) || ':*')", [term.words]
     return f"phraseto_tsquery({config}, ?)", [term.words]

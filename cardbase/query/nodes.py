@@ -198,6 +198,12 @@ class Regex(NamedTuple):
     pattern: str
 
     def clause(self) -> Clause:
+        from cardbase.query.fulltext import ENGINE
+
+        if ENGINE.get() == "postgresql":
+            from cardbase.query.regex import to_postgres
+
+            return f"regexp(?, {self.field.sql})", [to_postgres(self.pattern)]
         return f"regexp(?, {self.field.sql})", [self.pattern]
 
     def describe(self) -> str:

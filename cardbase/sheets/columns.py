@@ -38,6 +38,7 @@ HEADERS: dict[str, dict[str, str]] = {
         "normal": "people", "non-foil": "people", "nonfoil": "cardbase", "non foil": "people",
         "owned": "people", "have": "people", "copies": "people", "normal qty": "people",
         "regular qty": "people", "nonfoil qty": "people", "non-foil qty": "people",
+        "stock": "shops",
     },
     "foil": {
         "foil qty": "Echo MTG, Delver Lens", "foil count": "people", "foils": "people",

@@ -55,6 +55,8 @@ NOT_SUSPECT = ("price", "date", "value", "cost", "id")  # "Foil Price" is a pric
 # How near an unknown header over whole numbers must be to a count or finish word to be taken
 # for its misspelling ('Cuont' is 80 from 'count'; 'Folio', 89 from 'foil', only over numbers).
 MISSPELT_CUTOFF = 75.0
+# The headers a misspelling is judged against besides those words ('Qunatity': 'quantity').
+_COUNT_ROLES = (("count", "nonfoil"), ("foil count or finish", "foil"))
 
 
 class NoHeader(CardbaseError):
@@ -220,6 +222,7 @@ def _misspelt(folded: str) -> str | None:
     """The kind of column a header is a misspelling of (`cuont`: a count), judged against the
     words that mark count and finish columns; None when it is near none of them."""
     kinds = {word: kind for kind, words in SUSPECT_WORDS.items() for word in words}
+    kinds |= {fold(header): kind for kind, role in _COUNT_ROLES for header in HEADERS[role]}
     near = closest(folded, [word for word in kinds if len(word) >= 4], MISSPELT_CUTOFF)
     return kinds[near] if near else None
 

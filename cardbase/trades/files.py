@@ -105,9 +105,13 @@ def _resolve_list(
 ) -> tuple[list[TradeItem], list[str]]:
     from cardbase.sheets.header import find_header
     from cardbase.sheets.importer import resolve_rows, rows_from_sheet
+    from cardbase.sheets.rows import EmptySheet
 
     columns = find_header(sheet.rows, source)
-    parsed = rows_from_sheet(sheet.rows[columns.header_row + 1 :], columns, source)
+    try:
+        parsed = rows_from_sheet(sheet.rows[columns.header_row + 1 :], columns, source)
+    except EmptySheet:  # a list with nothing on it, as `trade export` writes one: none wanted
+        return [], []
     wanted, problems = resolve_rows(resolver, parsed)
     cards = cards_by_id(conn, (card_id for card_id, _, _ in wanted))
     totals: Counter[tuple[int, str]] = Counter()

@@ -209,9 +209,9 @@ def check_offer(conn: sqlite3.Connection, offer: Offer, collector_id: int | None
 
 
 def _distinct(conn: sqlite3.Connection, owner: int, column: str) -> list[str]:
-    rows = conn.execute(
-        f"SELECT DISTINCT {column} FROM {tables.HOLDING_TABLE} "
-        f"WHERE collector_id = ? AND {column} != '' ORDER BY {column} COLLATE NOCASE",
+    rows = conn.execute(  # grouped, not DISTINCT: PostgreSQL sorts DISTINCT only by its columns
+        f"SELECT {column} FROM {tables.HOLDING_TABLE} WHERE collector_id = ? AND {column} != '' "
+        f"GROUP BY {column} ORDER BY {column} COLLATE NOCASE",
         (owner,),
     )
     return [value for (value,) in rows]

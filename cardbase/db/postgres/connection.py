@@ -28,8 +28,10 @@ from cardbase.errors import DatabaseError
 
 # SQLSTATEs of a server refusing rather than a statement being wrong: the connection lost
 # (08), no resources (53), shut down (57), system errors (58), no rights (42501), a read-only
-# transaction (25006). sqlite3's OperationalError, which the CLI says in one line, exit 2.
-_REFUSALS = ("08", "53", "57", "58", "42501", "25006")
+# transaction (25006), no schema to work in (3F000, a search_path in the URL), a /regex/ the
+# server's engine cannot read (2201B). sqlite3's OperationalError, which the CLI says in one
+# line, exit 2.
+_REFUSALS = ("08", "53", "57", "58", "42501", "25006", "3F000", "2201B")
 # The advisory lock write transactions take (`begin_write`): shared by writers of one
 # collector's cards, each of whom also takes a lock of that collector's own; exclusive for a
 # write of the whole database (the catalogue, the collectors), as SQLite's one writer is.
@@ -51,8 +53,11 @@ def connect(url: PostgresUrl) -> PgConnection:
     try:
         raw = psycopg.connect(url.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
     except psycopg.Error as exc:
+        reason = _reason(exc)
+        for secret in url.secrets():  # libpq may quote a password it misread as a host
+            reason = reason.replace(secret, "***")
         raise DatabaseError(
-            f"{url}: cannot connect to PostgreSQL at {url.host}: {_reason(exc)}",
+            f"{url}: cannot connect to PostgreSQL at {url.host}: {reason}",
             "Check the URL, that the server runs, and the user's rights",
         ) from None
     return PgConnection(raw, url)
@@ -76,7 +81,7 @@ def _reason(exc: psycopg.Error) -> str:
     """libpq's message, first line, without the text that would echo a password."""
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     if " failed: " in text:  # 'connection to server at "h", port p failed: FATAL:  ...'
-        text = text.split(" failed: ", 1)[1]
+        text = text.rsplit(" failed: ", 1)[1]
     return text.replace("FATAL:", "").strip()
 
 

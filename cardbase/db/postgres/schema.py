@@ -26,7 +26,7 @@ from cardbase.errors import DatabaseError
 
 META_TABLE = "cardbase_meta"
 FTS_COLUMNS = {"name": "name_v", "traits": "traits_v", "text": "text_v"}
-TEXT_SEARCH_CONFIG = "english"
+TEXT_SEARCH_CONFIG = tables.PG_TEXT_SEARCH
 
 _FTS = tables.CARD_FTS_TABLE
 
@@ -43,6 +43,12 @@ def fts_vectors(row: str) -> str:
 _VECTORS = fts_vectors("new")
 SUPPORT_DDL = (
     f"CREATE TABLE {META_TABLE} (key text PRIMARY KEY, value text NOT NULL)",
+    # English's Snowball stemmer without its stop words (`tables.PG_TEXT_SEARCH`)
+    f"CREATE TEXT SEARCH DICTIONARY {TEXT_SEARCH_CONFIG}_stem "
+    "(TEMPLATE = snowball, LANGUAGE = english)",
+    f"CREATE TEXT SEARCH CONFIGURATION {TEXT_SEARCH_CONFIG} (COPY = english)",
+    f"ALTER TEXT SEARCH CONFIGURATION {TEXT_SEARCH_CONFIG} ALTER MAPPING FOR asciiword, "
+    f"asciihword, hword_asciipart, word, hword, hword_part WITH {TEXT_SEARCH_CONFIG}_stem",
     "CREATE COLLATION IF NOT EXISTS nocase "
     "(provider = icu, locale = 'und-u-ks-level2', deterministic = false)",
     "CREATE OR REPLACE FUNCTION instr(haystack text, needle text) RETURNS integer "
@@ -97,7 +103,13 @@ def read_version(conn: PgConnection) -> int | None:
             )
         return None
     row = conn.execute(f"SELECT value FROM {META_TABLE} WHERE key = 'schema_version'").fetchone()
-    return int(row[0]) if row else None
+    if row is None or not str(row[0]).strip().lstrip("-").isdigit():
+        raise DatabaseError(
+            f"{conn.url}: its {META_TABLE} table holds no schema version cardbase can read "
+            f"({'none' if row is None else repr(row[0])}); nothing was changed",
+            "Give cardbase the database it made, or restore one with pg_restore",
+        )
+    return int(row[0])
 
 
 def prepare(url: PostgresUrl, catalogue: Path | None = None) -> None:
