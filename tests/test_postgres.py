@@ -266,3 +266,24 @@ def test_a_search_path_with_no_schema_is_one_line(pg_url: PostgresUrl) -> None:
     url = f"{pg_url.url}?options=-c%20search_path%3Dnowhere"
     result = Run(url)("search", "chug")  # type: ignore[arg-type]
     assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("damage", "said"),
+    [
+        ("DROP INDEX ix_card_fts_name_v", "index ix_card_fts_name_v"),
+        ("DROP TRIGGER card_fts ON card", "trigger card_fts"),
+        (
+            "ALTER TABLE holding DROP CONSTRAINT holding_card_id_fkey",
+            "foreign key holding_card_id_fkey",
+        ),
+    ],
+)
+def test_doctor_finds_what_was_dropped(
+    league: Run, pg_url: PostgresUrl, damage: str, said: str
+) -> None:
+    with psycopg.connect(pg_url.url, autocommit=True) as conn:
+        conn.execute(damage)  # type: ignore[arg-type]
+    found = league("doctor")
+    assert found.exit_code == 1
+    assert said in found.stdout
