@@ -409,3 +409,15 @@ def test_ctrl_c_in_a_postgresql_pipeline_stays_an_interrupt() -> None:
             raise KeyboardInterrupt
         except KeyboardInterrupt:
             raise psycopg.OperationalError("cannot exit pipeline mode while busy") from None
+
+
+def test_a_postgresql_target_of_another_schema_never_points_at_force(
+    league_db: Path, pg_url: PostgresUrl
+) -> None:
+    """Its own refusal first: --force would refuse it too, so it was no advice to give."""
+    ok(Run(league_db), "db", "copy", str(league_db), pg_url.url)
+    with psycopg.connect(pg_url.url, autocommit=True) as conn:
+        conn.execute("UPDATE cardbase_meta SET value = '3' WHERE key = 'schema_version'")
+    for force in ((), ("--force",)):
+        line = one_line_error(copy(str(league_db), pg_url.url, *force))
+        assert "which even --force cannot refill" in line and "add --force" not in line

@@ -287,3 +287,14 @@ def test_doctor_finds_what_was_dropped(
     found = league("doctor")
     assert found.exit_code == 1
     assert said in found.stdout
+
+
+def test_a_url_in_sqlalchemys_spelling_is_read_as_postgresql(
+    league: Run, pg_url: PostgresUrl
+) -> None:
+    """postgresql+psycopg:// (a driver in the scheme, as other apps' settings write it) was
+    taken for a file path."""
+    spelled = pg_url.url.replace("postgresql://", "postgresql+psycopg://", 1)
+    found = Run(spelled)("search", "chugawug", "--count")  # type: ignore[arg-type]
+    assert found.exit_code == 0, found.output
+    assert found.stdout.strip() == "4"

@@ -332,15 +332,15 @@ def _empty_postgres(conn: Any, target: PostgresUrl, force: bool) -> bool:
     if version is None:
         create_empty(conn)
         return False
+    if version != tables.SCHEMA_VERSION:  # said first: --force would not help
+        raise DatabaseError(
+            f"{target}: holds a cardbase database of schema {version}, not this cardbase's "
+            f"{tables.SCHEMA_VERSION}, which even --force cannot refill; nothing was changed",
+            "Copy into a new database (createdb), or drop this one first",
+        )
     if not force:
         raise DatabaseError(
             f"{target}: already holds a cardbase database; nothing was copied", FORCE_HINT
-        )
-    if version != tables.SCHEMA_VERSION:
-        raise DatabaseError(
-            f"{target}: holds a cardbase database of schema {version}, not this cardbase's "
-            f"{tables.SCHEMA_VERSION}, so --force cannot refill it; nothing was changed",
-            "Copy into a new database (createdb), or drop this one first",
         )
     names = [spec.name for spec in table_specs()] + [tables.CARD_FTS_TABLE]
     conn.execute(f"TRUNCATE {', '.join(names)}")

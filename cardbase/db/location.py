@@ -11,7 +11,9 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
-SCHEMES = ("postgresql://", "postgres://")
+# postgresql:// and postgres://, as libpq reads them, and SQLAlchemy's spelling with a
+# driver (postgresql+psycopg://), which people copy from other apps' settings.
+_SCHEME = re.compile(r"postgres(?:ql)?(?:\+\w+)?://", re.IGNORECASE)
 
 
 class PostgresUrl(NamedTuple):
@@ -67,7 +69,12 @@ Location = Path | PostgresUrl
 
 
 def is_postgres(text: str) -> bool:
-    return text.lower().startswith(SCHEMES)
+    return _SCHEME.match(text) is not None
+
+
+def postgres_url(text: str) -> PostgresUrl:
+    """The URL as libpq takes it: a driver named in the scheme (`+psycopg`) left out."""
+    return PostgresUrl(_SCHEME.sub("postgresql://", text, count=1))
 
 
 def dialect_of(conn: object) -> str:

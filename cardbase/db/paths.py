@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from cardbase.db.location import Location, PostgresUrl, is_postgres
+from cardbase.db.location import Location, is_postgres, postgres_url
 
 ENV_VAR = "CARDBASE_DB"
 
@@ -28,7 +28,7 @@ def resolve_db_path(
     a SQLite file."""
     chosen = option or os.environ.get(ENV_VAR) or configured
     if chosen and is_postgres(str(chosen)):
-        return PostgresUrl(str(chosen))
+        return postgres_url(str(chosen))
     if chosen:
         return Path(chosen).expanduser()
     return default_db_path()
