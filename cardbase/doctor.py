@@ -52,7 +52,7 @@ def doctor(db_path: Location, fix: bool = False) -> list[Finding]:
             _guarded("integrity", lambda: _integrity(conn)),
             _guarded("schema", lambda: _schema(conn, copy, version)),
             _guarded("references", lambda: _foreign_keys(conn)),
-            _guarded("collection totals", lambda: _totals(copy)),
+            _guarded("collection totals", lambda: collection_totals(copy)),
             _guarded("full-text index", lambda: _fts(copy)),
         ]
     *others, fts = findings
@@ -151,7 +151,7 @@ def _foreign_keys(conn: sqlite3.Connection) -> Finding:
     return Finding("references", not broken, "ok" if not broken else f"{len(broken)} broken rows")
 
 
-def _totals(copy: sqlite3.Connection) -> Finding:
+def collection_totals(copy: sqlite3.Connection) -> Finding:
     """Each collector's per-card totals against their holdings: the write side keeps them
     equal, so a difference means the file was edited by other means."""
     differ = copy.execute(

@@ -8,7 +8,8 @@ a terminal shows `render.TERMINAL_PAGE` rows and says how many more there are; `
 from __future__ import annotations
 
 import sqlite3
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from cardbase.cli import render
 from cardbase.cli.root import Output
@@ -17,6 +18,8 @@ if TYPE_CHECKING:
     from cardbase.catalog.cards import Card
     from cardbase.query.copies import Copy
     from cardbase.query.nodes import Query
+
+T = TypeVar("T")
 
 
 def _page(limit: int | None, show_all: bool, output: Output) -> int | None:
@@ -34,10 +37,7 @@ def search_page(
     from cardbase.query import search as lib
 
     page = _page(limit, show_all, output)
-    cards = lib.search(conn, query, page + 1 if page else limit)
-    if not page or len(cards) <= page:
-        return cards, 0
-    return cards[:page], lib.count(conn, query) - page
+    return _paged(page, limit, lambda n: lib.search(conn, query, n), lambda: lib.count(conn, query))
 
 
 def copies_page(
@@ -47,10 +47,25 @@ def copies_page(
     from cardbase.query import search as lib
 
     page = _page(limit, show_all, output)
-    copies = lib.search_copies(conn, query, page + 1 if page else limit)
-    if not page or len(copies) <= page:
-        return copies, 0
-    return copies[:page], lib.count(conn, query, copies=True) - page
+    return _paged(
+        page,
+        limit,
+        lambda n: lib.search_copies(conn, query, n),
+        lambda: lib.count(conn, query, copies=True),
+    )
+
+
+def _paged(
+    page: int | None,
+    limit: int | None,
+    fetch: Callable[[int | None], list[T]],
+    count: Callable[[], int],
+) -> tuple[list[T], int]:
+    """One more than a page fetched, so that only a page that overflows pays for a count."""
+    found = fetch(page + 1 if page else limit)
+    if not page or len(found) <= page:
+        return found, 0
+    return found[:page], count() - page
 
 
 def print_hidden(hidden: int) -> None:

@@ -111,9 +111,6 @@ class NamedRow(tuple):
 
     _names: ClassVar[dict[str, int]] = {}
 
-    def __new__(cls, values: Sequence[Any]) -> NamedRow:
-        return super().__new__(cls, values)
-
     def __getitem__(self, key: Any) -> Any:
         if isinstance(key, str):
             return tuple.__getitem__(self, self._names[key])
@@ -180,10 +177,6 @@ class PgCursor:
 
     def __iter__(self) -> Iterator[Any]:
         return iter(self.fetchall())
-
-    @property
-    def rowcount(self) -> int:
-        return self._cursor.rowcount if self._cursor else -1
 
 
 def _values(params: Any) -> Any:

@@ -34,7 +34,7 @@ _REBUILD = (
 
 def doctor(url: PostgresUrl, fix: bool = False) -> list[tuple[str, bool, str]]:
     """(check, ok, detail) for each check, in the order the SQLite doctor gives them."""
-    from cardbase.doctor import _totals  # the same SQL on both engines
+    from cardbase.doctor import collection_totals  # the same SQL on both engines
 
     conn = connect(url)
     try:
@@ -47,7 +47,7 @@ def doctor(url: PostgresUrl, fix: bool = False) -> list[tuple[str, bool, str]]:
             ("integrity", True, "pages and indexes are the server's: pg_amcheck checks them"),
             _schema(conn),
             ("references", True, "enforced by the server (its foreign keys: see schema)"),
-            _on_postgres(tuple(_totals(conn))),  # type: ignore[arg-type]
+            _on_postgres(tuple(collection_totals(conn))),  # type: ignore[arg-type]
             _fts(conn, fix),
         ]  # fmt: skip
         return found
