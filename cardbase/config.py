@@ -44,6 +44,13 @@ def _language(value: str) -> str:
     return parse_language(value)
 
 
+def _catalogue(value: str) -> str:
+    from cardbase.catalog.choice import catalogue_file
+
+    catalogue_file(value)  # refuses an empty name
+    return value.strip()
+
+
 def _format(value: str) -> str:
     from cardbase.decks.check import get_format
 
@@ -57,6 +64,10 @@ KEYS: dict[str, tuple[str, Callable[[str], str]]] = {
     "condition": ("condition of added copies (default NM)", _condition),
     "language": ("language of added copies (default en)", _language),
     "format": ("deck format of deck check and stats (default free-realms)", _format),
+    "catalogue": (
+        "the catalogue new databases start from: free-realms (default), sample or a CSV file",
+        _catalogue,
+    ),
 }
 
 

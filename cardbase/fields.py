@@ -41,6 +41,14 @@ FLAGS: dict[str, str] = {  # is:hero ... and the plain flag options --hero ...
     "playset": f"Names you own {PLAYSET} or more of.",
 }
 TRAIT_SEPARATOR = ", "
+# The languages of the client whose card names the catalogue carries beside the English
+# name (BCP 47 tags, as a copy's language is written); `name_column` names their columns.
+NAME_LANGUAGES: tuple[str, ...] = ("de", "en-GB", "es", "es-MX", "fr", "pt-BR", "zh-CN")
+
+
+def name_column(language: str) -> str:
+    """The catalogue column of a language's names: ``name_de``, ``name_pt_br``."""
+    return "name_" + language.lower().replace("-", "_")
 
 
 class Kind(Enum):
@@ -100,7 +108,7 @@ OWNED_SQL = "(coalesce(o.nonfoil, 0) + coalesce(o.foil, 0))"
 FIELDS: tuple[CardField, ...] = (
     CardField("code", Kind.CODE, (), "", "code", True, True, "Code", table="Code",
               option="Collector code", example="'1 U 132'",
-              sort=("c.game", "c.series", "c.number")),
+              sort=("c.game", "c.series", "c.number", "c.rarity")),
     CardField("series", Kind.NUMBER, ("set", "e", "edition"), "c.series", "series",
               export="Series",
               option="Series number or range", example="1"),
@@ -108,6 +116,8 @@ FIELDS: tuple[CardField, ...] = (
               table="Rarity", option="Rarity letter or name; >=r works", example="U",
               sort=(f"instr('{RARITY_LETTERS}', c.rarity)",)),
     CardField("number", Kind.NUMBER, ("num",), "c.number", "number", export="Number"),
+    # The series' printed set, named by the game's data (cardbase.games): JSON only.
+    CardField("set_name", None, (), "", "set_name"),
     CardField("name", Kind.WORDS, ("n",), "c.name", "name", True, True, "Name", table="Name",
               option="Name contains these words (prefixes)", example="chug",
               sort=("c.name COLLATE NOCASE", "c.name")),
@@ -134,6 +144,9 @@ FIELDS: tuple[CardField, ...] = (
     CardField("text", Kind.WORDS, ("o", "oracle"), "c.text", "text", True, export="Text",
               text_only=True, option="Game text has these words", example="stun"),
     CardField("lore", None, (), "c.lore", "lore", True, export="Lore", text_only=True),
+    CardField("artist", None, (), "c.artist", "artist", True, export="Artist"),
+    # The card's names in other languages (NAME_LANGUAGES): language -> name in JSON.
+    CardField("names", None, (), "c.names", "names"),
     CardField("game", Kind.CHOICE, (), "c.game", "game", True, option="Which game's cards",
               example=DEFAULT_GAME, choices=tuple(GAMES)),
     CardField("owned", Kind.NUMBER, (), OWNED_SQL),
@@ -177,8 +190,8 @@ NOT_IN_DATA: dict[str, str] = {
     "c": "there are no card colours; gem colours are gem: (gem:r), spheres sphere:",
     "color": "there are no card colours; gem colours are gem: (gem:r), spheres sphere:",
     "id": "there are no card colours; gem colours are gem: (gem:r), spheres sphere:",
-    "a": "there are no artists",
-    "artist": "there are no artists",
+    "a": "artists are shown (cardbase show, exports) but not searched",
+    "artist": "artists are shown (cardbase show, exports) but not searched",
     "ft": "lore (the flavour text) is shown by cardbase show but not searched",
     "flavor": "lore (the flavour text) is shown by cardbase show but not searched",
 }
@@ -195,6 +208,7 @@ SORT_KEYS: dict[str, tuple[str, ...]] = {
 FIELD_BY_KEY: dict[str, CardField] = {field.key: field for field in FIELDS if field.key}
 JSON_KEYS: tuple[str, ...] = tuple(field.key for field in FIELDS if field.key)
 CATALOGUE_COLUMNS: tuple[str, ...] = tuple(f.key for f in FIELDS if f.key and f.catalogue)
+NAME_COLUMNS: tuple[str, ...] = tuple(name_column(language) for language in NAME_LANGUAGES)
 REQUIRED_COLUMNS: tuple[str, ...] = tuple(f.key for f in FIELDS if f.key and f.required)
 OPTION_FIELDS: tuple[CardField, ...] = tuple(field for field in FIELDS if field.option)
 EXPORT_FIELDS: tuple[CardField, ...] = tuple(field for field in FIELDS if field.export)

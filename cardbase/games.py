@@ -21,6 +21,8 @@ class Game(NamedTuple):
     fighting_types: tuple[str, ...]
     # Other words card lists use for a type, folded to lower case.
     type_synonyms: dict[str, str] = {}  # noqa: RUF012 (read-only data)
+    # The printed sets' names, by series number.
+    set_names: dict[int, str] = {}  # noqa: RUF012 (read-only data)
 
 
 FREE_REALMS = Game(
@@ -31,6 +33,14 @@ FREE_REALMS = Game(
     fighting_types=("Creature",),
     # The online client called resources "Items".
     type_synonyms={"item": "Resource", "items": "Resource"},
+    # As the client names them (the first is the base set).
+    set_names={
+        1: "FreeRealms",
+        2: "Shattered Past",
+        3: "Baron Von Darkcheat",
+        4: "Heroes",
+        5: "Rumbledome",
+    },
 )
 
 # The Wildhearts TCG, for its Free-For-All format: Familiars and Fields sit beside the deck,
@@ -45,3 +55,15 @@ WILDHEARTS = Game(
 
 GAMES: dict[str, Game] = {FREE_REALMS.key: FREE_REALMS, WILDHEARTS.key: WILDHEARTS}
 DEFAULT_GAME = FREE_REALMS.key
+
+
+def set_name(game: str, series: int) -> str | None:
+    """The name of `game`'s set numbered `series`, where the game's data names it."""
+    known = GAMES.get(game)
+    return known.set_names.get(series) if known else None
+
+
+def set_label(game: str, series: int) -> str:
+    """How tables name a series: its number and its set's name, ``1 FreeRealms``."""
+    name = set_name(game, series)
+    return f"{series} {name}" if name else f"series {series}"

@@ -16,6 +16,10 @@ from cardbase.db import schema
 from cardbase.db.location import PostgresUrl
 
 ROOT = Path(__file__).resolve().parent.parent
+# A database a test creates without naming a catalogue starts from the sample: most tests
+# were written for its cards (Chugawug Cook is 1 C 14), module fixtures included, which run
+# before any function fixture could set this. Tests of the real catalogue name it.
+os.environ["CARDBASE_CATALOGUE"] = "sample"
 DATA = Path(__file__).parent / "data"
 MINI_CATALOGUE = DATA / "mini_cards.csv"
 
@@ -79,8 +83,10 @@ def subprocess_env() -> dict[str, str]:
 def _no_user_database(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """No test may touch the real per-user database."""
+    """No test may touch the real per-user database; new databases start from the sample
+    (see CARDBASE_CATALOGUE above), whatever a test before this one did to the variable."""
     monkeypatch.setenv("CARDBASE_DB", str(tmp_path_factory.mktemp("home") / "default.db"))
+    monkeypatch.setenv("CARDBASE_CATALOGUE", "sample")
     monkeypatch.delenv("NO_COLOR", raising=False)
 
 

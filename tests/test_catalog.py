@@ -85,9 +85,19 @@ def test_bad_rows_are_reported_with_row_numbers(row: str, message: str) -> None:
 
 def test_duplicate_code_in_file_names_both_rows() -> None:
     parsed = parse(
-        "1 C 14,Cook,Creature,,Nature,,2,3,4,G,,\n\n1 U 14,Other,Creature,,Nature,,2,3,4,G,,\n"
+        "1 U 14,Cook,Creature,,Nature,,2,3,4,G,,\n\n1 U 14,Other,Creature,,Nature,,2,3,4,G,,\n"
     )
     assert parsed.problems == ["test.csv, row 4: code 1 U 14 repeats row 2"]
+
+
+def test_a_card_is_series_rarity_and_number() -> None:
+    """In the real numbering the P cards are numbered on their own: 1 U 14 and 1 P 14 are
+    two cards, not one code twice."""
+    parsed = parse(
+        "1 U 14,Cook,Creature,,Nature,,2,3,4,G,,\n1 P 14,Other,Creature,,Nature,,2,3,4,G,,\n"
+    )
+    assert parsed.problems == []
+    assert [str(card.code) for card in parsed.cards] == ["1 U 14", "1 P 14"]
 
 
 def test_header_problems() -> None:
@@ -101,9 +111,9 @@ def test_header_problems() -> None:
 
 def test_unknown_columns_are_ignored_and_listed() -> None:
     parsed = parse(
-        "1 C 14,Cook,Creature,,Nature,,2,3,4,G,,,Jo\n", header=HEADER.strip() + ",artist\n"
+        "1 C 14,Cook,Creature,,Nature,,2,3,4,G,,,Jo\n", header=HEADER.strip() + ",price\n"
     )
-    assert parsed.ignored_columns == ["artist"]
+    assert parsed.ignored_columns == ["price"]
     assert len(parsed.cards) == 1
 
 

@@ -40,7 +40,7 @@ def test_search_table_and_csv(run: Run) -> None:
     assert "1 E 82" in table
     assert "Exclusive" in table
     csv_text = run("search", "clockwork", "-o", "csv").stdout.splitlines()
-    assert csv_text[0].startswith("code,series,rarity,number,name,type")
+    assert csv_text[0].startswith("code,series,rarity,number,set_name,name,type")
     assert len(csv_text) == 3
 
 
@@ -51,7 +51,9 @@ def test_card_json_object_has_the_documented_fields(run: Run) -> None:
         "series": 1,
         "rarity": "E",
         "number": 162,
+        "set_name": "FreeRealms",
         "name": "Old Mossbeard",
+        "names": {},
         "type": "Creature",
         "hero": True,
         "sphere": None,
@@ -62,6 +64,7 @@ def test_card_json_object_has_the_documented_fields(run: Run) -> None:
         "gems": "GG",
         "text": "Collect 4: [Spend 2] >> Ready all your creatures.",
         "lore": "",
+        "artist": "",
         "game": "free-realms",
         "nonfoil": 0,
         "foil": 0,
@@ -178,9 +181,14 @@ def test_card_keys_match_the_card_object(run: Run) -> None:
     from cardbase.fields import JSON_KEYS as CARD_KEYS
 
     assert tuple(json.loads(run("show", "1 U 15", "-o", "json").stdout)) == CARD_KEYS
-    assert run("search", "nothing-at-all-matches", "-o", "csv").stdout.strip() == ",".join(
-        CARD_KEYS
-    )
+    # CSV has the same columns, but the names in other languages, a column each (name_de ...)
+    csv_header = run("search", "nothing-at-all-matches", "-o", "csv").stdout.strip().split(",")
+    names_at = CARD_KEYS.index("names")
+    assert csv_header[:names_at] == list(CARD_KEYS[:names_at])
+    assert csv_header[names_at : names_at + 7] == [
+        "name_de", "name_en_gb", "name_es", "name_es_mx", "name_fr", "name_pt_br", "name_zh_cn",
+    ]  # fmt: skip
+    assert csv_header[names_at + 7 :] == list(CARD_KEYS[names_at + 1 :])
 
 
 @pytest.mark.parametrize(

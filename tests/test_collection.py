@@ -131,9 +131,9 @@ def test_stats_and_missing(run: Run) -> None:
     run("add", "1 U 15", "1 U 42 foil")
     stats = json.loads(run("stats", "-o", "json").stdout)
     assert stats["totals"] == {"cards": 2, "nonfoil": 1, "foil": 1, "distinct": 2}
-    uncommon = next(row for row in stats["set"] if row["group"] == "series 1 uncommon")
+    uncommon = next(row for row in stats["set"] if row["group"] == "1 FreeRealms uncommon")
     assert uncommon == {
-        "group": "series 1 uncommon",
+        "group": "1 FreeRealms uncommon",
         "catalogue": 4,
         "nonfoil": 1,
         "foil": 1,
@@ -145,7 +145,7 @@ def test_stats_and_missing(run: Run) -> None:
         run("missing", "--series", "1", "--rarity", "U", "--foil", "-o", "json").stdout
     )
     assert [card["code"] for card in missing_foil] == ["1 U 15", "1 U 92", "1 U 132"]
-    assert "series 1" in run("stats").stdout
+    assert "1 FreeRealms" in run("stats").stdout
 
 
 # -- properties ---------------------------------------------------------------------------

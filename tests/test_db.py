@@ -58,9 +58,18 @@ def test_new_database_is_stamped_and_loaded(db_path: Path) -> None:
     assert fts == 4
 
 
-def test_open_db_creates_a_missing_file_with_the_bundled_catalogue(tmp_path: Path) -> None:
+def test_open_db_creates_a_missing_file_with_the_real_catalogue(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("CARDBASE_CATALOGUE")
     conn = db.open_db(tmp_path / "new.db")
-    assert conn.execute("SELECT count(*) FROM card").fetchone()[0] >= 240
+    assert conn.execute("SELECT count(*) FROM card").fetchone()[0] == 707
+
+
+def test_a_new_database_takes_the_catalogue_the_environment_names(tmp_path: Path) -> None:
+    # the tests' own setting (tests/conftest.py): the sample, whose cards they were written for
+    conn = db.open_db(tmp_path / "new.db")
+    assert conn.execute("SELECT count(*) FROM card").fetchone()[0] == 254
 
 
 def test_prepare_twice_is_harmless(tmp_path: Path) -> None:

@@ -207,12 +207,15 @@ def test_trade_lists_of_a_tag_or_a_location(league: Run) -> None:
 
 @pytest.fixture(scope="module")
 def both(tmp_path_factory: pytest.TempPathFactory, postgres_server: str):  # type: ignore[no-untyped-def]
-    """The bundled catalogue in a SQLite file and on PostgreSQL."""
+    """The sample catalogue (it has texts) in a SQLite file and on PostgreSQL."""
+    from cardbase.catalog.choice import SAMPLE, built_in
+    from cardbase.db import schema
     from tests.conftest import postgres_database
 
-    path = tmp_path_factory.mktemp("both") / "bundled.db"
+    path = tmp_path_factory.mktemp("both") / "sample.db"
+    schema.prepare(path, built_in(SAMPLE))
     for url in postgres_database(postgres_server):
-        postgres_schema.prepare(url)
+        postgres_schema.prepare(url, built_in(SAMPLE))
         yield Run(path), Run(url.url)  # type: ignore[arg-type]
 
 

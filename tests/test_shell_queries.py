@@ -208,8 +208,8 @@ def test_hero_sphere_counts_add_up(reader: tuple[Run, sqlite3.Connection]) -> No
 
 def test_order_by_name_ignores_case(tmp_path: Path) -> None:
     """'Wizard of the High Tower' before 'Wizard Timekeeper', as a reader sorts them."""
-    path = tmp_path / "bundled.db"
-    schema.prepare(path, ROOT / "cards.csv")
+    path = tmp_path / "sample.db"
+    schema.prepare(path, ROOT / "sample-cards.csv")
     conn = db.open_db(path)
     names = [card.name for card in search(conn, parse_query("n:wizard order:name"))]
     conn.close()

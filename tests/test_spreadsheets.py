@@ -211,12 +211,13 @@ def test_export_xlsx_layout(run: Run, tmp_path: Path) -> None:
     assert header[-7:] == ["Nonfoil", "Foil", "Condition", "Language", "Location", "Tags", "Note"]
     assert sheet[1][0].font.bold
     assert sheet.freeze_panes == "A2"
-    assert sheet.auto_filter.ref == "A1:T3"
+    assert sheet.auto_filter.ref == "A1:U3"
     row = [cell.value for cell in sheet[2]]
     assert row[0] == "1 U 15"
     assert row[1] == 1
     assert isinstance(row[9], int)
-    assert row[13] == 2
+    assert header[13] == "Artist"
+    assert row[14] == 2
     assert sheet.column_dimensions["E"].width >= 20
     totals = {r[0]: r[1] for r in book["Totals"].iter_rows(min_row=2, values_only=True)}
     assert totals["Copies owned"] == 3

@@ -1,11 +1,13 @@
-"""Write the bundled sample catalogue, cards.csv, deterministically.
+"""Write the sample catalogue, sample-cards.csv, deterministically.
 
-No public source links the game's real card names to their codes and stats, so cardbase
-ships a sample written for the project in the real card shape (see
-shared/reference/card-anatomy.md): original names and texts, two series, every rarity,
-sphere and type, Heroes, traits, 1-4 gems, game text in the printed style and lore.
+Before the game's own card database was found, cardbase shipped a sample written for the
+project in the real card shape (see shared/reference/card-anatomy.md): invented names and
+texts, two series, every rarity, sphere and type, Heroes, traits, 1-4 gems, game text in
+the printed style and lore. The real catalogue is cards.csv (tools/build_catalogue.py); the
+sample stays for demos and for tests that need cards with texts a repository may carry:
+`cardbase db init --catalogue sample`.
 
-Run from the repository root:  python tools/make_sample_catalogue.py > cards.csv
+Run from the repository root:  python tools/make_sample_catalogue.py > sample-cards.csv
 """
 
 from __future__ import annotations
@@ -32,8 +34,11 @@ from sample_catalogue_data import (  # tools/ is the script's folder
     TRICK_TEXT,
 )
 
-from cardbase.fields import CATALOGUE_COLUMNS
 from cardbase.games import DEFAULT_GAME
+
+# The sample's columns, as it was written: it has no artists and no names in other languages.
+CATALOGUE_COLUMNS = ("code", "name", "type", "hero", "sphere", "traits", "cost", "attack",
+                     "defense", "gems", "text", "lore", "game")  # fmt: skip
 
 
 @dataclass

@@ -16,13 +16,14 @@ from typing import Any, NamedTuple, Protocol
 
 from cardbase.codes import CollectorCode
 from cardbase.db import tables
-from cardbase.fields import JSON_KEYS, TRAIT_SEPARATOR
+from cardbase.fields import JSON_KEYS, NAME_LANGUAGES, TRAIT_SEPARATOR
+from cardbase.games import set_name
 
 CARD_COLUMNS_SQL = "c.*, coalesce(o.nonfoil, 0) AS nonfoil, coalesce(o.foil, 0) AS foil"
 CARD_FROM_SQL = f"{tables.CARD_TABLE} AS c"
 OWNERSHIP_JOIN_SQL = f"LEFT JOIN {tables.MY_OWNERSHIP} AS o ON o.card_id = c.id"
 SELECT_CARDS = f"SELECT {CARD_COLUMNS_SQL} FROM {CARD_FROM_SQL} {OWNERSHIP_JOIN_SQL}"
-CATALOGUE_ORDER = "c.game, c.series, c.number"
+CATALOGUE_ORDER = "c.game, c.series, c.number, c.rarity"
 ID_CHUNK = 5_000  # ids per IN (...) list; well under SQLite's limit on parameters
 
 
@@ -42,6 +43,8 @@ class Card:
     gems: str
     text: str
     lore: str
+    artist: str = ""
+    names: str = ""  # its names in other languages: `split_names` reads them
     nonfoil: int = 0
     foil: int = 0
 
@@ -53,11 +56,20 @@ class Card:
         """How messages name a card: its name and its code."""
         return f"{self.name} ({self.code})"
 
+    def name_in(self, language: str) -> str:
+        """The card's name in `language` (a copy's language tag): its own translation, the
+        language's without a region (es for es-AR), or the English name."""
+        names = split_names(self.names)
+        base = language.split("-")[0]
+        return names.get(language) or names.get(base) or self.name
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON card object: `cardbase.fields.JSON_KEYS`, in order."""
         code = self.code
         derived = {"code": str(code), "series": code.series, "rarity": code.rarity,
-                   "number": code.number, "traits": list(self.traits)}  # fmt: skip
+                   "number": code.number, "traits": list(self.traits),
+                   "names": split_names(self.names),
+                   "set_name": set_name(self.game, code.series)}  # fmt: skip
         return {key: derived[key] if key in derived else getattr(self, key) for key in JSON_KEYS}
 
 
@@ -73,6 +85,21 @@ def name_key(name: str) -> str:
     return "".join(ch for ch in decomposed if ch.isalnum())
 
 
+def join_names(names: Iterable[str]) -> str:
+    """A card's `names` column: its name in each of `NAME_LANGUAGES`, a line each in that
+    order ("" where it has none), without the empty lines at the end."""
+    return "\n".join(" ".join(name.split()) for name in names).rstrip("\n")
+
+
+def split_names(names: str) -> dict[str, str]:
+    """`join_names` read back: language -> name, for the languages the card has a name in."""
+    return {
+        language: name
+        for language, name in zip(NAME_LANGUAGES, names.split("\n"), strict=False)
+        if name
+    }
+
+
 _OWNED_AT = len(tables.CARD_COLUMNS)
 _make_code = functools.partial(tuple.__new__, CollectorCode)  # skips NamedTuple's __new__
 
@@ -84,7 +111,7 @@ def card_from_row(row: Sequence[Any]) -> Card:
     start, and this is three times faster than looking columns up by name.
     """
     (card_id, game, series, rarity, number, name, _name_key, type_, hero, sphere, traits,
-     cost, attack, defense, gems, text, lore) = row[:_OWNED_AT]  # fmt: skip
+     cost, attack, defense, gems, text, lore, artist, names) = row[:_OWNED_AT]  # fmt: skip
     owned = len(row) > _OWNED_AT
     return Card(
         card_id,
@@ -101,18 +128,11 @@ def card_from_row(row: Sequence[Any]) -> Card:
         gems or "",
         text or "",
         lore or "",
+        artist or "",
+        names or "",
         row[_OWNED_AT] if owned else 0,
         row[_OWNED_AT + 1] if owned else 0,
     )
-
-
-def card_to_row(card: Card) -> tuple[object, ...]:
-    """The values the card table stores for a card, in `tables.CARD_COLUMNS` order but the id:
-    `card_from_row` read backwards."""
-    code = card.code
-    return (card.game, code.series, code.rarity, code.number, card.name, name_key(card.name),
-            card.type, card.hero, card.sphere, TRAIT_SEPARATOR.join(card.traits), card.cost,
-            card.attack, card.defense, card.gems, card.text, card.lore)  # fmt: skip
 
 
 def fetch_cards(

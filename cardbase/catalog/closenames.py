@@ -96,7 +96,7 @@ class CloseNames:
         Reprints are left in: `search` shows a name once anyway, and hashing 100k names to drop
         them would cost more than scoring them twice.
         """
-        ordered = f"SELECT name FROM {tables.CARD_TABLE} ORDER BY game, series, number"
+        ordered = f"SELECT name FROM {tables.CARD_TABLE} ORDER BY game, series, number, rarity"
         if dialect_of(conn) != "sqlite":  # rows from a server: no single string to gain
             return cls([row[0] for row in conn.execute(ordered)])
         count, joined = conn.execute(

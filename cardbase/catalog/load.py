@@ -13,14 +13,13 @@ import io
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
-from cardbase.catalog.cards import Card, card_from_row
+from cardbase.catalog.cards import Card, card_from_row, name_key, split_names
 from cardbase.catalog.values import CONTROL, Row, RowError, RowReader
 from cardbase.db import tables
 from cardbase.errors import CardbaseError, CatalogueError, first_few
-from cardbase.fields import CATALOGUE_COLUMNS, REQUIRED_COLUMNS
+from cardbase.fields import CATALOGUE_COLUMNS, NAME_COLUMNS, REQUIRED_COLUMNS
 from cardbase.limits import MAX_CATALOGUE_FILE, MAX_COLUMNS
 from cardbase.progress import Progress, Stage, quiet
 from cardbase.text import plural
@@ -36,6 +35,9 @@ class CatalogueFile:
     rows: list[Row] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     ignored_columns: list[str] = field(default_factory=list)
+    # The card-table columns the file gives; a card it updates keeps the others (a list
+    # without text keeps the text `catalog import-client` read).
+    given: frozenset[str] = frozenset(tables.CARD_COLUMNS)
 
     @property
     def cards(self) -> list[Card]:
@@ -49,14 +51,6 @@ class ImportCounts:
     updated: int
     unchanged: int
     skipped: int = 0
-
-
-def bundled_catalogue() -> Path:
-    """cards.csv inside the installed wheel, or at the top of a source checkout."""
-    packaged = resources.files("cardbase") / "data" / "cards.csv"
-    if packaged.is_file():
-        return Path(str(packaged))
-    return Path(__file__).resolve().parents[2] / "cards.csv"
 
 
 def read_catalogue(path: Path, progress: Progress = quiet) -> CatalogueFile:
@@ -105,7 +99,7 @@ def parse_catalogue(lines: Iterable[str], source: str, *, controls: bool = True)
             )
         columns = _map_header(header, source)
         ignored = [cell.strip() for cell in header if cell.strip() and _column(cell) not in columns]
-        result = CatalogueFile(ignored_columns=ignored)
+        result = CatalogueFile(ignored_columns=ignored, given=_given(columns))
         _read_rows(reader, RowReader(columns, controls), source, result)
     except csv.Error as exc:
         raise CatalogueError(f"{source}: not a readable CSV file ({exc})") from exc
@@ -116,7 +110,7 @@ def _read_rows(
     reader: Iterable[list[str]], read_row: RowReader, source: str, result: CatalogueFile
 ) -> None:
     """Every row after the header into `result`: a stored row, or a line saying what is bad."""
-    seen: dict[tuple[object, object, object], int] = {}
+    seen: dict[tuple[object, ...], int] = {}
     rows, problems = result.rows, result.problems
     for row_number, row in enumerate(reader, start=2):
         try:
@@ -127,13 +121,24 @@ def _read_rows(
             if any(cell.strip() for cell in row):  # a blank line is no row, not a bad one
                 problems.append(f"{source}, row {row_number}: {exc}")
             continue
-        key = (values[0], values[1], values[3])  # game, series, number
+        key = values[:4]  # game, series, rarity, number
         first = seen.setdefault(key, row_number)
         if first != row_number:
             code = f"{values[1]} {values[2]} {values[3]}"
             problems.append(f"{source}, row {row_number}: code {code} repeats row {first}")
             continue
         rows.append(values)
+
+
+def _given(columns: dict[str, int]) -> frozenset[str]:
+    """The card-table columns a file with these catalogue columns fills."""
+    derived = {"code": ("series", "rarity", "number"), "name": ("name", "name_key")}
+    given = {"id", "game", "type", "hero", "sphere"}  # always decided, if only by default
+    for column in columns:
+        given.update(derived.get(column, (column,)))
+    if any(column in NAME_COLUMNS for column in columns):
+        given.add("names")
+    return frozenset(given & set(tables.CARD_COLUMNS))
 
 
 def _column(header: str) -> str:
@@ -144,7 +149,7 @@ def _map_header(header: list[str], source: str) -> dict[str, int]:
     columns: dict[str, int] = {}
     for position, cell in enumerate(header):
         name = _column(cell)
-        if name in CATALOGUE_COLUMNS:
+        if name in CATALOGUE_COLUMNS or name in NAME_COLUMNS:
             if name in columns:
                 raise CatalogueError(
                     f"{source}: column '{cell.strip()}' appears twice in the header"
@@ -161,9 +166,14 @@ def _map_header(header: list[str], source: str) -> dict[str, int]:
 
 
 def store_rows(
-    conn: sqlite3.Connection, rows: list[Row], skipped: int = 0, progress: Progress = quiet
+    conn: sqlite3.Connection,
+    rows: list[Row],
+    skipped: int = 0,
+    progress: Progress = quiet,
+    given: frozenset[str] = frozenset(tables.CARD_COLUMNS),
 ) -> ImportCounts:
-    """Add new cards and update changed ones, matched by game and code, in `conn`'s transaction.
+    """Add new cards and update changed ones, matched by game and code, in `conn`'s
+    transaction; an updated card keeps what it has in the columns not `given`.
 
     Each kind of statement is prepared once and run over all its rows; a load that writes
     much of the table sets its indexes and full-text triggers aside and rebuilds them once
@@ -175,14 +185,18 @@ def store_rows(
     cursor = conn.cursor()
     cursor.row_factory = None  # plain tuples, compared whole with each row
     found = cursor.execute(f"SELECT {', '.join(tables.CARD_COLUMNS)} FROM {tables.CARD_TABLE}")
-    existing = {(row[1], row[2], row[4]): row for row in found}
+    existing = {row[1:5]: row for row in found}  # by game, series, rarity, number
+    kept = [at for at, column in enumerate(columns) if column not in given]
     new_rows: list[Row] = []
     changed_rows: list[Row] = []
     for values in rows:
-        old = existing.get((values[0], values[1], values[3]))
+        old = existing.get(values[:4])
         if old is None:
             new_rows.append(values)
-        elif old[1:] != values:
+            continue
+        if kept:
+            values = tuple(old[at + 1] if at in kept else v for at, v in enumerate(values))
+        if old[1:] != values:
             changed_rows.append((*values, old[0]))
     written = len(new_rows) + len(changed_rows)
     stage = Stage("Writing", written, progress)
@@ -196,6 +210,8 @@ def store_rows(
             update = f"UPDATE {tables.CARD_TABLE} SET {assignments} WHERE id = ?"
             cursor.executemany(update, stage.over(changed_rows))
         stage.finish()
+    if written:
+        index_card_names(conn)
     return ImportCounts(len(new_rows), len(changed_rows), len(rows) - written, skipped)
 
 
@@ -219,4 +235,24 @@ def load_catalogue(conn: sqlite3.Connection, path: Path) -> ImportCounts:
 
     with paused_gc():
         parsed = read_catalogue(path)
-        return store_rows(conn, checked_rows(parsed, str(path), skip_bad=False))
+        rows = checked_rows(parsed, str(path), skip_bad=False)
+        return store_rows(conn, rows, given=parsed.given)
+
+
+def index_card_names(conn: sqlite3.Connection) -> None:
+    """The card_name rows, made anew from every card's `names`: what looks a card up by its
+    name in another language. A few thousand rows, rebuilt whole by the write that changed
+    a card's names, so the two cannot disagree."""
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    cursor.execute(f"DELETE FROM {tables.CARD_NAME_TABLE}")
+    rows = cursor.execute(f"SELECT id, names FROM {tables.CARD_TABLE} WHERE names <> ''")
+    entries = [
+        (card_id, language, name, name_key(name))
+        for card_id, names in rows.fetchall()
+        for language, name in split_names(names).items()
+    ]
+    columns = ", ".join(tables.CARD_NAME_COLUMNS)
+    cursor.executemany(
+        f"INSERT INTO {tables.CARD_NAME_TABLE} ({columns}) VALUES (?, ?, ?, ?)", entries
+    )

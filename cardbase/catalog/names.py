@@ -36,7 +36,7 @@ SHOWN_PROBLEMS = 5  # entries quoted when several name no card
 BULK_LOOKUPS = 1_000  # names looked up one query at a time before reading the whole catalogue
 
 _PRINTINGS_SQL = f"SELECT id, game, series, rarity, number, name FROM {tables.CARD_TABLE}"
-_ORDER_SQL = " ORDER BY game, series, number"
+_ORDER_SQL = " ORDER BY game, series, number, rarity"
 
 
 class Printing(NamedTuple):
@@ -55,6 +55,10 @@ class Printing(NamedTuple):
 
 
 _make_printing = functools.partial(tuple.__new__, Printing)  # skips NamedTuple's __new__
+
+
+def _catalogue_order(printing: Printing) -> tuple[str, int, int, str]:
+    return (printing.game, printing.series, printing.number, printing.rarity)
 
 
 class NameMatch(NamedTuple):
@@ -78,8 +82,14 @@ def _in_game(printings: list[Printing], game: str | None) -> list[Printing]:
 class Catalogue:
     """Every printing in memory, for commands that resolve thousands of rows."""
 
-    def __init__(self, printings: list[Printing], keys: list[str]) -> None:
-        """`printings` in catalogue order, and their folded names."""
+    def __init__(
+        self,
+        printings: list[Printing],
+        keys: list[str],
+        translated: dict[str, list[Printing]] | None = None,
+    ) -> None:
+        """`printings` in catalogue order, and their folded names; `translated`, folded
+        names in other languages and the printings they name."""
         self.printings = printings
         self.by_key: dict[str, list[Printing]] = {}
         for printing, key in zip(printings, keys, strict=True):
@@ -88,6 +98,7 @@ class Catalogue:
                 self.by_key[key] = [printing]
             else:
                 found.append(printing)
+        self.translated = translated or {}
         self._by_number: dict[tuple[int, int], list[Printing]] | None = None
 
     @classmethod
@@ -102,7 +113,20 @@ class Catalogue:
         for row in rows:
             printings.append(_make_printing(row[:6]))
             keys.append(row[6])
-        return cls(printings, keys)
+        by_id = {printing.id: printing for printing in printings}
+        translated: dict[str, list[Printing]] = {}
+        for card_id, key in cursor.execute(
+            f"SELECT DISTINCT card_id, name_key FROM {tables.CARD_NAME_TABLE} ORDER BY card_id"
+        ):
+            translated.setdefault(key, []).append(by_id[card_id])
+        for found in translated.values():
+            found.sort(key=_catalogue_order)
+        return cls(printings, keys, translated)
+
+    def printings_named(self, key: str) -> list[Printing]:
+        """The printings whose folded name is `key`; failing that, whose name in another
+        language is (Hochfliegender Adler is Soaring Eagle)."""
+        return self.by_key.get(key) or self.translated.get(key, [])
 
     def numbered(self, series: int, number: int) -> list[Printing]:
         if self._by_number is None:
@@ -144,13 +168,18 @@ class NameResolver:
 
     def _printings(self, key: str) -> list[Printing]:
         if self.catalogue is not None:
-            return self.catalogue.by_key.get(key, [])
+            return self.catalogue.printings_named(key)
         found = self._by_key.get(key)
         if found is None:
             if len(self._by_key) >= BULK_LOOKUPS:
                 self.load()
                 return self._printings(key)
-            found = self._by_key[key] = self._query(f"WHERE name_key = ?{_ORDER_SQL}", (key,))
+            found = self._query(f"WHERE name_key = ?{_ORDER_SQL}", (key,)) or self._query(
+                f"WHERE id IN (SELECT card_id FROM {tables.CARD_NAME_TABLE} WHERE name_key = ?)"
+                f"{_ORDER_SQL}",
+                (key,),
+            )
+            self._by_key[key] = found
         return found
 
     def numbered(self, series: int, number: int) -> list[Printing]:
@@ -217,18 +246,15 @@ class NameResolver:
         raise NotFoundError(f"No card named '{shown}'", did_you_mean(self.suggestions(shown)))
 
     def by_code(self, code: CollectorCode) -> Printing:
-        """The printing with `code`; its rarity letter must agree with the catalogue."""
+        """The printing with `code`: series, rarity letter and number (in the real numbering
+        `1 U 5` and `1 P 5` are two cards). A wrong letter is refused, naming the card or
+        cards that series and number do have."""
         printings = _in_game(self.numbered(code.series, code.number), self.game)
         if not printings:
             raise NotFoundError(f"no card has the code {code}")
         exact = [p for p in printings if p.rarity == code.rarity]
         if not exact:
-            right = printings[0]
-            raise CodeError(
-                f"{code}: card {code.number} of series {code.series} is "
-                f"{right.code.rarity_name}, not {code.rarity_name}",
-                f"Did you mean {right.code} ({right.name})?",
-            )
+            raise wrong_letter(code, printings)
         if len(exact) > 1:
             # Codes repeat across games; without a game to prefer, Free Realms comes first.
             default = [p for p in exact if p.game == DEFAULT_GAME]
@@ -268,6 +294,22 @@ class NameResolver:
             raise
 
 
+def wrong_letter(code: CollectorCode, printings: list[Printing]) -> CodeError:
+    """The refusal of a code whose rarity letter no card numbered so has: the one card it
+    most likely means, or every card it could."""
+    where = f"{code}: card {code.number} of series {code.series}"
+    if len(printings) == 1:
+        right = printings[0]
+        return CodeError(
+            f"{where} is {right.code.rarity_name}, not {code.rarity_name}",
+            f"Did you mean {right.code} ({right.name})?",
+        )
+    named = " or ".join(f"{p.code} ({p.name})" for p in printings)
+    return CodeError(
+        f"{where} is no {code.rarity_name}: that number is {named}", "Name one of them by its code"
+    )
+
+
 @dataclass(frozen=True)
 class CodeLookup:
     """A parsed code and the card it names, if any; `note` says when the letter was wrong."""
@@ -293,8 +335,10 @@ def look_up_code(conn: sqlite3.Connection, text: str) -> CodeLookup:
     except NotFoundError as exc:
         return CodeLookup(code, None, exc.message)
     except CodeError as exc:
-        right = resolver.numbered(code.series, code.number)[0]
-        return CodeLookup(code, resolver.fetch(right), str(exc))
+        candidates = _in_game(resolver.numbered(code.series, code.number), None)
+        if len(candidates) > 1:
+            raise  # several cards have that number: which one is for the user to say
+        return CodeLookup(code, resolver.fetch(candidates[0]), str(exc))
 
 
 class ResolvedEntry(NamedTuple):

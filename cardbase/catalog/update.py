@@ -32,5 +32,5 @@ def import_catalogue(
         parsed = read_catalogue(source, progress)
         rows = checked_rows(parsed, str(source), skip_bad)
         with write_transaction(db_path, whole=True) as conn:
-            counts = store_rows(conn, rows, len(parsed.problems), progress)
+            counts = store_rows(conn, rows, len(parsed.problems), progress, parsed.given)
     return CatalogueImport(counts, parsed.problems, parsed.ignored_columns)

@@ -13,10 +13,16 @@ import re
 from collections.abc import Callable, Iterable
 from operator import itemgetter
 
-from cardbase.catalog.cards import name_key
+from cardbase.catalog.cards import join_names, name_key
 from cardbase.codes import parse_code
 from cardbase.errors import CardbaseError
-from cardbase.fields import CATALOGUE_COLUMNS, GEM_COLOURS, MAX_GEMS, TRAIT_SEPARATOR
+from cardbase.fields import (
+    CATALOGUE_COLUMNS,
+    GEM_COLOURS,
+    MAX_GEMS,
+    NAME_COLUMNS,
+    TRAIT_SEPARATOR,
+)
 from cardbase.games import DEFAULT_GAME, GAMES, Game
 from cardbase.limits import MAX_CELL
 from cardbase.similar import closest
@@ -28,8 +34,8 @@ NO_SPHERE_WORDS = frozenset({"", "none", "hero", "-"})
 CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 # The order `RowReader` takes a row's values in; every catalogue column, once.
 _ORDER = ("game", "code", "name", "type", "hero", "sphere", "cost", "attack", "defense",
-          "traits", "gems", "text", "lore")  # fmt: skip
-assert sorted(_ORDER) == sorted(CATALOGUE_COLUMNS), "a catalogue column _ORDER does not take"
+          "traits", "gems", "text", "lore", "artist", *NAME_COLUMNS)  # fmt: skip
+assert sorted(_ORDER) == sorted((*CATALOGUE_COLUMNS, *NAME_COLUMNS)), "_ORDER misses a column"
 
 Row = tuple[object, ...]  # the card table's columns but the id, in `tables.CARD_COLUMNS` order
 
@@ -65,7 +71,7 @@ class RowReader:
         if self._controls or max(map(len, row)) > MAX_CELL:
             self._check_characters(row)
         (game_text, code_text, name, type_text, hero_text, sphere_text, cost_text, attack_text,
-         defense_text, traits, gems, text, lore) = self._values(row)  # fmt: skip
+         defense_text, traits, gems, text, lore, artist, *names) = self._values(row)  # fmt: skip
         game = self._games.get(game_text)
         if game is None:
             game = self._games[game_text] = _game(game_text)
@@ -90,7 +96,7 @@ class RowReader:
         gems = _remembered(self._gems, gems, _gems)
         return (game.key, code.series, code.rarity, code.number, name, name_key(name),
                 card_type, hero, sphere, traits, cost, attack, defense, gems, text.strip(),
-                lore.strip())  # fmt: skip
+                lore.strip(), " ".join(artist.split()), join_names(names))  # fmt: skip
 
     def _stat(self, column: str, text: str) -> int | None:
         try:

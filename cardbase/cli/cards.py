@@ -26,7 +26,7 @@ def show(
     if output is Output.json:
         render.print_json(found.to_dict())
     elif output is Output.csv:
-        render.print_csv(list(found.to_dict()), [render.card_csv_row(found)])
+        render.print_csv(render.CARD_CSV_HEADERS, [render.card_csv_row(found)])
     else:
         render.print_card_detail(found)
 

@@ -13,10 +13,17 @@ from contextlib import contextmanager
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
-from cardbase.catalog.cards import Card
+from cardbase.catalog.cards import Card, split_names
 from cardbase.cli.root import STATE, Output
-from cardbase.fields import FINISHES, JSON_KEYS, TABLE_FIELDS
-from cardbase.games import DEFAULT_GAME
+from cardbase.fields import (
+    FINISHES,
+    JSON_KEYS,
+    NAME_COLUMNS,
+    NAME_LANGUAGES,
+    TABLE_FIELDS,
+    name_column,
+)
+from cardbase.games import DEFAULT_GAME, set_name
 from cardbase.text import UNSEEN_IN_JSON, pattern, plural, visible
 
 if TYPE_CHECKING:
@@ -142,18 +149,26 @@ def print_csv(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
     writer.writerows(rows)
 
 
+# CSV's columns for a card: the JSON keys, with the names in other languages a column each,
+# as a catalogue file has them (name_de ...), so a search's CSV is a catalogue too.
+CARD_CSV_HEADERS: tuple[str, ...] = tuple(
+    column for key in JSON_KEYS for column in (NAME_COLUMNS if key == "names" else (key,))
+)
+
+
 def card_csv_row(card: Card) -> list[Any]:
     values = card.to_dict()
     values["traits"] = ", ".join(card.traits)
-    return list(values.values())
+    names = values.pop("names")
+    values.update({name_column(language): names.get(language, "") for language in NAME_LANGUAGES})
+    return [values[column] for column in CARD_CSV_HEADERS]
 
 
 def print_cards(cards: Sequence[Card], output: Output) -> None:
     if output is Output.json:
         print_json([card.to_dict() for card in cards])
     elif output is Output.csv:
-        headers = list(JSON_KEYS)
-        print_csv(headers, (card_csv_row(card) for card in cards))
+        print_csv(CARD_CSV_HEADERS, (card_csv_row(card) for card in cards))
     else:
         print_table(CARD_HEADERS, (card_cells(card) for card in cards))
 
@@ -187,13 +202,15 @@ def print_copies(copies: Sequence[Copy], output: Output) -> None:
 
 def card_detail_lines(card: Card) -> list[tuple[str, str]]:
     """Label/value pairs for one card shown in full, in the order a card reads."""
+    series = card.code.series
+    named = set_name(card.game, series)
     lines = [
         ("Name", card.name),
         (
             "Code",
-            f"{card.code} (series {card.code.series}, {card.code.rarity_name}, "
-            f"card {card.code.number})",
+            f"{card.code} (series {series}, {card.code.rarity_name}, card {card.code.number})",
         ),
+        *([("Set", named)] if named else []),
         ("Type", f"{card.type} - Hero" if card.hero else card.type),
         ("Sphere", card.sphere or "none (Hero)"),
     ]
@@ -210,6 +227,11 @@ def card_detail_lines(card: Card) -> list[tuple[str, str]]:
         lines.append(("Text", card.text))
     if card.lore:
         lines.append(("Lore", card.lore))
+    if card.artist:
+        lines.append(("Artist", card.artist))
+    names = split_names(card.names)
+    if names:
+        lines.append(("Names", "\n".join(f"{tag}: {name}" for tag, name in names.items())))
     lines.append(("Owned", f"{card.nonfoil} non-foil, {card.foil} foil"))
     if card.game != DEFAULT_GAME:
         lines.append(("Game", card.game))

@@ -15,7 +15,7 @@ from cardbase.collection.changes import Batch, Change, Holding
 from cardbase.db import tables
 from cardbase.db.tables import copies_of
 from cardbase.fields import FOIL, NONFOIL, RARITY_LETTERS, RARITY_NAMES
-from cardbase.games import GAMES
+from cardbase.games import GAMES, set_label
 
 NO_LOCATION_LABEL = "(no location)"
 
@@ -85,7 +85,7 @@ def completion_by_set(conn: sqlite3.Connection, game: str) -> list[Completion]:
         (game,),
     )
     return [
-        Completion(f"series {series} {RARITY_NAMES[rarity].lower()}", *counts)
+        Completion(f"{set_label(game, series)} {RARITY_NAMES[rarity].lower()}", *counts)
         for series, rarity, *counts in rows
     ]
 
@@ -96,7 +96,7 @@ def completion_by_series(conn: sqlite3.Connection, game: str) -> list[Completion
         "WHERE c.game = ? GROUP BY c.series ORDER BY c.series",
         (game,),
     )
-    return [Completion(f"series {series}", *counts) for series, *counts in rows]
+    return [Completion(set_label(game, series), *counts) for series, *counts in rows]
 
 
 def completion_by_sphere(conn: sqlite3.Connection, game: str) -> list[Completion]:

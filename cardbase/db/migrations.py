@@ -195,5 +195,88 @@ def _to_v4(conn: sqlite3.Connection) -> None:
         conn.execute(statement)
 
 
+_V5_CARD = (
+    """CREATE TABLE new_card (
+        id INTEGER NOT NULL,
+        game VARCHAR NOT NULL,
+        series INTEGER NOT NULL,
+        rarity VARCHAR NOT NULL,
+        number INTEGER NOT NULL,
+        name VARCHAR NOT NULL,
+        name_key VARCHAR NOT NULL,
+        type VARCHAR NOT NULL,
+        hero BOOLEAN NOT NULL,
+        sphere VARCHAR,
+        traits VARCHAR NOT NULL,
+        cost INTEGER,
+        attack INTEGER,
+        defense INTEGER,
+        gems VARCHAR NOT NULL,
+        text VARCHAR NOT NULL,
+        lore VARCHAR NOT NULL,
+        artist VARCHAR NOT NULL,
+        names VARCHAR NOT NULL,
+        PRIMARY KEY (id),
+        CONSTRAINT uq_card_code UNIQUE (game, series, number, rarity),
+        CONSTRAINT ck_card_code_positive CHECK (series > 0 AND number > 0),
+        CONSTRAINT ck_card_rarity CHECK (rarity IN ('C','U','R','E','P','S')),
+        CONSTRAINT ck_card_gems CHECK (length(gems) <= 4)
+    )""",
+    "INSERT INTO new_card SELECT id, game, series, rarity, number, name, name_key, type, hero, "
+    "sphere, traits, cost, attack, defense, gems, text, lore, '', '' FROM card",
+    "DROP TABLE card_fts",  # its triggers go with the card table
+    "DROP TABLE card",
+    "ALTER TABLE new_card RENAME TO card",
+    "CREATE INDEX ix_card_name_key ON card (name_key)",
+    "CREATE INDEX ix_card_series_number ON card (series, number)",
+    *(
+        f"CREATE INDEX ix_card_{key}_{suffix} ON card"
+        f" (({key} IS NULL), (-{key}){direction}, game, series, number, rarity)"
+        for key in ("cost", "attack", "defense")
+        for suffix, direction in (("up", " DESC"), ("down", ""))
+    ),
+    """CREATE TABLE card_name (
+        card_id INTEGER NOT NULL,
+        language VARCHAR NOT NULL,
+        name VARCHAR NOT NULL,
+        name_key VARCHAR NOT NULL,
+        PRIMARY KEY (card_id, language),
+        FOREIGN KEY(card_id) REFERENCES card (id)
+    )""",
+    "CREATE INDEX ix_card_name_name_key ON card_name (name_key)",
+    """CREATE VIRTUAL TABLE card_fts USING fts5(
+        name, names, traits, text,
+        content="card", content_rowid="id",
+        tokenize='porter unicode61 remove_diacritics 2'
+    )""",
+    """CREATE TRIGGER card_fts_ai AFTER INSERT ON card BEGIN
+        INSERT INTO card_fts(rowid, name, names, traits, text)
+        VALUES (new.id, new.name, new.names, new.traits, new.text);
+    END""",
+    """CREATE TRIGGER card_fts_ad AFTER DELETE ON card BEGIN
+        INSERT INTO card_fts(card_fts, rowid, name, names, traits, text)
+        VALUES ('delete', old.id, old.name, old.names, old.traits, old.text);
+    END""",
+    """CREATE TRIGGER card_fts_au AFTER UPDATE ON card BEGIN
+        INSERT INTO card_fts(card_fts, rowid, name, names, traits, text)
+        VALUES ('delete', old.id, old.name, old.names, old.traits, old.text);
+        INSERT INTO card_fts(rowid, name, names, traits, text)
+        VALUES (new.id, new.name, new.names, new.traits, new.text);
+    END""",
+    "INSERT INTO card_fts(card_fts) VALUES ('rebuild')",
+)
+
+
+def _to_v5(conn: sqlite3.Connection) -> None:
+    """Version 5 (cardbase 0.5, the real catalogue): a card is its series, rarity letter and
+    number (`1 U 5` and `1 P 5` are two cards); cards have an artist and names in other
+    languages, which the full-text index reads too. Cards keep their ids, so every copy,
+    history row and deck line still points at its card."""
+    for statement in _V5_CARD:
+        conn.execute(statement)
+
+
 # MIGRATIONS[n] upgrades a database at schema version n - 1 to version n.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _to_v2, 3: _to_v3, 4: _to_v4}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
+    2: _to_v2, 3: _to_v3, 4: _to_v4, 5: _to_v5,
+}  # fmt: skip

@@ -17,6 +17,9 @@ from cardbase.db import tables
 from cardbase.fields import FINISHES, MAX_GEMS, RARITY_LETTERS, SORT_INDEXED
 from cardbase.games import DEFAULT_GAME
 
+# A card is its game, series, rarity letter and number: `1 U 5` and `1 P 5` are two cards.
+# Catalogue order is this key's, and so are the sort indexes' last columns.
+CATALOGUE_KEY = ("game", "series", "number", "rarity")
 _RARITIES = ",".join(f"'{letter}'" for letter in RARITY_LETTERS)
 _FINISHES = ",".join(f"'{finish}'" for finish in FINISHES)
 _CONDITIONS = ",".join(f"'{condition}'" for condition in CONDITIONS)
@@ -35,7 +38,7 @@ def _sort_indexes() -> list[Index]:
     indexes = []
     for key in SORT_INDEXED:
         for suffix, direction in (("up", " DESC"), ("down", "")):
-            parts = (f"({key} IS NULL)", f"(-{key}){direction}", "game", "series", "number")
+            parts = (f"({key} IS NULL)", f"(-{key}){direction}", *CATALOGUE_KEY)
             indexes.append(Index(f"ix_card_{key}_{suffix}", *(text(part) for part in parts)))
     return indexes
 
@@ -43,7 +46,7 @@ def _sort_indexes() -> list[Index]:
 class CardRow(SQLModel, table=True):
     __tablename__ = tables.CARD_TABLE
     __table_args__ = (
-        UniqueConstraint("game", "series", "number", name="uq_card_code"),
+        UniqueConstraint(*CATALOGUE_KEY, name="uq_card_code"),
         Index("ix_card_name_key", "name_key"),
         Index("ix_card_series_number", "series", "number"),
         *_sort_indexes(),
@@ -69,6 +72,23 @@ class CardRow(SQLModel, table=True):
     gems: str = ""
     text: str = ""
     lore: str = ""
+    artist: str = ""
+    # The card's names in other languages, a line each: what the full-text index reads of
+    # `CardNameRow`, kept by the same writes (`cardbase.catalog.load`).
+    names: str = ""
+
+
+class CardNameRow(SQLModel, table=True):
+    """A card's name in one of the client's other languages: German sheets and searches
+    find the card by it, and a copy in that language shows it."""
+
+    __tablename__ = tables.CARD_NAME_TABLE
+    __table_args__ = (Index("ix_card_name_name_key", "name_key"),)
+
+    card_id: int = Field(foreign_key=f"{tables.CARD_TABLE}.id", primary_key=True)
+    language: str = Field(primary_key=True)
+    name: str
+    name_key: str
 
 
 class CollectorRow(SQLModel, table=True):
@@ -210,6 +230,7 @@ TABLES = tuple(
     SQLModel.metadata.tables[name]
     for name in (
         tables.CARD_TABLE,
+        tables.CARD_NAME_TABLE,
         tables.COLLECTOR_TABLE,
         tables.HOLDING_TABLE,
         tables.OWNERSHIP_TABLE,

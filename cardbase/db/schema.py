@@ -73,12 +73,13 @@ def make_folder(path: Path) -> None:
 
 
 def _create(conn: sqlite3.Connection, catalogue: Path | None) -> None:
-    from cardbase.catalog.load import bundled_catalogue, load_catalogue
+    from cardbase.catalog.choice import new_database_catalogue
+    from cardbase.catalog.load import load_catalogue
     from cardbase.collection.collectors import create_default
 
     create_empty(conn)
     create_default(conn)
-    load_catalogue(conn, catalogue or bundled_catalogue())
+    load_catalogue(conn, catalogue or new_database_catalogue())
 
 
 def create_empty(conn: sqlite3.Connection) -> None:

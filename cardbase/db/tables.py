@@ -16,6 +16,7 @@ BATCH_TABLE = "batch"
 HISTORY_TABLE = "history"
 DECK_TABLE = "deck"
 DECK_ENTRY_TABLE = "deck_entry"
+CARD_NAME_TABLE = "card_name"
 
 # The card table's columns, in order. ``name_key`` is the name folded for exact lookups.
 CARD_COLUMNS: tuple[str, ...] = (
@@ -36,10 +37,17 @@ CARD_COLUMNS: tuple[str, ...] = (
     "gems",
     "text",
     "lore",
+    "artist",
+    "names",
 )
+# A card's names in the client's other languages (`cardbase.fields.NAME_LANGUAGES`); the
+# card's `names` column holds them too, one a line, for the full-text index to read.
+CARD_NAME_COLUMNS: tuple[str, ...] = ("card_id", "language", "name", "name_key")
 
-# Columns the full-text index covers: what the game client's search box looked at.
-FTS_COLUMNS: tuple[str, ...] = ("name", "traits", "text")
+# Columns the full-text index covers: what the game client's search box looked at, and the
+# names in other languages. A `name:` term searches `NAME_FTS_COLUMNS`.
+FTS_COLUMNS: tuple[str, ...] = ("name", "names", "traits", "text")
+NAME_FTS_COLUMNS: tuple[str, ...] = ("name", "names")
 
 COLLECTOR_COLUMNS: tuple[str, ...] = ("id", "name", "name_key", "is_default", "created_at")
 # What makes two copies of a card one holding.
@@ -85,7 +93,7 @@ def collector_views(collector: str) -> dict[str, str]:
 # somebody else's SQLite file for ours, nor write into it.
 APPLICATION_ID = 0x43524442
 # Bumped with every schema change; `cardbase.db.migrations.MIGRATIONS` knows how to get here.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 
 def copies_of(finish: str, table: str = "") -> str:

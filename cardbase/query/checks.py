@@ -84,6 +84,18 @@ class _Checker:
             return node
         if any(rarity == node.rarity for rarity, _ in rows):
             return node
+        if len(rows) > 1:
+            named = " or ".join(
+                f"{CollectorCode(node.series, rarity, node.number)} ({name})"
+                for rarity, name in rows
+            )
+            self.note(
+                f"{code}: card {code.number} of series {code.series} is no {code.rarity_name}: "
+                f"that number is {named}; name one of them",
+                negated,
+                node.describe(),
+            )
+            return node
         right = CollectorCode(node.series, rows[0][0], node.number)
         self.notes.append(
             f"{code}: card {code.number} of series {code.series} is {right.rarity_name}, "

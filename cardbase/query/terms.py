@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from cardbase import fields
 from cardbase.codes import parse_code
+from cardbase.db import tables
 from cardbase.errors import CardbaseError, CodeError, QueryError, shorten
 from cardbase.fields import FIELD_BY_NAME, CardField, Kind
 from cardbase.limits import MAX_QUERY_CHARS, MAX_QUERY_NUMBER
@@ -71,7 +72,8 @@ def text_match(
         prefix = True  # name:chug finds Chugawug, as the game client's search box did
     fts = _fts_string(words) + ("*" if prefix else "")
     if field is not None:
-        fts = f"{field.key} : {fts}"
+        columns = tables.NAME_FTS_COLUMNS if field.key == "name" else (str(field.key),)
+        fts = f"{{{' '.join(columns)}}} : {fts}"
     shown = f"{field.name}:{raw}" if field else raw
     return q.TextMatch(fts, shown, words, prefix, field.key if field else None)
 

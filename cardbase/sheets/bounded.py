@@ -68,7 +68,11 @@ def _read_regular(path: Path, cap: int, what: str, head: int | None, noun: str) 
         if head is not None:
             return _read(handle, path, min(head, cap), noun)
         check_size(path, mode.st_size, cap, what)
-        data = _read(handle, path, cap + 1, noun)
+        # Asked for as much as fstat says is there (a read of `cap` bytes would set the whole
+        # cap aside first), then, if the file grew meanwhile, for the rest up to the cap.
+        data = _read(handle, path, mode.st_size + 1, noun)
+        if len(data) > mode.st_size:
+            data += _read(handle, path, cap + 1 - len(data), noun)
     check_size(path, len(data), cap, what, read=True)
     return data
 

@@ -30,6 +30,11 @@ HEADERS: dict[str, dict[str, str]] = {
         "TopDecked, cardbase", "card name": "Dragon Shield, MTGO", "card": "MTGGoldfish",
         "card_name": "deckstats", "english name": "Cardmarket", "simple name": "TCGplayer",
         "title": "people", "card title": "people",
+        # The players of the client's other languages keep sheets in their own words.
+        "kartenname": "people (German)", "karte": "people (German)", "nom": "people (French)",
+        "nom de la carte": "people (French)", "carte": "people (French)",
+        "nombre de la carta": "people (Spanish)", "carta": "people (Spanish)",
+        "nome": "people (Portuguese)", "nome da carta": "people (Portuguese)",
     },
     "nonfoil": {
         "count": "Moxfield, Deckbox", "quantity": "ManaBox, Dragon Shield, Archidekt, TCGplayer, "
@@ -38,7 +43,9 @@ HEADERS: dict[str, dict[str, str]] = {
         "normal": "people", "non-foil": "people", "nonfoil": "cardbase", "non foil": "people",
         "owned": "people", "have": "people", "copies": "people", "normal qty": "people",
         "regular qty": "people", "nonfoil qty": "people", "non-foil qty": "people",
-        "stock": "shops",
+        "stock": "shops", "anzahl": "people (German)", "menge": "people (German)",
+        "stück": "people (German)", "quantité": "people (French)", "quantite": "people (French)",
+        "cantidad": "people (Spanish)", "quantidade": "people (Portuguese)",
     },
     "foil": {
         "foil qty": "Echo MTG, Delver Lens", "foil count": "people", "foils": "people",
@@ -61,8 +68,12 @@ HEADERS: dict[str, dict[str, str]] = {
         "edition name": "Archidekt", "setname": "TopDecked", "exp. name": "Cardmarket",
         "expansion": "people",
     },
-    "condition": {"condition": "most apps", "cond": "people", "card condition": "people"},
-    "language": {"language": "most apps", "lang": "TopDecked", "card language": "people"},
+    "condition": {"condition": "most apps", "cond": "people", "card condition": "people",
+                  "zustand": "people (German)", "état": "people (French)",
+                  "etat": "people (French)", "estado": "people (Spanish, Portuguese)"},
+    "language": {"language": "most apps", "lang": "TopDecked", "card language": "people",
+                 "sprache": "people (German)", "langue": "people (French)",
+                 "idioma": "people (Spanish, Portuguese)"},
     "location": {
         "location": "people", "folder name": "Dragon Shield", "binder name": "ManaBox",
         "list name": "Dragon Shield (Sorted)", "folder": "people", "binder": "people",

@@ -11,18 +11,21 @@ from __future__ import annotations
 from cardbase.db import tables
 from cardbase.db.location import PostgresUrl
 from cardbase.db.postgres.connection import PgConnection, connect
-from cardbase.db.postgres.schema import FTS_COLUMNS, META_TABLE, TEXT_SEARCH_CONFIG, read_version
+from cardbase.db.postgres.schema import (
+    FTS_COLUMNS,
+    META_TABLE,
+    fts_vector,
+    fts_vectors,
+    read_version,
+)
 
 _FTS = tables.CARD_FTS_TABLE
-_VECTORS = ", ".join(
-    f"to_tsvector('{TEXT_SEARCH_CONFIG}', coalesce(c.{column}, ''))" for column in FTS_COLUMNS
-)
+_VECTORS = fts_vectors("c")
 _STALE_VECTORS = (
     f"SELECT count(*) FROM {tables.CARD_TABLE} AS c LEFT JOIN {_FTS} AS f ON f.id = c.id "
     "WHERE f.id IS NULL OR "
     + " OR ".join(
-        f"f.{vector} <> to_tsvector('{TEXT_SEARCH_CONFIG}', coalesce(c.{column}, ''))"
-        for column, vector in FTS_COLUMNS.items()
+        f"f.{vector} <> {fts_vector('c', column)}" for column, vector in FTS_COLUMNS.items()
     )
 )
 _REBUILD = (

@@ -26,18 +26,24 @@ from cardbase.errors import DatabaseError
 
 META_TABLE = "cardbase_meta"
 FTS_COLUMNS = {"name": "name_v", "traits": "traits_v", "text": "text_v"}
+# What each vector reads of the card row: a name term finds the card by its name in any
+# language, so name_v holds them all (SQLite's FTS5 has a column for the others' names).
+_SOURCES = {"name": ("name", "names"), "traits": ("traits",), "text": ("text",)}
 TEXT_SEARCH_CONFIG = tables.PG_TEXT_SEARCH
 
 _FTS = tables.CARD_FTS_TABLE
 
 
+def fts_vector(row: str, column: str) -> str:
+    """The tsvector of one searched column (`FTS_COLUMNS`) of `row`, a name for a card row."""
+    sources = " || ' ' || ".join(f"coalesce({row}.{source}, '')" for source in _SOURCES[column])
+    return f"to_tsvector('{TEXT_SEARCH_CONFIG}', {sources})"
+
+
 def fts_vectors(row: str) -> str:
-    """The tsvector of each searched column of `row` (a name for the card's row), in
-    `FTS_COLUMNS` order: what the trigger stores, and a bulk fill (`postgres.bulk`) too."""
-    return ", ".join(
-        f"to_tsvector('{TEXT_SEARCH_CONFIG}', coalesce({row}.{column}, ''))"
-        for column in FTS_COLUMNS
-    )
+    """Every searched column's tsvector of `row`, in `FTS_COLUMNS` order: what the trigger
+    stores, and a bulk fill (`postgres.bulk`) and the doctor's check too."""
+    return ", ".join(fts_vector(row, column) for column in FTS_COLUMNS)
 
 
 _VECTORS = fts_vectors("new")
@@ -145,12 +151,13 @@ def prepare(url: PostgresUrl, catalogue: Path | None = None) -> None:
 
 
 def _create(conn: PgConnection, catalogue: Path | None) -> None:
-    from cardbase.catalog.load import bundled_catalogue, load_catalogue
+    from cardbase.catalog.choice import new_database_catalogue
+    from cardbase.catalog.load import load_catalogue
     from cardbase.collection.collectors import create_default
 
     create_empty(conn)
     create_default(conn)  # type: ignore[arg-type]
-    load_catalogue(conn, catalogue or bundled_catalogue())  # type: ignore[arg-type]
+    load_catalogue(conn, catalogue or new_database_catalogue())  # type: ignore[arg-type]
 
 
 def create_empty(conn: PgConnection) -> None:

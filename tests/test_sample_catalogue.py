@@ -1,4 +1,5 @@
-"""The bundled sample catalogue has the shape the README promises."""
+"""The sample catalogue (invented cards in the real shape, with texts) has the shape the
+README promises, for the demos and the tests that use it."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from cardbase.catalog.load import bundled_catalogue, read_catalogue
+from cardbase.catalog.choice import SAMPLE, built_in
+from cardbase.catalog.load import read_catalogue
 from cardbase.fields import RARITY_NAMES as RARITIES
 from cardbase.games import FREE_REALMS
 from tests.conftest import ROOT
@@ -17,7 +19,7 @@ from tests.conftest import ROOT
 
 @pytest.fixture(scope="module")
 def cards():
-    parsed = read_catalogue(bundled_catalogue())
+    parsed = read_catalogue(built_in(SAMPLE))
     assert parsed.problems == []
     return parsed.cards
 
@@ -72,11 +74,11 @@ def test_examples_used_in_the_docs(cards) -> None:
 
 
 def test_the_generator_writes_the_committed_catalogue(tmp_path: Path) -> None:
-    regenerated = tmp_path / "cards.csv"
+    regenerated = tmp_path / "sample-cards.csv"
     with regenerated.open("wb") as out:
         subprocess.run(
             [sys.executable, "tools/make_sample_catalogue.py"], cwd=ROOT, stdout=out, check=True
         )
-    new, committed = regenerated.read_bytes(), (ROOT / "cards.csv").read_bytes()
+    new, committed = regenerated.read_bytes(), (ROOT / "sample-cards.csv").read_bytes()
     assert new.decode().splitlines() == committed.decode().splitlines()  # which rows differ
     assert new == committed  # line endings and encoding too
