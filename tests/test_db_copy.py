@@ -53,6 +53,20 @@ def league_db(db_path: Path, run: Run, tmp_path: Path) -> Path:
     deck.write_text("3 Chugawug Cook\n2 Chugawug Elder\n\nSideboard\n1 Mistfen Bog\n")
     ok(run, "deck", "save", str(deck), "--name", "Bog Stew")
     ok(run, "deck", "save", str(deck), "--name", "Bo's Stew", "--collector", "Bo")
+    # a card with names in other languages, and a text in one as `catalog import-client`
+    # writes them (the mini catalogue has neither)
+    named = tmp_path / "named.csv"
+    named.write_text(
+        "code,name,type,sphere,cost,attack,defense,gems,name_de,name_fr\n"
+        "9 C 1,Bog Cook,Creature,Nature,1,1,1,G,Sumpfkoch,Cuisinier des marais\n",
+        encoding="utf-8",
+    )
+    ok(run, "catalog", "import", str(named))
+    with sqlite3.connect(db_path) as conn:
+        conn.execute(
+            "INSERT INTO card_text SELECT id, 'de', 'Betäube einen Gegner.', 'Sumpf.' FROM card "
+            "WHERE name = 'Bog Cook'"
+        )
     return db_path
 
 

@@ -244,6 +244,14 @@ _V5_CARD = (
         FOREIGN KEY(card_id) REFERENCES card (id)
     )""",
     "CREATE INDEX ix_card_name_name_key ON card_name (name_key)",
+    """CREATE TABLE card_text (
+        card_id INTEGER NOT NULL,
+        language VARCHAR NOT NULL,
+        text VARCHAR NOT NULL,
+        lore VARCHAR NOT NULL,
+        PRIMARY KEY (card_id, language),
+        FOREIGN KEY(card_id) REFERENCES card (id)
+    )""",
     """CREATE VIRTUAL TABLE card_fts USING fts5(
         name, names, traits, text,
         content="card", content_rowid="id",
@@ -274,6 +282,11 @@ def _to_v5(conn: sqlite3.Connection) -> None:
     history row and deck line still points at its card."""
     for statement in _V5_CARD:
         conn.execute(statement)
+    from cardbase import notices
+    from cardbase.catalog.move import MOVE_NOTICE, looks_like_old_sample
+
+    if looks_like_old_sample(conn):  # every database before v5 was made from it, as a rule
+        notices.tell(MOVE_NOTICE)
 
 
 # MIGRATIONS[n] upgrades a database at schema version n - 1 to version n.

@@ -91,6 +91,18 @@ class CardNameRow(SQLModel, table=True):
     name_key: str
 
 
+class CardTextRow(SQLModel, table=True):
+    """A card's game text and lore in one of the client's other languages: the game's prose,
+    which the repository never carries, read from the user's client folder."""
+
+    __tablename__ = tables.CARD_TEXT_TABLE
+
+    card_id: int = Field(foreign_key=f"{tables.CARD_TABLE}.id", primary_key=True)
+    language: str = Field(primary_key=True)
+    text: str = ""
+    lore: str = ""
+
+
 class CollectorRow(SQLModel, table=True):
     """Whose cards: one database can hold a playgroup's collections over one catalogue.
     Exactly one collector is the default, the one commands use unless told otherwise."""
@@ -231,6 +243,7 @@ TABLES = tuple(
     for name in (
         tables.CARD_TABLE,
         tables.CARD_NAME_TABLE,
+        tables.CARD_TEXT_TABLE,
         tables.COLLECTOR_TABLE,
         tables.HOLDING_TABLE,
         tables.OWNERSHIP_TABLE,

@@ -17,6 +17,7 @@ HISTORY_TABLE = "history"
 DECK_TABLE = "deck"
 DECK_ENTRY_TABLE = "deck_entry"
 CARD_NAME_TABLE = "card_name"
+CARD_TEXT_TABLE = "card_text"
 
 # The card table's columns, in order. ``name_key`` is the name folded for exact lookups.
 CARD_COLUMNS: tuple[str, ...] = (
@@ -43,6 +44,9 @@ CARD_COLUMNS: tuple[str, ...] = (
 # A card's names in the client's other languages (`cardbase.fields.NAME_LANGUAGES`); the
 # card's `names` column holds them too, one a line, for the full-text index to read.
 CARD_NAME_COLUMNS: tuple[str, ...] = ("card_id", "language", "name", "name_key")
+# A card's game text and lore in the client's other languages, read from the user's client
+# (`catalog import-client`); the English ones are the card row's `text` and `lore`.
+CARD_TEXT_COLUMNS: tuple[str, ...] = ("card_id", "language", "text", "lore")
 
 # Columns the full-text index covers: what the game client's search box looked at, and the
 # names in other languages. A `name:` term searches `NAME_FTS_COLUMNS`.

@@ -44,6 +44,14 @@ def doctor(url: PostgresUrl, fix: bool = False) -> list[tuple[str, bool, str]]:
         version = read_version(conn)
         if version is None:
             return [("schema version", False, f"no cardbase schema ({META_TABLE} is missing)")]
+        if version != tables.SCHEMA_VERSION:  # the other checks read this version's schema
+            upgrade = (
+                " (any other cardbase command upgrades it)"
+                if version < tables.SCHEMA_VERSION
+                else ""
+            )
+            return [("schema version", False,
+                     f"{version} (this cardbase: {tables.SCHEMA_VERSION}){upgrade}")]  # fmt: skip
         found = [
             ("schema version", version == tables.SCHEMA_VERSION,
              f"{version} (this cardbase: {tables.SCHEMA_VERSION})"),

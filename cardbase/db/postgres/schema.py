@@ -10,18 +10,20 @@ what SQLite has built in and PostgreSQL spells otherwise.
 - The header SQLite keeps in its file (application id, schema version) is a row of
   `cardbase_meta`.
 
-Everything is created in one transaction, under the write lock, so two first runs at once
-make one schema.
+Everything is created, or upgraded from an older schema, in one transaction, under the
+write lock, so two first runs at once make one schema and two upgrades at once one upgrade.
 """
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from cardbase.db import tables
 from cardbase.db.ddl import create_statements
 from cardbase.db.location import PostgresUrl
 from cardbase.db.postgres.connection import PgConnection, connect
+from cardbase.db.postgres.upgrade import FIRST_VERSION, MIGRATIONS
 from cardbase.errors import DatabaseError
 
 META_TABLE = "cardbase_meta"
@@ -120,7 +122,8 @@ def read_version(conn: PgConnection) -> int | None:
 
 def prepare(url: PostgresUrl, catalogue: Path | None = None) -> None:
     """Create cardbase's schema and load a catalogue (default: the bundled one), unless the
-    database has it already; refuse a schema newer than this code."""
+    database has it already; upgrade an older schema (`cardbase.db.postgres.upgrade`), and
+    refuse one newer than this code."""
     conn = connect(url)
     try:
         if read_version(conn) == tables.SCHEMA_VERSION:
@@ -136,18 +139,42 @@ def prepare(url: PostgresUrl, catalogue: Path | None = None) -> None:
                     f"{tables.SCHEMA_VERSION}); nothing was changed",
                     "Upgrade cardbase: pip install -U cardbase",
                 )
-            elif version < tables.SCHEMA_VERSION:
+            elif version < FIRST_VERSION:
                 raise DatabaseError(  # 4 is the first PostgreSQL schema: none older exists
                     f"{url}: schema {version} is not one this cardbase made or can upgrade; "
                     "nothing was changed",
                     "Use the cardbase that made it",
                 )
+            elif version < tables.SCHEMA_VERSION:
+                _upgrade(conn, url, version)
             conn.commit()
         except BaseException:
             conn.rollback()
             raise
     finally:
         conn.close()
+
+
+def _upgrade(conn: PgConnection, url: PostgresUrl, version: int) -> None:
+    """Bring a database of an older schema forward, step by step (`upgrade.MIGRATIONS`), and
+    stamp it, inside the caller's transaction: a step that fails rolls back with the rest,
+    which the message says, as it says when the URL's role may not alter the tables."""
+    try:
+        for target in range(version + 1, tables.SCHEMA_VERSION + 1):
+            MIGRATIONS[target](conn)
+        conn.execute(
+            f"UPDATE {META_TABLE} SET value = ? WHERE key = 'schema_version'",
+            (str(tables.SCHEMA_VERSION),),
+        )
+    except sqlite3.Error as exc:
+        denied = getattr(exc.__cause__, "sqlstate", None) == "42501"
+        raise DatabaseError(
+            f"{url}: cannot upgrade the database from schema {version} to "
+            f"{tables.SCHEMA_VERSION} ({exc}); nothing was changed",
+            "Run cardbase once as the role that owns its tables, which upgrades it"
+            if denied
+            else None,
+        ) from exc
 
 
 def _create(conn: PgConnection, catalogue: Path | None) -> None:

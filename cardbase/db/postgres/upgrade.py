@@ -1,0 +1,101 @@
+"""Upgrades of a PostgreSQL database, one function per version, each frozen as it shipped.
+
+PostgreSQL's counterpart of `cardbase.db.migrations`: schema 4 is the first PostgreSQL
+schema, so its steps start at 5. Each is plain DDL written out in full, so it keeps meaning
+what it meant when that version shipped, whatever the models and `schema.FTS_DDL` become.
+
+`cardbase.db.postgres.schema.prepare` runs them inside its one transaction, under the write
+lock: PostgreSQL's DDL is transactional, so a step that fails leaves the database as it was,
+and a league's other commands wait for the upgrade rather than see half of it. Tables are
+altered in place (PostgreSQL's ALTER TABLE can, where SQLite's rebuilds them), so every
+card keeps its id and nothing that points at one is touched.
+tests/test_postgres_upgrade.py upgrades a database made by version 4 and checks that its
+schema equals a new one's and that nothing was lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from cardbase.db.postgres.connection import PgConnection
+
+FIRST_VERSION = 4  # the first schema cardbase made on PostgreSQL
+
+_V5_SORT_KEYS = ("cost", "attack", "defense")
+_V5_CARD = (
+    # A constant default fills the old rows without rewriting the table; a new database's
+    # columns have none, so it goes again at once.
+    "ALTER TABLE card ADD COLUMN artist VARCHAR NOT NULL DEFAULT '', "
+    "ADD COLUMN names VARCHAR NOT NULL DEFAULT ''",
+    "ALTER TABLE card ALTER COLUMN artist DROP DEFAULT, ALTER COLUMN names DROP DEFAULT",
+    "ALTER TABLE card DROP CONSTRAINT uq_card_code",
+    "ALTER TABLE card ADD CONSTRAINT uq_card_code UNIQUE (game, series, number, rarity)",
+    *(f"DROP INDEX ix_card_{key}_{suffix}" for key in _V5_SORT_KEYS for suffix in ("up", "down")),
+    *(
+        f"CREATE INDEX ix_card_{key}_{suffix} ON card"
+        f" (({key} IS NULL), (-{key}){direction}, game, series, number, rarity)"
+        for key in _V5_SORT_KEYS
+        for suffix, direction in (("up", " DESC"), ("down", ""))
+    ),
+)
+_V5_NEW_TABLES = (
+    """CREATE TABLE card_name (
+        card_id INTEGER NOT NULL,
+        language VARCHAR NOT NULL,
+        name VARCHAR NOT NULL,
+        name_key VARCHAR NOT NULL,
+        PRIMARY KEY (card_id, language),
+        FOREIGN KEY(card_id) REFERENCES card (id)
+    )""",
+    "CREATE INDEX ix_card_name_name_key ON card_name (name_key)",
+    """CREATE TABLE card_text (
+        card_id INTEGER NOT NULL,
+        language VARCHAR NOT NULL,
+        text VARCHAR NOT NULL,
+        lore VARCHAR NOT NULL,
+        PRIMARY KEY (card_id, language),
+        FOREIGN KEY(card_id) REFERENCES card (id)
+    )""",
+)
+# The name vector reads the names in other languages too. The function's text is a new
+# database's to the character, so the two compare equal however they are read.
+_V5_VECTORS = (
+    "to_tsvector('cardbase', coalesce({row}.name, '') || ' ' || coalesce({row}.names, '')), "
+    "to_tsvector('cardbase', coalesce({row}.traits, '')), "
+    "to_tsvector('cardbase', coalesce({row}.text, ''))"
+)
+_V5_FTS = (
+    "CREATE OR REPLACE FUNCTION card_fts_sync() RETURNS trigger LANGUAGE plpgsql AS $$\n"
+    "    BEGIN\n"
+    "        INSERT INTO card_fts (id, name_v, traits_v, text_v) VALUES (new.id, "
+    f"{_V5_VECTORS.format(row='new')})\n"
+    "        ON CONFLICT (id) DO UPDATE SET\n"
+    "            name_v = excluded.name_v, traits_v = excluded.traits_v, "
+    "text_v = excluded.text_v;\n"
+    "        RETURN NULL;\n"
+    "    END $$",
+    # Every card's vectors as the new function makes them (and a row for any card without
+    # one), so the doctor finds the index in sync.
+    "INSERT INTO card_fts (id, name_v, traits_v, text_v) "
+    f"SELECT c.id, {_V5_VECTORS.format(row='c')} FROM card AS c "
+    "ON CONFLICT (id) DO UPDATE SET "
+    "name_v = excluded.name_v, traits_v = excluded.traits_v, text_v = excluded.text_v",
+)
+
+
+def _to_v5(conn: PgConnection) -> None:
+    """Version 5 (cardbase 0.5, the real catalogue): a card is its series, rarity letter and
+    number (`1 U 5` and `1 P 5` are two cards); cards have an artist and names in other
+    languages (empty for the old cards), which the name vector reads too; two new tables of
+    names and texts in other languages."""
+    for statement in (*_V5_CARD, *_V5_NEW_TABLES, *_V5_FTS):
+        conn.execute(statement)
+    from cardbase import notices
+    from cardbase.catalog.move import MOVE_NOTICE, looks_like_old_sample
+
+    if looks_like_old_sample(conn):  # type: ignore[arg-type]  # a league on the old sample
+        notices.tell(MOVE_NOTICE)
+
+
+# MIGRATIONS[n] upgrades a PostgreSQL database at schema version n - 1 to version n.
+MIGRATIONS: dict[int, Callable[[PgConnection], None]] = {5: _to_v5}
