@@ -53,7 +53,13 @@ WILDHEARTS = Game(
     fighting_types=("Ally", "Familiar"),
 )
 
-GAMES: dict[str, Game] = {FREE_REALMS.key: FREE_REALMS, WILDHEARTS.key: WILDHEARTS}
+# The invented cards of cardbase's old sample catalogue, where a database moved to the real
+# catalogue keeps those it has copies, decks or history of (`cardbase.catalog.move`).
+OLD_SAMPLE = FREE_REALMS._replace(
+    key="cardbase-sample", title="cardbase's old sample (invented cards)", set_names={}
+)
+
+GAMES: dict[str, Game] = {game.key: game for game in (FREE_REALMS, WILDHEARTS, OLD_SAMPLE)}
 DEFAULT_GAME = FREE_REALMS.key
 
 

@@ -17,9 +17,12 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from cardbase.catalog.choice import REAL, SAMPLE, built_in
 from cardbase.cli import app, lean_app
 from cardbase.db import schema
-from tests.conftest import MINI_CATALOGUE, Run, copy_database, subprocess_env
+from tests.conftest import MINI_CATALOGUE, ROOT, Run, copy_database, subprocess_env
+
+CLIENT = ROOT.parent / "shared" / "free-realms-client"
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +46,12 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]
         ["add", "1 E 82 x2", "1 C 1 x5", "--collector", "Bob"],
     ):
         assert run(*args).exit_code == 0, args
-    return path, {"deck": str(deck), "sheet": str(sheet), "catalogue": str(MINI_CATALOGUE)}
+    real = folder / "real.db"  # what the real client's texts and the move to it need
+    schema.prepare(real, built_in(REAL))
+    sample = folder / "sample.db"
+    schema.prepare(sample, built_in(SAMPLE))
+    files = {"deck": str(deck), "sheet": str(sheet), "catalogue": str(MINI_CATALOGUE)}
+    return path, {**files, "real": str(real), "sample": str(sample), "client": str(CLIENT)}
 
 
 # Every command with -o, with arguments that make it print data.
@@ -76,6 +84,16 @@ DATA_COMMANDS: dict[str, list[str]] = {
     "trade match": ["trade", "match", "--with", "Bob"],
     "trade lobby": ["trade", "lobby"],
     "db copy": ["db", "copy", "{base}", "{new}"],
+    "db init": ["db", "init", "--db", "{new}"],
+    "catalog import-client": [
+        "catalog",
+        "import-client",
+        "{client}",
+        "--dry-run",
+        "--db",
+        "{real}",
+    ],
+    "catalog move-to-real": ["catalog", "move-to-real", "--dry-run", "--db", "{sample}"],
 }
 
 
@@ -128,7 +146,17 @@ CSV_COMMANDS = sorted(
     name
     for name in DATA_COMMANDS
     if name.split()[0] not in ("add", "remove", "set", "move", "tag", "untag", "undo", "redo")
-    and name not in ("doctor", "import", "catalog import", "deck build", "trade match")
+    and name
+    not in (
+        "doctor",
+        "import",
+        "catalog import",
+        "deck build",
+        "trade match",
+        "catalog import-client",
+        "catalog move-to-real",
+        "db init",
+    )
 )
 
 

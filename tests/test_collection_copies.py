@@ -28,6 +28,8 @@ COPIES = [  # ... and the holdings it makes, in the order --copies lists them
     {"code": "1 U 132", "name": "Ninja Blade Adept", "finish": "foil", "condition": "NM",
      "language": "en", "location": "", "tags": ["signed", "trade"], "copies": 1, "note": ""},
 ]  # fmt: skip
+for _copy in COPIES:  # the card's name in the copy's language: the mini catalogue has no others
+    _copy["local_name"] = _copy["name"]
 
 
 @pytest.fixture

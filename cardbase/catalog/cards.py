@@ -57,11 +57,7 @@ class Card:
         return f"{self.name} ({self.code})"
 
     def name_in(self, language: str) -> str:
-        """The card's name in `language` (a copy's language tag): its own translation, the
-        language's without a region (es for es-AR), or the English name."""
-        names = split_names(self.names)
-        base = language.split("-")[0]
-        return names.get(language) or names.get(base) or self.name
+        return name_in_language(self.name, self.names, language)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON card object: `cardbase.fields.JSON_KEYS`, in order."""
@@ -98,6 +94,14 @@ def split_names(names: str) -> dict[str, str]:
         for language, name in zip(NAME_LANGUAGES, names.split("\n"), strict=False)
         if name
     }
+
+
+def name_in_language(name: str, names: str, language: str) -> str:
+    """A card's name in `language` (a copy's language tag), from its `names` column: that
+    language's, the language's without its region (es for es-AR), else `name`, which is the
+    English one."""
+    translations = split_names(names)
+    return translations.get(language) or translations.get(language.split("-")[0]) or name
 
 
 _OWNED_AT = len(tables.CARD_COLUMNS)
@@ -224,3 +228,22 @@ def card_refs_by_id(conn: sqlite3.Connection, card_ids: Iterable[int]) -> dict[i
                 card_id, CollectorCode(series, rarity, number), name, nonfoil, foil
             )
     return found
+
+
+def in_language(conn: sqlite3.Connection, card: Card, language: str) -> Card:
+    """The card as printed in `language` (a language tag): its name there, and its game
+    text and lore there where `catalog import-client` read them, else the English ones.
+    A tag with a region falls back to its language (es for es-AR)."""
+    from dataclasses import replace
+
+    tags = dict.fromkeys((language, language.split("-")[0]))
+    found = {
+        row[0]: row[1:]
+        for row in conn.execute(
+            f"SELECT language, text, lore FROM {tables.CARD_TEXT_TABLE} "
+            f"WHERE card_id = ? AND language IN ({', '.join('?' * len(tags))})",
+            (card.id, *tags),
+        )
+    }
+    text, lore = next((found[tag] for tag in tags if tag in found), (card.text, card.lore))
+    return replace(card, name=card.name_in(language), text=text, lore=lore)

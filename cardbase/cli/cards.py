@@ -12,17 +12,30 @@ from cardbase.cli.root import STATE, Output, OutputOption, app, command
 
 @command(app)
 def show(
-    card: Annotated[str, typer.Argument(help="A collector code (1 U 132) or a card name.")],
+    card: Annotated[
+        str, typer.Argument(help="A collector code (1 U 132) or a card name, in any language.")
+    ],
+    language: Annotated[
+        str | None,
+        typer.Option(
+            "--language", "-l", help="Its name, text and lore in this language: de, fr, pt-BR."
+        ),
+    ] = None,
     output: OutputOption = Output.table,
 ) -> None:
     """Show one card in full, by code or by name.
 
-    Example: cardbase show "Chugawug Cook"
+    Example: cardbase show "Chugawug Cook" --language de
     """
+    from cardbase.catalog.cards import in_language
     from cardbase.catalog.names import NameResolver
+    from cardbase.collection.attributes import parse_language
 
+    tag = parse_language(language) if language is not None else None
     with STATE.connect() as conn:
         found = NameResolver(conn).card(card)
+        if tag is not None:
+            found = in_language(conn, found, tag)
     if output is Output.json:
         render.print_json(found.to_dict())
     elif output is Output.csv:

@@ -20,8 +20,9 @@ from cardbase.cli.root import (
 catalog_app = typer.Typer(
     help=with_examples(
         "Manage the card catalogue.",
-        "cardbase catalog import real-cards.csv",
-        "cardbase catalog import real-cards.csv --skip-bad",
+        "cardbase catalog import-client 'Free Realms Reconnected Client'",
+        "cardbase catalog import league-cards.csv",
+        "cardbase catalog import league-cards.csv --skip-bad",
     ),
     no_args_is_help=True,
 )
@@ -68,3 +69,82 @@ def import_(
         f"{file}: {counts.added} added, {counts.updated} updated, "
         f"{counts.unchanged} unchanged, {counts.skipped} skipped"
     )
+
+
+@command(catalog_app, "import-client")
+def import_client(
+    folder: Annotated[
+        Path,
+        typer.Argument(
+            help="The Free Realms client's folder, its tcg folder, or a folder holding its "
+            "index.dat, storage.dat and locale files."
+        ),
+    ],
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Say what would change; change nothing.")
+    ] = False,
+    no_backup: Annotated[
+        bool,
+        typer.Option("--no-backup", help="Do not copy a SQLite database aside first."),
+    ] = False,
+    output: ReportOutputOption = Output.table,
+) -> None:
+    """Read every card's game text and lore, in each of the client's languages, from your
+    copy of the game client (the repository carries the cards' facts, not the game's prose).
+
+    Cards are matched by code and name; one transaction; a SQLite database is backed up
+    beside itself first.
+
+    Example: cardbase catalog import-client 'Free Realms Reconnected Client' --dry-run
+    """
+    from cardbase.catalog.gametext import import_client_texts, summary_lines
+
+    report = import_client_texts(
+        STATE.db_path, folder.expanduser(), dry_run=dry_run, backup=not no_backup
+    )
+    if output is Output.json:
+        render.print_json(report.to_dict())
+        return
+    for line in summary_lines(report):
+        render.echo(line)
+
+
+@command(catalog_app, "move-to-real")
+def move_to_real(
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Say what would move; change nothing.")
+    ] = False,
+    output: ReportOutputOption = Output.table,
+) -> None:
+    """Move a database made from the old sample catalogue to the real one: each copy goes
+    to the real card of exactly its name; cards the real catalogue does not have keep their
+    copies, decks and history as cards of the old sample (game cardbase-sample), listed.
+
+    One transaction; a SQLite database is backed up beside itself first.
+
+    Example: cardbase catalog move-to-real --dry-run
+    """
+    from cardbase.catalog.choice import REAL, built_in
+    from cardbase.catalog.move import move_to_catalogue
+
+    report = move_to_catalogue(STATE.db_path, built_in(REAL), dry_run=dry_run)
+    if output is Output.json:
+        render.print_json(report.to_dict())
+        return
+    would = "would move" if dry_run else "moved"
+    for moved in report.moved:
+        render.echo(f"{would}: {moved.name} {moved.old_code} -> {moved.new_code} "
+                    f"({moved.copies:,} copies)")  # fmt: skip
+    for kept in report.kept:
+        render.echo(f"kept as the old sample's: {kept.name} {kept.old_code} ({kept.new_code}; "
+                    f"{kept.copies:,} copies)")  # fmt: skip
+    render.echo(
+        f"{len(report.moved)} cards {would} to the real catalogue, {len(report.kept)} kept as "
+        f"the old sample's, {report.dropped} unowned sample cards "
+        f"{'would be ' if dry_run else ''}dropped, {report.added} real cards "
+        f"{'would be ' if dry_run else ''}added"
+    )
+    if report.backup:
+        render.echo(f"backed up first to {report.backup} (cardbase restore puts it back)")
+    if dry_run:
+        render.echo("dry run: nothing was changed")

@@ -7,13 +7,23 @@ from typing import Annotated
 import typer
 
 from cardbase.cli import render
-from cardbase.cli.root import Output, OutputOption, app, command, with_examples
+from cardbase.cli.root import (
+    STATE,
+    Output,
+    OutputOption,
+    ReportOutputOption,
+    app,
+    command,
+    with_examples,
+)
 from cardbase.db.location import Location
 from cardbase.errors import CardbaseError
 
 db_app = typer.Typer(
     help=with_examples(
-        "The database as a whole: copy it between SQLite and PostgreSQL.",
+        "The database as a whole: create one from a catalogue; copy it between SQLite and "
+        "PostgreSQL.",
+        "cardbase --db demo.db db init --catalogue sample",
         "cardbase db copy cards.db postgresql://league@server/cards",
         "cardbase db copy postgresql://league@server/cards league-copy.db",
     ),
@@ -24,6 +34,38 @@ app.add_typer(db_app, name="db")
 _PLACE = "a SQLite file, or a PostgreSQL URL (postgresql://...)"
 Source = Annotated[str, typer.Argument(metavar="SRC", help=f"The database to copy: {_PLACE}.")]
 Target = Annotated[str, typer.Argument(metavar="DST", help=f"Where to: {_PLACE}; new, or empty.")]
+
+
+@command(db_app, "init")
+def init(
+    catalogue: Annotated[
+        str,
+        typer.Option(
+            "--catalogue",
+            help="free-realms (the game's every printed card), sample (invented cards with "
+            "texts, for demos and tests), wildhearts, or a CSV file in the cards.csv shape.",
+        ),
+    ] = "free-realms",
+    output: ReportOutputOption = Output.table,
+) -> None:
+    """Create a new database (the --db file or PostgreSQL URL) from a catalogue.
+
+    Any command creates the default database on first use, from the catalogue that
+    $CARDBASE_CATALOGUE or the config's catalogue name (else free-realms); this creates one
+    on purpose, from the catalogue you choose, and never touches one that is there.
+
+    Example: cardbase --db demo.db db init --catalogue sample
+    """
+    from cardbase.catalog.choice import catalogue_file
+    from cardbase.db.connect import init_database
+
+    source = catalogue_file(catalogue)
+    cards = init_database(STATE.db_path, source)
+    if output is Output.json:
+        render.print_json({"database": str(STATE.db_path), "catalogue": str(source),
+                           "cards": cards})  # fmt: skip
+        return
+    render.echo(f"Created {STATE.db_path} with {cards:,} cards from {source}")
 
 
 @command(db_app, "copy")

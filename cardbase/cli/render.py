@@ -180,7 +180,8 @@ COPY_HEADERS = (
 
 def _copy_values(copy: Copy) -> list[Any]:
     """A holding's cells in `COPY_HEADERS` order; tags read as traits do, 'a, b'."""
-    return [str(copy.code), copy.name, copy.finish, copy.condition, copy.language,
+    name = copy.name if copy.local_name == copy.name else f"{copy.name} ({copy.local_name})"
+    return [str(copy.code), name, copy.finish, copy.condition, copy.language,
             copy.location, copy.tags.replace(",", ", "), copy.copies, copy.note]  # fmt: skip
 
 
@@ -189,12 +190,14 @@ def print_copies(copies: Sequence[Copy], output: Output) -> None:
     if output is Output.json:
         print_json([copy.to_dict() for copy in copies])
         return
-    rows = [_copy_values(copy) for copy in copies]
     if output is Output.csv:
         from cardbase.query.copies import COPY_KEYS
 
-        print_csv(COPY_KEYS, rows)
+        # the names apart, as the JSON keys have them: name, then local_name last
+        print_csv(COPY_KEYS, ([str(c.code), c.name, *_copy_values(c)[2:], c.local_name]
+                              for c in copies))  # fmt: skip
         return
+    rows = [_copy_values(copy) for copy in copies]
     for row in rows:
         row[2], row[7] = FINISHES[row[2]], str(row[7])
     print_table(COPY_HEADERS, rows)
@@ -229,8 +232,8 @@ def card_detail_lines(card: Card) -> list[tuple[str, str]]:
         lines.append(("Lore", card.lore))
     if card.artist:
         lines.append(("Artist", card.artist))
-    names = split_names(card.names)
-    if names:
+    names = {tag: name for tag, name in split_names(card.names).items() if name != card.name}
+    if names:  # the ones that differ from the name shown
         lines.append(("Names", "\n".join(f"{tag}: {name}" for tag, name in names.items())))
     lines.append(("Owned", f"{card.nonfoil} non-foil, {card.foil} foil"))
     if card.game != DEFAULT_GAME:

@@ -331,6 +331,7 @@ def guarded(function: F) -> F:
         try:
             return function(*args, **kwargs)
         except CardbaseError as exc:
+            _tell_notices()
             if STATE.debug:
                 raise
             if isinstance(exc, UnknownCollectorError):
@@ -349,8 +350,18 @@ def guarded(function: F) -> F:
             if STATE.debug:
                 raise
             raise _unexpected(exc) from None
+        finally:
+            _tell_notices()
 
     return run  # type: ignore[return-value]
+
+
+def _tell_notices() -> None:
+    """What an upgrade during the command had to say (`cardbase.notices`), on stderr."""
+    from cardbase import notices
+
+    for message in notices.take():
+        typer.echo(f"cardbase: note: {message}", err=True)
 
 
 def command(

@@ -20,6 +20,7 @@ from typing import NamedTuple
 from cardbase.client import vocabulary as words
 from cardbase.client.archetypes import STORAGE_FILE, Archetype, ClientError, Value, read_archetypes
 from cardbase.client.folder import ClientFolder
+from cardbase.client.markup import plain_text
 from cardbase.errors import shorten
 
 NAME, SUPERTYPES, TYPE, SERIES, NUMBER, RARITY = 1, 2, 28, 73, 74, 76
@@ -45,6 +46,10 @@ class ClientCard(NamedTuple):
     defense: int | None
     gems: str
     artist: str
+    # The record's own game text and lore, in English, as plain text: the game's prose,
+    # which cardbase writes into a user's database, never into the repository.
+    text: str = ""
+    lore: str = ""
 
     @property
     def code(self) -> str:
@@ -160,7 +165,18 @@ def _card(record: Archetype, records: dict[int, Archetype]) -> ClientCard:
         defense=_stat(record, records, DEFENSE) if fighting else None,
         gems="".join(sorted(_gems(record))),
         artist=_artist(props.get(ARTIST)),
+        text=_prose(record, GAME_TEXT),
+        lore=_prose(record, LORE),
     )
+
+
+def _prose(record: Archetype, key: int) -> str:
+    value = record.properties.get(key)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ClientError(f"record {record.id}: property {key} is {_quoted(value)}, not text")
+    return plain_text(value)
 
 
 def _artist(value: Value) -> str:

@@ -10,12 +10,12 @@ marks such as ``{nn}`` dropped): so does cardbase, and a placeholder without a w
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from cardbase.client.cards import ClientCard
 from cardbase.client.folder import ClientFolder
-from cardbase.client.locale import LOCALES, lookup2, read_locale, string_key
+from cardbase.client.locale import ENGLISH, LOCALES, lookup2, read_locale, string_key
 from cardbase.client.markup import plain_text
 
 KINDS = ("title", "game_text", "lore")
@@ -30,7 +30,7 @@ class CardTexts(NamedTuple):
 
 
 def card_texts(
-    folder: ClientFolder, cards: Iterable[ClientCard]
+    folder: ClientFolder, cards: Sequence[ClientCard]
 ) -> dict[str, dict[int, CardTexts]]:
     """Language tag -> archetype id -> the card's strings there, for every locale of
     `LOCALES` the folder has (a card missing from a locale is missing from its dict)."""
@@ -42,9 +42,12 @@ def card_texts(
     for locale in folder.locales():
         if locale not in LOCALES:
             continue
+        texts = found[LOCALES[locale]] = {}
+        if locale == ENGLISH:  # the archetype database's own strings: every card has them
+            texts.update((c.archetype, CardTexts(c.name, c.text, c.lore)) for c in cards)
+            continue
         strings = read_locale(folder.locale, locale, wanted)
         _fill_placeholders(strings, folder, locale)
-        texts = found[LOCALES[locale]] = {}
         for archetype, (title, text, lore) in keys.items():
             name = " ".join(strings.get(title, "").split())
             if name:

@@ -132,6 +132,44 @@ def _ready(path: Path) -> sqlite3.Connection:
     return connect(path)
 
 
+def init_database(location: Location, catalogue: Path) -> int:
+    """Create a new database at `location` from `catalogue` (read and checked first: a bad
+    file creates nothing), and return its number of cards. An existing database, or a
+    PostgreSQL database that has cardbase's schema already, is refused: its catalogue is
+    changed with `catalog import`, not here."""
+    from cardbase.catalog.load import checked_rows, read_catalogue
+
+    checked_rows(read_catalogue(catalogue), str(catalogue), skip_bad=False)
+    if isinstance(location, Path):
+        if existing_file(location):
+            raise DatabaseError(
+                f"{location}: a database is there already; nothing was changed",
+                "Name a new file with --db, or add cards to this one with cardbase catalog import",
+            )
+        from cardbase.db import schema
+
+        schema.prepare(location, catalogue)
+    else:
+        from cardbase.db.postgres import schema as postgres_schema
+        from cardbase.db.postgres.connection import connect as connect_postgres
+
+        probe = connect_postgres(location)
+        try:
+            if postgres_schema.read_version(probe) is not None:
+                raise DatabaseError(
+                    f"{location}: has a cardbase database already; nothing was changed",
+                    "Give the new one a database of its own (createdb)",
+                )
+        finally:
+            probe.close()
+        postgres_schema.prepare(location, catalogue)
+    conn = open_db(location)
+    try:
+        return int(conn.execute("SELECT count(*) FROM card").fetchone()[0])
+    finally:
+        conn.close()
+
+
 def _ready_postgres(url: PostgresUrl) -> sqlite3.Connection:
     from cardbase.db.postgres import schema
     from cardbase.db.postgres.connection import connect as connect_postgres

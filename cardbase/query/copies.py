@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from cardbase.catalog.cards import name_in_language
 from cardbase.codes import CollectorCode
 from cardbase.collection.attributes import CONDITIONS, tag_list
 from cardbase.db import tables
@@ -15,13 +16,14 @@ from cardbase.db import tables
 JOIN_SQL = f"JOIN {tables.MY_HOLDING} AS h ON h.card_id = c.id"
 COLUMNS_SQL = (
     "c.id, c.series, c.rarity, c.number, c.name, h.finish, h.condition, h.language, "
-    "h.location, h.tags, h.copies, h.note"
+    "h.location, h.tags, h.copies, h.note, c.names"
 )
 # A card's copies: non-foil first, then best condition first, then by language, place, tags.
 _RANK = " ".join(f"WHEN '{code}' THEN {rank}" for rank, code in enumerate(CONDITIONS))
 ORDER = f"h.finish = 'foil', CASE h.condition {_RANK} END, h.language, h.location, h.tags"
 COPY_KEYS = (
     "code", "name", "finish", "condition", "language", "location", "tags", "copies", "note",
+    "local_name",
 )  # fmt: skip
 
 
@@ -38,6 +40,7 @@ class Copy(NamedTuple):
     tags: str  # stored spelling: sorted, joined by ","
     copies: int
     note: str
+    local_name: str  # the card's name in the copy's language (the English name if none)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON copy object: `COPY_KEYS`, tags as a list."""
@@ -48,5 +51,8 @@ class Copy(NamedTuple):
 
 
 def copy_from_row(row: tuple[Any, ...]) -> Copy:
-    card_id, series, rarity, number, *rest = row
-    return Copy(card_id, CollectorCode(series, rarity, number), *rest)
+    (card_id, series, rarity, number, name, finish, condition, language, location, tags,
+     copies, note, names) = row  # fmt: skip
+    return Copy(card_id, CollectorCode(series, rarity, number), name, finish, condition,
+                language, location, tags, copies, note,
+                name_in_language(name, names or "", language))  # fmt: skip
