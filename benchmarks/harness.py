@@ -107,7 +107,7 @@ class Context:
         self._dbs: dict[str, Path] = {}
 
     def database(self, which: str) -> Path:
-        """'bundled' (the sample catalogue) or 'large' (the generated one), created once."""
+        """'bundled' (the real catalogue, 707 cards) or 'large' (the generated one), made once."""
         if which not in self._dbs:
             from cardbase.db import schema
 

@@ -28,6 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 import generate
+from client import bench_client
 from decks import bench_deck_typos, bench_decks, bench_desk
 from harness import (
     BIN,
@@ -308,6 +309,7 @@ BENCHMARKS: dict[str, Callable[[Context], Iterator[Row]]] = {
     "undo": bench_undo_import,
     "web": lambda ctx: bench_web(ctx, QUERIES),
     "postgres": lambda ctx: bench_postgres(ctx, QUERIES),
+    "client": bench_client,
 }
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from harness import BIN, Context, Row, Run, alternate, copy_database, median, run_command, tool
 
 CARDBASE = str(BIN / "cardbase")
-BUNDLED_CARD = ("1 C 14", "chugawug cook")  # a code and the words that find it
+BUNDLED_CARD = ("1 C 143", "chugawug cook")  # a code and the words that find it
 STOCK = 1_000  # copies put in first, so that no round's remove runs out
 
 

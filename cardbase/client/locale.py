@@ -9,6 +9,7 @@ hash, so every record is checked against its index line.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from pathlib import Path
 
@@ -75,57 +76,78 @@ def string_key(kind: str, archetype: int) -> int:
     return lookup2(f"{kind}_{archetype}".encode())
 
 
+class LocaleFile:
+    """One locale's two files, read and their index checked line by line once; its strings
+    are then read by hash, as many times as a caller needs (the card strings, then the words
+    their placeholders name)."""
+
+    def __init__(self, folder: Path, locale: str) -> None:
+        from cardbase.sheets.bounded import read_bounded
+
+        self.dat_path, self.dir_path = folder / f"{locale}_data.dat", folder / f"{locale}_data.dir"
+        self.data = read_bounded(self.dat_path, MAX_LOCALE_FILE, "locale file", error=ClientError)
+        index = read_bounded(self.dir_path, MAX_LOCALE_INDEX, "locale index", error=ClientError)
+        try:
+            # Lines end at line feeds only: str.splitlines() would also break at form feeds
+            # and U+2028, and every line number after one would be wrong.
+            lines = index.decode("utf-8-sig").split("\n")
+        except UnicodeDecodeError as exc:
+            raise ClientError(
+                f"{self.dir_path}: not UTF-8 text (byte {exc.start:,}); it is damaged"
+            ) from exc
+        # (hash, offset, length, line number) of every string, in the files' order
+        self.entries: list[tuple[int, int, int, int]] = []
+        match = _INDEX_LINE.fullmatch
+        for line_number, raw_line in enumerate(lines, start=1):
+            line = raw_line.removesuffix("\r")
+            found = match(line)
+            if found is not None:
+                hashed, offset, size = int(found[1]), int(found[2]), int(found[3])
+                if hashed <= _MASK and size <= MAX_STRING:
+                    self.entries.append((hashed, offset, size, line_number))
+                    continue
+            elif line.startswith("##") or not line.strip():
+                continue
+            raise ClientError(
+                f"{self._where(line_number)}: '{shorten(line, 60)}' is not a locale index "
+                "line (hash, offset, length, flag)"
+            )
+        if not self.entries:
+            raise ClientError(f"{self.dir_path}: the locale index lists no string")
+
+    def _where(self, line_number: int) -> str:
+        return f"{self.dir_path}, line {line_number}"
+
+    def strings(self, wanted: Collection[int]) -> dict[int, str]:
+        """The strings whose hashes are `wanted`, by hash; line breaks as ``\\n``. Only they
+        are read: the files hold the whole game's strings, and a few that no card uses are
+        damaged in the real zh_cn file."""
+        strings: dict[int, str] = {}
+        drift = 0  # bytes the records have moved past where the index puts them
+        for hashed, offset, size, line_number in self.entries:
+            if hashed not in wanted:
+                continue
+            start = _find_record(self.data, hashed, offset + drift)
+            if start < 0:
+                raise ClientError(
+                    f"{self.dat_path} (from {self._where(line_number)}): no string {hashed} at "
+                    f"byte {offset + drift:,} or in the {DRIFT_WINDOW:,} bytes after it; the "
+                    "file is damaged or does not belong to its index"
+                )
+            drift = start - offset
+            strings[hashed] = _record(self.data, start, size, f"{self.dat_path}, string {hashed}")
+        return strings
+
+
 def read_locale(folder: Path, locale: str, wanted: Collection[int]) -> dict[int, str]:
-    """The strings of one locale whose hashes are `wanted`, by hash; line breaks as ``\\n``.
-
-    Every index line is checked, but only the wanted records are read: the files hold the
-    whole game's strings, and a few that no card uses are damaged in the real zh_cn file."""
-    from cardbase.sheets.bounded import read_bounded
-
-    dat_path, dir_path = folder / f"{locale}_data.dat", folder / f"{locale}_data.dir"
-    data = read_bounded(dat_path, MAX_LOCALE_FILE, "locale file", error=ClientError)
-    index = read_bounded(dir_path, MAX_LOCALE_INDEX, "locale index", error=ClientError)
-    try:
-        # Lines end at line feeds only: str.splitlines() would also break at form feeds and
-        # U+2028, and every line number after one would be wrong.
-        lines = index.decode("utf-8-sig").split("\n")
-    except UnicodeDecodeError as exc:
-        raise ClientError(
-            f"{dir_path}: not UTF-8 text (byte {exc.start:,}); it is damaged"
-        ) from exc
-    strings: dict[int, str] = {}
-    drift = 0  # bytes the records have moved past where the index puts them
-    for line_number, raw_line in enumerate(lines, start=1):
-        line = raw_line.removesuffix("\r")
-        if line.startswith("##") or not line.strip():
-            continue
-        where = f"{dir_path}, line {line_number}"
-        hashed, offset, size = _index_line(line, where)
-        if hashed not in wanted:
-            continue
-        start = _find_record(data, hashed, offset + drift, f"{dat_path} (from {where})")
-        drift = start - offset
-        strings[hashed] = _record(data, start, size, f"{dat_path}, string {hashed}")
-    if not any(line[:1].isdigit() for line in lines):
-        raise ClientError(f"{dir_path}: the locale index lists no string")
-    return strings
+    """The strings of one locale whose hashes are `wanted` (`LocaleFile.strings`)."""
+    return LocaleFile(folder, locale).strings(wanted)
 
 
-def _index_line(line: str, where: str) -> tuple[int, int, int]:
-    parts = line.split("\t")
-    try:
-        hashed, offset, size = (int(part) for part in parts[:3])
-    except ValueError:
-        hashed = offset = size = -1
-    if len(parts) != 4 or min(hashed, offset, size) < 0 or hashed > _MASK or size > MAX_STRING:
-        raise ClientError(
-            f"{where}: '{shorten(line, 60)}' is not a locale index line "
-            "(hash, offset, length, flag)"
-        )
-    return hashed, offset, size
+_INDEX_LINE = re.compile(r"([0-9]{1,10})\t([0-9]{1,10})\t([0-9]{1,6})\t[^\t]*")
 
 
-def _find_record(data: bytes, hashed: int, expected: int, where: str) -> int:
+def _find_record(data: bytes, hashed: int, expected: int) -> int:
     """Where the record of `hashed` starts: at `expected`, or a little after it. Some real
     files have blank lines the index does not count (zh_cn's drifts by 11 bytes), so the
     record is looked for at the next line starts within `DRIFT_WINDOW` bytes."""
@@ -133,12 +155,7 @@ def _find_record(data: bytes, hashed: int, expected: int, where: str) -> int:
     if data.startswith(mark, expected):
         return expected
     found = data.find(b"\n" + mark, max(expected - 1, 0), expected + DRIFT_WINDOW)
-    if found < 0:
-        raise ClientError(
-            f"{where}: no string {hashed} at byte {expected:,} or in the {DRIFT_WINDOW:,} "
-            "bytes after it; the file is damaged or does not belong to its index"
-        )
-    return found + 1
+    return found + 1 if found >= 0 else -1
 
 
 def _record(data: bytes, start: int, size: int, where: str) -> str:

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from cardbase.client.cards import ClientCard
 from cardbase.client.folder import ClientFolder
-from cardbase.client.locale import ENGLISH, LOCALES, lookup2, read_locale, string_key
+from cardbase.client.locale import ENGLISH, LOCALES, LocaleFile, lookup2, string_key
 from cardbase.client.markup import plain_text
 
 KINDS = ("title", "game_text", "lore")
@@ -46,8 +46,9 @@ def card_texts(
         if locale == ENGLISH:  # the archetype database's own strings: every card has them
             texts.update((c.archetype, CardTexts(c.name, c.text, c.lore)) for c in cards)
             continue
-        strings = read_locale(folder.locale, locale, wanted)
-        _fill_placeholders(strings, folder, locale)
+        files = LocaleFile(folder.locale, locale)
+        strings = files.strings(wanted)
+        _fill_placeholders(strings, files)
         for archetype, (title, text, lore) in keys.items():
             name = " ".join(strings.get(title, "").split())
             if name:
@@ -57,7 +58,7 @@ def card_texts(
     return found
 
 
-def _fill_placeholders(strings: dict[int, str], folder: ClientFolder, locale: str) -> None:
+def _fill_placeholders(strings: dict[int, str], files: LocaleFile) -> None:
     """Each ``[#WORD#]`` in `strings` replaced by the locale's word for it, in place."""
     names = {name for text in strings.values() for name in PLACEHOLDER.findall(text)}
     if not names:
@@ -65,7 +66,7 @@ def _fill_placeholders(strings: dict[int, str], folder: ClientFolder, locale: st
     hashes = {lookup2(name.encode()): name for name in names}
     words = {
         hashes[hashed]: " ".join(_GRAMMAR.sub("", word).split())
-        for hashed, word in read_locale(folder.locale, locale, hashes).items()
+        for hashed, word in files.strings(hashes).items()
     }
 
     def word(match: re.Match[str]) -> str:
