@@ -45,6 +45,7 @@ class TextImport(NamedTuple):
     others: list[str]  # codes where the catalogue has another card
     dry_run: bool
     backup: Path | None
+    postgres: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {**self._asdict(), "folder": str(self.folder),
@@ -74,12 +75,16 @@ def import_client_texts(
             plan = _plan(conn, catalogue.cards, texts)
         finally:
             conn.close()
-        return _report(folder, catalogue.cards, texts, plan, True, None)
+        return _report(folder, catalogue.cards, texts, plan, True, None, _is_postgres(location))
     saved = _backup(location) if backup else None
     with write_transaction(location, whole=True) as conn:
         plan = _plan(conn, catalogue.cards, texts)
         _write(conn, plan)
-    return _report(folder, catalogue.cards, texts, plan, False, saved)
+    return _report(folder, catalogue.cards, texts, plan, False, saved, _is_postgres(location))
+
+
+def _is_postgres(location: Location) -> bool:
+    return not isinstance(location, Path)
 
 
 def _plan(
@@ -159,10 +164,11 @@ def _report(
     plan: _Plan,
     dry_run: bool,
     saved: Path | None,
+    postgres: bool,
 ) -> TextImport:
     return TextImport(
         folder, len(cards), tuple(texts), len(plan.matched), len(plan.english),
-        len(plan.translated), plan.missing, plan.others, dry_run, saved,
+        len(plan.translated), plan.missing, plan.others, dry_run, saved, postgres,
     )  # fmt: skip
 
 
@@ -188,5 +194,7 @@ def summary_lines(report: TextImport) -> Iterable[str]:
         yield f"another card here at {shown}{more}: left as it is"
     if report.backup:
         yield f"backed up first to {report.backup} (cardbase restore puts it back)"
+    elif report.postgres and not report.dry_run:
+        yield "PostgreSQL: cardbase takes no backup there (pg_dump -Fc does, pg_restore undoes)"
     if report.dry_run:
         yield "dry run: nothing was changed"
