@@ -117,6 +117,8 @@ def test_every_command_with_output_is_in_the_table() -> None:
 
 def _run(base: tuple[Path, dict[str, str]], tmp_path: Path, name: str, *extra: str):
     """The command on a fresh copy of the base database, so writes do not add up."""
+    if name == "catalog import-client" and not CLIENT.is_dir():
+        pytest.skip(f"{CLIENT}: no client folder here")
     path, files = base
     copy = copy_database(path, tmp_path / f"{len(list(tmp_path.iterdir()))}.db")
     new = tmp_path / "copied.db"  # where `db copy` writes, anew each time
