@@ -107,7 +107,7 @@ OWNED_SQL = "(coalesce(o.nonfoil, 0) + coalesce(o.foil, 0))"
 # In the order a card's JSON object, exports and tables show them.
 FIELDS: tuple[CardField, ...] = (
     CardField("code", Kind.CODE, (), "", "code", True, True, "Code", table="Code",
-              option="Collector code", example="'1 U 132'",
+              option="Collector code", example="'1 U 139'",
               sort=("c.game", "c.series", "c.number", "c.rarity")),
     CardField("series", Kind.NUMBER, ("set", "e", "edition"), "c.series", "series",
               export="Series",

@@ -4,7 +4,7 @@ The catalogue is the game's own card database (`cardbase.client`): every printed
 facts and its name in each client language. Game text and lore stay out: they are the
 game's prose, which cardbase reads from the user's own client (`catalog import-client`).
 The output is deterministic, so a rebuild from the same client is byte for byte the file in
-the repository (tests/test_client_catalogue.py checks it).
+the repository (tests/test_real_catalogue.py checks it).
 
 Run from the repository root:  python tools/build_catalogue.py CLIENT_DIR > cards.csv
 """

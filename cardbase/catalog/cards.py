@@ -97,11 +97,23 @@ def split_names(names: str) -> dict[str, str]:
 
 
 def name_in_language(name: str, names: str, language: str) -> str:
-    """A card's name in `language` (a copy's language tag), from its `names` column: that
-    language's, the language's without its region (es for es-AR), else `name`, which is the
-    English one."""
+    """A card's name in `language` (a copy's language tag), from its `names` column, else
+    `name`, which is the English one (`translation_tag` says which of its names is meant)."""
     translations = split_names(names)
-    return translations.get(language) or translations.get(language.split("-")[0]) or name
+    tag = translation_tag(translations, language)
+    return translations[tag] if tag else name
+
+
+def translation_tag(translations: dict[str, str], language: str) -> str | None:
+    """Which of a card's translations (by tag) a copy in `language` reads: the same tag, the
+    language without its region (es for es-AR), else another region or script of the same
+    language (zh-CN for zh-Hans or zh, pt-BR for pt); None when the card has none of it."""
+    base = language.split("-")[0].lower()
+    if language in translations:
+        return language
+    if base in translations:
+        return base
+    return next((tag for tag in translations if tag.split("-")[0].lower() == base), None)
 
 
 _OWNED_AT = len(tables.CARD_COLUMNS)
@@ -236,7 +248,10 @@ def in_language(conn: sqlite3.Connection, card: Card, language: str) -> Card:
     A tag with a region falls back to its language (es for es-AR)."""
     from dataclasses import replace
 
-    tags = dict.fromkeys((language, language.split("-")[0]))
+    tags = dict.fromkeys(
+        (language, language.split("-")[0], translation_tag(split_names(card.names), language))
+    )
+    tags.pop(None, None)
     found = {
         row[0]: row[1:]
         for row in conn.execute(

@@ -69,13 +69,13 @@ def import_client_texts(
     client = find_client(folder)
     catalogue = read_client_cards(client)
     texts = card_texts(client, catalogue.cards)
-    if dry_run:
-        conn = open_db(location)
-        try:
-            plan = _plan(conn, catalogue.cards, texts)
-        finally:
-            conn.close()
-        return _report(folder, catalogue.cards, texts, plan, True, None, _is_postgres(location))
+    conn = open_db(location)
+    try:
+        plan = _plan(conn, catalogue.cards, texts)
+    finally:
+        conn.close()
+    if dry_run or not (plan.english or plan.translated):  # nothing to write, nothing to keep
+        return _report(folder, catalogue.cards, texts, plan, dry_run, None, _is_postgres(location))
     saved = _backup(location) if backup else None
     with write_transaction(location, whole=True) as conn:
         plan = _plan(conn, catalogue.cards, texts)

@@ -13,7 +13,7 @@ from cardbase.cli.root import STATE, Output, OutputOption, app, command
 @command(app)
 def show(
     card: Annotated[
-        str, typer.Argument(help="A collector code (1 U 132) or a card name, in any language.")
+        str, typer.Argument(help="A collector code (1 U 139) or a card name, in any language.")
     ],
     language: Annotated[
         str | None,
@@ -35,6 +35,10 @@ def show(
     with STATE.connect() as conn:
         found = NameResolver(conn).card(card)
         if tag is not None:
+            if not tag.lower().startswith("en") and found.name_in(tag) == found.name:
+                render.echo(
+                    f"{found.label()} has no name in {tag} here; shown in English", err=True
+                )
             found = in_language(conn, found, tag)
     if output is Output.json:
         render.print_json(found.to_dict())
@@ -47,13 +51,13 @@ def show(
 @command(app)
 def code(
     text: Annotated[
-        str, typer.Argument(metavar="CODE", help="A collector code, e.g. '1 U 132' or 1u132.")
+        str, typer.Argument(metavar="CODE", help="A collector code, e.g. '1 U 139' or 1u139.")
     ],
     output: OutputOption = Output.table,
 ) -> None:
     """Parse a collector code and show the card that has it.
 
-    Example: cardbase code "1 U 132"
+    Example: cardbase code "1 U 139"
     """
     from cardbase.catalog.names import look_up_code
     from cardbase.errors import NotFoundError

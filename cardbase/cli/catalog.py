@@ -16,6 +16,7 @@ from cardbase.cli.root import (
     command,
     with_examples,
 )
+from cardbase.text import plural
 
 catalog_app = typer.Typer(
     help=with_examples(
@@ -134,15 +135,16 @@ def move_to_real(
     would = "would move" if dry_run else "moved"
     for moved in report.moved:
         render.echo(f"{would}: {moved.name} {moved.old_code} -> {moved.new_code} "
-                    f"({moved.copies:,} copies)")  # fmt: skip
+                    f"({plural(moved.copies, 'copy', 'copies')})")  # fmt: skip
     for kept in report.kept:
         render.echo(f"kept as the old sample's: {kept.name} {kept.old_code} ({kept.new_code}; "
-                    f"{kept.copies:,} copies)")  # fmt: skip
+                    f"{plural(kept.copies, 'copy', 'copies')})")  # fmt: skip
+    be = "would be " if dry_run else ""
     render.echo(
-        f"{len(report.moved)} cards {would} to the real catalogue, {len(report.kept)} kept as "
-        f"the old sample's, {report.dropped} unowned sample cards "
-        f"{'would be ' if dry_run else ''}dropped, {report.added} real cards "
-        f"{'would be ' if dry_run else ''}added"
+        f"{plural(len(report.moved), 'card')} {would} to the real catalogue, "
+        f"{len(report.kept)} kept as the old sample's, "
+        f"{plural(report.dropped, 'unowned sample card')} {be}dropped, "
+        f"{plural(report.added, 'real card')} {be}added"
     )
     if report.backup:
         render.echo(f"backed up first to {report.backup} (cardbase restore puts it back)")

@@ -21,8 +21,8 @@ Items = Annotated[
     list[str],
     typer.Argument(
         metavar="ITEM...",
-        help="Cards by code or name with an optional count and finish: '1 U 132', "
-        "'3x\"1 C 14\"', 'Chugawug Cook x2', '2 1 U 132 foil'. '-' reads one per line from stdin.",
+        help="Cards by code or name with an optional count and finish: '1 U 139', "
+        "'3x\"1 C 143\"', 'Chugawug Cook x2', '2 1 U 139 foil'. '-' reads one per line from stdin.",
     ),
 ]
 FoilFlag = Annotated[
@@ -106,21 +106,21 @@ _register_change(
     "add",
     """Add cards to your collection (non-foil unless the item or --foil says foil).
 
-    Example: cardbase add "1 U 132" "Chugawug Cook x2" 3x"1 C 14" --foil
+    Example: cardbase add "1 U 139" "Chugawug Cook x2" 3x"1 C 143" --foil
     """,
 )
 _register_change(
     "remove",
     """Remove cards from your collection; never below zero, and all or nothing.
 
-    Example: cardbase remove "Chugawug Cook" "1 U 132 foil"
+    Example: cardbase remove "Chugawug Cook" "1 U 139 foil"
     """,
 )
 _register_change(
     "set",
     """Set how many of a card you own (per finish); x0 clears it.
 
-    Example: cardbase set "Chugawug Cook x4" "1 U 132 x0 foil"
+    Example: cardbase set "Chugawug Cook x4" "1 U 139 x0 foil"
     """,
 )
 
@@ -161,7 +161,7 @@ def move(
 ) -> None:
     """Move copies to another location (all the copies an item names, unless it gives a count).
 
-    Example: cardbase move "1 U 132 x2 foil" "Chugawug Cook" --to "Deck box"
+    Example: cardbase move "1 U 139 x2 foil" "Chugawug Cook" --to "Deck box"
     """
     from cardbase.collection.attributes import parse_location
     from cardbase.collection.items import STDIN, read_pasted
@@ -216,14 +216,14 @@ _register_tagging(
     "tag",
     """Tag copies (all the copies an item names, unless it gives a count).
 
-    Example: cardbase tag trade "1 U 132 x2" "Chugawug Cook foil"
+    Example: cardbase tag trade "1 U 139 x2" "Chugawug Cook foil"
     """,
 )
 _register_tagging(
     "untag",
     """Take a tag off copies (all the tagged copies an item names, unless it gives a count).
 
-    Example: cardbase untag trade "1 U 132"
+    Example: cardbase untag trade "1 U 139"
     """,
 )
 
