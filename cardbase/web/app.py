@@ -9,12 +9,15 @@ from contextlib import asynccontextmanager
 from urllib.parse import quote
 
 from fastapi import Depends, FastAPI, Form, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cardbase.errors import CardbaseError
-from cardbase.web.failures import error_page
+from cardbase.web.failures import error_page, form_error_page, http_error_page
+from cardbase.web.gate import Gate, SecurityHeaders
 from cardbase.web.guard import guard
 from cardbase.web.site import COLLECTOR_COOKIE, HERE, Site, redirect, site_of
 
@@ -38,12 +41,16 @@ def create_app(site: Site) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.site = site
+    app.add_middleware(Gate)  # innermost: its refusals get the headers and the timing too
+    app.add_middleware(SecurityHeaders)
     app.add_middleware(ServerTiming)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     for module in (search, cards, collection, decks, deckfiles, imports, trades):
         app.include_router(module.router)
     app.add_exception_handler(CardbaseError, error_page)
     app.add_exception_handler(Exception, error_page)
+    app.add_exception_handler(RequestValidationError, form_error_page)
+    app.add_exception_handler(HTTPException, http_error_page)
 
     @app.get("/")
     def home() -> Response:

@@ -1,6 +1,10 @@
 """What keeps a local server local: requests for another host are refused (a web page
 elsewhere cannot reach it by DNS rebinding), every state change is a POST carrying the
-page's CSRF token, and a request body is refused past the upload limit before it is read.
+page's CSRF token from a page of this server, and a request body is refused past the upload
+limit before it is read.
+
+`cardbase.web.gate` makes the same checks before routing (FastAPI reads a form before any
+dependency runs); `guard` repeats them for every route, as the last word.
 """
 
 from __future__ import annotations
@@ -30,27 +34,63 @@ class Refused(CardbaseError):
 
 
 def _host(value: str) -> str:
-    return urlsplit(f"//{value}").hostname or ""
+    try:
+        return urlsplit(f"//{value}").hostname or ""
+    except ValueError:  # "[::1" and other hosts no URL can hold
+        return ""
+
+
+def too_large() -> str:
+    return f"the upload is over {MAX_UPLOAD // 1_000_000} MB, the importer's limit"
+
+
+def check_host(request: Request) -> None:
+    """Only this computer's names, unless the server listens beyond it (DNS rebinding)."""
+    host = request.headers.get("host", "")
+    if not site_of(request).public and _host(host) not in {h.strip("[]") for h in LOCAL_HOSTS}:
+        raise Refused(f"this server answers only for this computer, not '{host[:80]}'", 421)
+
+
+def check_origin(request: Request) -> None:
+    """A browser names the page a POST came from; `null` is a sandboxed frame, a file or a
+    redirect from elsewhere: another site too. No Origin at all is a script or an old
+    browser, which the token still has to get past."""
+    origin = request.headers.get("origin")
+    host = request.headers.get("host", "")
+    if origin is not None and (origin.strip() == "null" or _netloc(origin) != host):
+        raise Refused("a page from another site cannot change your collection", 403)
+
+
+def _netloc(origin: str) -> str:
+    try:
+        return urlsplit(origin).netloc
+    except ValueError:
+        return ""
+
+
+def check_length(request: Request) -> None:
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > MAX_BODY:
+        raise Refused(too_large(), 413)
+
+
+def check_token(request: Request, token: str | None) -> None:
+    """Compared as bytes: `compare_digest` refuses a str with non-ASCII letters."""
+    expected = site_of(request).csrf_token.encode()
+    if not token or not hmac.compare_digest(token.encode("utf-8", "replace"), expected):
+        raise Refused("this form has expired or came from elsewhere; reload the page", 403)
 
 
 async def guard(request: Request) -> None:
     """Run before every handler (an app-wide dependency)."""
-    site = site_of(request)
-    host = request.headers.get("host", "")
-    if not site.public and _host(host) not in {h.strip("[]") for h in LOCAL_HOSTS}:
-        raise Refused(f"this server answers only for this computer, not '{host[:80]}'", 421)
+    check_host(request)
     if request.method in SAFE_METHODS:
         return
-    origin = request.headers.get("origin")
-    if origin and origin != "null" and urlsplit(origin).netloc != host:
-        raise Refused("a page from another site cannot change your collection", 403)
-    length = request.headers.get("content-length", "")
-    if length.isdigit() and int(length) > MAX_BODY:
-        raise Refused(f"the upload is over {MAX_UPLOAD // 1_000_000} MB, the importer's limit", 413)
+    check_origin(request)
+    check_length(request)
     token = request.headers.get("x-csrf-token")
     if token is None:
         form = await request.form()  # cached: the handler reads the same form
         value = form.get("csrf")
         token = value if isinstance(value, str) else None
-    if not token or not hmac.compare_digest(token, site.csrf_token):
-        raise Refused("this form has expired or came from elsewhere; reload the page", 403)
+    check_token(request, token)

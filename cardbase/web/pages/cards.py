@@ -50,11 +50,12 @@ def change_copies(
 
     if op not in ("add", "remove") or finish not in (NONFOIL, FOIL):
         raise CardbaseError("a change is add or remove, of a non-foil or foil copy")
+    given = _attributes(condition, language, location, tags)
     site = site_of(request)
     with site.connect(request) as conn:
         card = NameResolver(conn).card(text)
     if holding:  # exactly these copies: a blank location or tags is none, not any
-        chosen = Selector(condition, language, location or "", tags or "")
+        chosen = given._replace(location=given.location or "", tags=given.tags or "")
     else:
         chosen = Selector(None, None, None, None)
     changes = change_items(
@@ -63,3 +64,24 @@ def change_copies(
     )  # fmt: skip
     message = "; ".join(change.describe() for change in changes) or "Nothing changed."
     return redirect(card_url(card), message)
+
+
+def _attributes(
+    condition: str | None, language: str | None, location: str | None, tags: str | None
+) -> Selector:
+    """The form's attributes as `cardbase add --condition/--language/--location/--tag` reads
+    them (the same parsers): 'nm' is NM, and an unknown language, a control character or a
+    double quote in a location is the command line's message, before anything is stored."""
+    from cardbase.collection.attributes import (
+        parse_condition,
+        parse_language,
+        parse_location,
+        parse_tags,
+    )
+
+    return Selector(
+        parse_condition(condition) if condition else None,
+        parse_language(language) if language else None,
+        parse_location(location) if location is not None else None,
+        parse_tags([tags]) if tags else None,
+    )

@@ -54,7 +54,8 @@ async def plan(
     token, path = await uploads.keep(site.uploads, file)
     from starlette.concurrency import run_in_threadpool
 
-    context = await run_in_threadpool(_import, request, site, path, chosen, sheet, True, True)
+    with uploads.as_uploaded(path):
+        context = await run_in_threadpool(_import, request, site, path, chosen, sheet, True, True)
     context.update(token=token, mode=chosen, sheet=sheet, modes=list(ImportMode), name=path.name)
     return render(request, "import.html", context)
 
@@ -71,6 +72,7 @@ def apply(
     command line; `cardbase undo` (the button) reverts it whole."""
     site = site_of(request)
     path = uploads.find(site.uploads, token)
-    context = _import(request, site, path, _mode(mode), sheet, False, skip_bad)
+    with uploads.as_uploaded(path):
+        context = _import(request, site, path, _mode(mode), sheet, False, skip_bad)
     context.update(applied=True, modes=list(ImportMode), name=path.name)
     return render(request, "import.html", context)

@@ -67,5 +67,6 @@ async def match_file(request: Request, file: Annotated[UploadFile, File()]) -> H
                     "with": path.name, "problems": theirs.problems}  # fmt: skip
 
     context = _lobby(request, rules)
-    context.update(await run_in_threadpool(matched))
+    with uploads.as_uploaded(path):
+        context.update(await run_in_threadpool(matched))
     return render(request, "trades.html", context)

@@ -42,3 +42,11 @@ document.addEventListener("click", (event) => {
   const button = event.target.closest ? event.target.closest("[data-confirm]") : null;
   if (button && !window.confirm(button.dataset.confirm)) event.preventDefault();
 }, true);
+
+// The error page's Back link: where the browser came from, when it came from somewhere
+// (the link itself goes to the search page). A script file, not a javascript: link, which
+// the Content-Security-Policy forbids.
+document.addEventListener("click", (event) => {
+  const link = event.target.closest ? event.target.closest("a[data-back]") : null;
+  if (link && window.history.length > 1) { event.preventDefault(); window.history.back(); }
+});
