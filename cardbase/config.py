@@ -7,8 +7,8 @@ left out. A value that is wrong is refused as typed options are, naming the file
 
 from __future__ import annotations
 
-import json
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
@@ -17,6 +17,12 @@ from cardbase.errors import CardbaseError, shorten
 
 CONFIG_ENV = "CARDBASE_CONFIG"
 MAX_CONFIG = 64_000  # bytes: a config file is a few lines
+MAX_NESTING = 4  # brackets: a config holds no arrays or tables at all; this is generous
+HEADER = "# cardbase settings: 'cardbase config' explains them"
+REPAIR = (
+    "Fix it: 'cardbase config unset SETTING' or 'cardbase config set SETTING VALUE' "
+    "rewrites a setting; or delete the file to use no config"
+)
 
 
 def _database(value: str) -> str:
@@ -71,6 +77,11 @@ KEYS: dict[str, tuple[str, Callable[[str], str]]] = {
 }
 
 
+class ConfigError(CardbaseError):
+    """A config file that cannot be used: unreadable, too large, not `key = "text"` TOML, or
+    a value its key refuses. Its own type so `cardbase config` can show it and carry on."""
+
+
 class Config(NamedTuple):
     path: Path
     values: dict[str, str]
@@ -88,6 +99,14 @@ class Config(NamedTuple):
         return {**self.values, "db": str(PostgresUrl(db))}
 
 
+class Saved(NamedTuple):
+    """What `save_setting` wrote, and what is still wrong with the file, if anything: a broken
+    file is repaired a setting at a time, so the others may still need fixing."""
+
+    config: Config
+    problem: ConfigError | None
+
+
 def config_path() -> Path:
     explicit = os.environ.get(CONFIG_ENV)
     if explicit:
@@ -100,58 +119,232 @@ def config_path() -> Path:
 def load_config(path: Path | None = None) -> Config:
     """The config file's settings, checked; an empty config when there is no file."""
     path = path or config_path()
-    try:
-        raw = path.read_bytes()[: MAX_CONFIG + 1]
-    except FileNotFoundError:
+    raw = _read_config(path)
+    if raw is None:
         return Config(path, {})
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start + 1})", REPAIR) from None
+    return Config(path, _parse(path, text))
+
+
+def _read_config(path: Path) -> bytes | None:
+    """The file's bytes, None if there is none; bounded as `cardbase.sheets.bounded` bounds
+    every other input: opened without blocking (a pipe has no writer to wait for), refused
+    by `fstat` unless a regular file of at most `MAX_CONFIG` bytes, and never read past it."""
+    from cardbase.sheets.bounded import NOT_REGULAR
+
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        return None
     except OSError as exc:
-        raise CardbaseError(f"{path}: cannot read the config file ({exc.strerror or exc})") from exc
-    if len(raw) > MAX_CONFIG:
-        raise CardbaseError(f"{path}: over {MAX_CONFIG:,} bytes; is it the config file?")
+        raise _cannot(path, "read", exc) from exc
+    try:
+        mode = os.fstat(fd)
+        for test, kind in NOT_REGULAR:
+            if test(mode.st_mode):
+                raise ConfigError(
+                    f"{path}: not a regular file: it is {kind}",
+                    f"The config file is a few lines of TOML; ${CONFIG_ENV} can name another",
+                )
+        _refuse_size(path, mode.st_size)
+    except BaseException:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            raw = handle.read(MAX_CONFIG + 1)
+        except OSError as exc:
+            raise _cannot(path, "read", exc) from exc
+    _refuse_size(path, len(raw))  # it grew while it was read
+    return raw
+
+
+def _cannot(path: Path, verb: str, exc: OSError) -> ConfigError:
+    return ConfigError(f"{path}: cannot {verb} the config file ({exc.strerror or exc})")
+
+
+def _refuse_size(path: Path, size: int) -> None:
+    if size > MAX_CONFIG:
+        raise ConfigError(f"{path}: over {MAX_CONFIG:,} bytes; is it the config file?")
+
+
+def _parse(path: Path, text: str) -> dict[str, str]:
+    """`key = "text"` pairs, each checked; brackets nested deeper than any config needs are
+    refused before tomllib, whose parser recurses once a level and would overflow."""
+    _refuse_deep(path, text)
     import tomllib
 
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise CardbaseError(
-            f"{path}: not a valid TOML file ({exc})", "Fix it, or delete it to use no config"
-        ) from exc
-    return Config(path, {key: _checked(path, key, value) for key, value in data.items()})
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not a valid TOML file ({exc})", REPAIR) from None
+    except RecursionError:  # pragma: no cover - `_refuse_deep` stops it first
+        raise ConfigError(f"{path}: nested too deeply to be a config file", REPAIR) from None
+    return {key: _checked(path, key, value) for key, value in data.items()}
 
 
-def _checked(path: Path, key: str, value: object) -> str:
+# What TOML reads as a string, a comment or a bracket, so brackets inside strings are not
+# counted. A string runs to its close or the end of its line (or file), never failing to
+# match, so a scan is one pass however the quotes are arranged.
+_TOKENS = re.compile(
+    r'"""(?:\\.|[^\\])*?(?:"{3,5}|\Z)'
+    r"|'''.*?(?:'{3,5}|\Z)"
+    r'|"(?:\\.|[^"\\\n])*"?'
+    r"|'[^'\n]*'?"
+    r"|#[^\n]*"
+    r"|[\[\]{}]",
+    re.S,
+)
+
+
+def _refuse_deep(path: Path, text: str) -> None:
+    depth = 0
+    for match in _TOKENS.finditer(text):
+        token = match.group()
+        if token in ("[", "{"):
+            depth += 1
+            if depth > MAX_NESTING:
+                raise ConfigError(
+                    f"{path}: brackets nested over {MAX_NESTING} deep; a config file holds "
+                    'only settings such as condition = "NM"',
+                    REPAIR,
+                )
+        elif token in ("]", "}"):
+            depth = max(0, depth - 1)
+
+
+def _known(path: Path, key: str) -> None:
     if key not in KEYS:
         from cardbase.similar import closest
 
         guess = closest(key, list(KEYS))
         hint = f"did you mean '{guess}'? " if guess else ""
-        raise CardbaseError(
+        raise ConfigError(
             f"{path}: unknown setting '{shorten(key, 30)}'; {hint}settings are {', '.join(KEYS)}"
         )
+
+
+def _checked(path: Path, key: str, value: object) -> str:
+    _known(path, key)
     if not isinstance(value, str):
-        raise CardbaseError(f'{path}: {key} must be text in quotes, such as {key} = "..."')
+        raise ConfigError(f'{path}: {key} must be text in quotes, such as {key} = "..."')
     try:
         return KEYS[key][1](value)
     except CardbaseError as exc:
-        raise CardbaseError(f"{path}: {key}: {exc}") from None
+        raise ConfigError(f"{path}: {key}: {exc}") from None
 
 
-def save_setting(key: str, value: str | None, path: Path | None = None) -> Config:
-    """Set (or with None, remove) one setting and write the file whole, atomically."""
-    config = load_config(path)
-    values = dict(config.values)
-    if value is None:
-        values.pop(key, None)
-    else:
-        values[key] = _checked(config.path, key, value)
-    text = "".join(f"{k} = {json.dumps(v)}\n" for k, v in values.items())
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f"}
+_ESCAPES["\r"] = "\\r"
+
+
+def toml_string(value: str) -> str:
+    """`value` as a TOML basic string: only the escapes TOML has, other control characters as
+    \\uXXXX, everything else (emoji included) as itself, written as UTF-8. (json.dumps
+    would write an emoji as a surrogate pair, \\ud83d\\ude00, which TOML refuses.)"""
+    if any("\ud800" <= char <= "\udfff" for char in value):
+        raise ValueError("a lone surrogate is not text TOML can hold")
+    spelled = [
+        _ESCAPES.get(char) or (f"\\u{ord(char):04X}" if _is_control(char) else char)
+        for char in value
+    ]
+    return '"' + "".join(spelled) + '"'
+
+
+def _is_control(char: str) -> bool:
+    return char < " " or char == "\x7f"
+
+
+_LINE_KEY = re.compile(r"""\s*(?:"([^"\\]*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*=""")
+
+
+def _line_key(line: str) -> str | None:
+    """The key a `key = value` line sets, None for any other line."""
+    match = _LINE_KEY.match(line)
+    return next((part for part in match.groups() if part is not None), None) if match else None
+
+
+def save_setting(key: str, value: str | None, path: Path | None = None) -> Saved:
+    """Set (or with None, remove) one setting and write the file whole, atomically.
+
+    The file is edited line by line, keeping comments and the other lines as they were, so
+    a broken file (a bad value, or not TOML at all) can be repaired from the command line a
+    setting at a time; what is still wrong with it afterwards is returned, not raised.
+    """
+    path = path or config_path()
+    _known(path, key)
+    line = None if value is None else f"{key} = {_spelled(path, key, value)}"
+    raw = _read_config(path) or HEADER.encode()
+    text = _edited(raw.decode("utf-8", "surrogateescape").splitlines(), key, line)
     try:
-        config.path.parent.mkdir(parents=True, exist_ok=True)
-        partial = config.path.with_name(config.path.name + ".partial")
-        partial.write_text("# cardbase settings: 'cardbase config' explains them\n" + text)
-        partial.replace(config.path)
+        values = _parse(path, raw.decode("utf-8"))
+    except (UnicodeDecodeError, ConfigError):
+        pass  # broken before: the other lines stay as they were, for the user to repair
+    else:
+        try:
+            _parse(path, text)
+        except ConfigError:  # a good file's line edit went wrong (a multi-line string)
+            values = {k: v for k, v in values.items() if k != key}
+            kept = [f"{k} = {toml_string(v)}" for k, v in values.items()]
+            text = _edited([HEADER, *kept], key, line)
+    _write(path, text.encode("utf-8", "surrogateescape"))
+    try:
+        return Saved(load_config(path), None)
+    except ConfigError as problem:
+        shown = {} if value is None else {key: KEYS[key][1](value)}
+        return Saved(Config(path, shown), problem)
+
+
+def _edited(old: list[str], key: str, line: str | None) -> str:
+    """The file's `old` lines with every line setting `key` taken out and `line`, if any, in
+    the first one's place (or at the end)."""
+    lines = [kept for kept in old if _line_key(kept) != key]
+    if line is not None:
+        at = next((i for i, old_line in enumerate(old) if _line_key(old_line) == key), None)
+        before = len(old) if at is None else at
+        lines.insert(sum(1 for kept in old[:before] if _line_key(kept) != key), line)
+    return "\n".join(lines) + "\n"
+
+
+def _spelled(path: Path, key: str, value: str) -> str:
+    checked = _checked(path, key, value)
+    try:
+        return toml_string(checked)
+    except ValueError:
+        raise ConfigError(
+            f"{key}: the value has bytes that are not UTF-8 text; nothing was changed",
+            "Rename the file or folder it names, or type it again",
+        ) from None
+
+
+def _write(path: Path, data: bytes) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(path.name + ".partial")
+        partial.write_bytes(data)
+        partial.replace(path)
     except OSError as exc:
-        raise CardbaseError(
-            f"{config.path}: cannot write the config file ({exc.strerror or exc})"
-        ) from exc
-    return Config(config.path, values)
+        raise _cannot(path, "write", exc) from exc
+
+
+def readable_settings(path: Path) -> dict[str, str]:
+    """What a broken file still sets, line by line: each line that alone is a good setting.
+    For `cardbase config` to show beside the problem, so the user sees what to repair."""
+    import tomllib
+
+    try:
+        raw = _read_config(path) or b""
+    except ConfigError:
+        return {}
+    found: dict[str, str] = {}
+    for line in raw.decode("utf-8", "replace").splitlines():
+        try:
+            ((key, value),) = tomllib.loads(line).items()
+            found[key] = _checked(path, key, value)
+        except (tomllib.TOMLDecodeError, ValueError, ConfigError):
+            continue
+    return found

@@ -10,7 +10,7 @@ from typing import Any
 
 import typer
 
-GLOBAL_OPTIONS_WITH_VALUE = ("--db",)
+GLOBAL_OPTIONS_WITH_VALUE = ("--db", "--collector")
 GLOBAL_FLAGS = ("--debug",)
 # Which module registers each command or group (tests/test_cli_foundation.py checks this
 # against the commands the modules register): a command imports only its own module.

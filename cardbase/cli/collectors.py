@@ -19,6 +19,7 @@ from cardbase.cli.root import (
     guarded,
     with_examples,
 )
+from cardbase.errors import CardbaseError
 
 collectors_app = typer.Typer(
     help=with_examples(
@@ -184,17 +185,34 @@ def config_root(
 
 
 def _show_config(output: Output) -> None:
-    from cardbase.config import KEYS
+    """The file's path and settings; for a broken file, its problem and what it still sets,
+    rather than only the error every other command ends with: this is where to repair it."""
+    from cardbase.config import KEYS, Config, ConfigError, config_path, readable_settings
 
-    config = STATE.config
+    problem = None
+    try:
+        config = STATE.config
+    except ConfigError as exc:
+        path = config_path()
+        config, problem = Config(path, readable_settings(path)), str(exc)
     if output is Output.json:
-        render.print_json({"path": str(config.path), "settings": config.shown()})
+        shown_json = {"path": str(config.path), "settings": config.shown()}
+        render.print_json(shown_json if problem is None else {**shown_json, "problem": problem})
         return
     state = "" if config.path.exists() else " (not there yet: nothing is set)"
     render.echo(f"Config file: {config.path}{state}")
+    if problem is not None:
+        render.echo(f"Problem: {problem}")
     shown = config.shown()
     rows = [(key, shown.get(key, "-"), meaning) for key, (meaning, _) in KEYS.items()]
     render.print_table(("Setting", "Value", "What it sets"), rows)
+
+
+def _tell_problem(problem: CardbaseError | None) -> None:
+    """A setting repaired in a file that has more wrong with it: said, so the next command's
+    refusal is no surprise."""
+    if problem is not None:
+        render.echo(f"cardbase: note: the config file is still not usable: {problem}", err=True)
 
 
 @command(config_app, "set")
@@ -208,19 +226,20 @@ def set_(
     """
     from cardbase.config import save_setting
 
-    saved = save_setting(key, value)
+    saved, problem = save_setting(key, value)
     render.echo(f"{key} = {saved.shown()[key]} ({saved.path})")
+    _tell_problem(problem)
 
 
 @command(config_app, "unset")
 def unset(key: Annotated[str, typer.Argument(metavar="SETTING")]) -> None:
-    """Remove one setting from the config file: its default applies again.
+    """Remove one setting from the config file: its default applies again. Works on a file
+    that other commands refuse, so a bad setting can be removed from here.
 
     Example: cardbase config unset collector
     """
-    from cardbase.config import KEYS, save_setting
+    from cardbase.config import save_setting
 
-    if key not in KEYS:
-        save_setting(key, "")  # the same error, with its suggestion, as a mistyped set
-    saved = save_setting(key, None)
+    saved, problem = save_setting(key, None)
     render.echo(f"{key} unset ({saved.path})")
+    _tell_problem(problem)

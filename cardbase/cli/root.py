@@ -90,6 +90,9 @@ class State:
     debug: bool = False
     collector_option: str | None = None  # --collector, or $CARDBASE_COLLECTOR
     collector_from_env: bool = False
+    # the collector `collector` chose for this command, and where it came from: for naming
+    # the source when that name is unknown (`_collector_source`)
+    collector_chosen: tuple[str, str] | None = None
     output: Output = Output.table  # -o as typed: jsonl and tsv reach commands as json, csv
     no_headers: bool = False  # --no-headers: csv and tsv without their header row
 
@@ -110,7 +113,14 @@ class State:
     def collector(self) -> str | None:
         """Whose collection: --collector, else $CARDBASE_COLLECTOR, else the config file's,
         else None, the database's default collector."""
-        return self.collector_option or self.config.get("collector")
+        chosen: str | None = self.collector_option
+        if chosen:
+            source = f"${COLLECTOR_ENV}: " if self.collector_from_env else ""
+        else:
+            config = self.config
+            chosen, source = config.get("collector"), f"{config.path}: collector: "
+        self.collector_chosen = None if chosen is None else (chosen, source)
+        return chosen
 
     @property
     def defaults(self) -> Defaults:
@@ -180,6 +190,15 @@ def root(
             help="Database file (default: $CARDBASE_DB, else one in your user data folder).",
         ),
     ] = None,
+    collector: Annotated[
+        str | None,
+        typer.Option(
+            "--collector",
+            metavar="NAME",
+            help="Whose collection (default: $CARDBASE_COLLECTOR, the config file's "
+            "collector, else the database's default collector).",
+        ),
+    ] = None,
     debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks of errors.")] = False,
     version: Annotated[
         bool,
@@ -193,8 +212,10 @@ def root(
 
     STATE.db_option = db
     STATE.debug = debug
-    STATE.collector_option = None  # each command's own --collector sets it
+    # typed here, or by the command's own --collector (which also reads $CARDBASE_COLLECTOR)
+    STATE.collector_option = collector
     STATE.collector_from_env = False
+    STATE.collector_chosen = None
     STATE.output, STATE.no_headers = Output.table, False
     on_wait(lambda message: typer.echo(f"cardbase: {message}", err=True))
 
@@ -247,21 +268,32 @@ def _unexpected(exc: Exception) -> typer.Exit:
 
 
 def _remember_collector(ctx: Any, param: Any, value: str | None) -> str | None:
-    if value is not None:
-        STATE.collector_option = value
-        source = ctx.get_parameter_source(param.name)
-        STATE.collector_from_env = getattr(source, "name", "") == "ENVIRONMENT"
+    """The command's --collector, or $CARDBASE_COLLECTOR; a --collector typed before the
+    command (`cardbase --collector Ada add ...`) wins over the environment, as typed always
+    does, and one typed after the command over that."""
+    if value is None:
+        return value
+    from_env = getattr(ctx.get_parameter_source(param.name), "name", "") == "ENVIRONMENT"
+    if from_env and STATE.collector_option is not None:
+        return value
+    STATE.collector_option = value
+    STATE.collector_from_env = from_env
     return value
 
 
-def _collector_source() -> str:
-    """Where an unknown collector's name came from, when the user did not type it here: named
-    first, as a config file's other errors are."""
-    if STATE.collector_from_env:
-        return f"${COLLECTOR_ENV}: "
-    if STATE.collector_option is None:
-        return f"{STATE.config.path}: collector: "
-    return ""
+def _collector_source(exc: UnknownCollectorError) -> str:
+    """Where an unknown collector's name came from, when the user did not type it here
+    ($CARDBASE_COLLECTOR, the config file): named first, as a config file's other errors are.
+    Only when the unknown name is the one the command chose as whose collection: a name
+    typed as an argument (`collectors remove Bob`, `trade match --with Bo`) came from
+    nowhere else, however the config file might also name a collector."""
+    from cardbase.errors import shorten
+
+    if STATE.collector_chosen is None:
+        return ""
+    name, source = STATE.collector_chosen
+    # the library's message names the collector it could not find (`find_collector`)
+    return source if exc.message.startswith(f"no collector named '{shorten(name, 40)}' ") else ""
 
 
 def _remember_db(ctx: Any, param: Any, value: str | None) -> str | None:
@@ -335,7 +367,7 @@ def guarded(function: F) -> F:
             if STATE.debug:
                 raise
             if isinstance(exc, UnknownCollectorError):
-                exc.message = _collector_source() + exc.message
+                exc.message = _collector_source(exc) + exc.message
             raise fail(str(exc), exc.exit_code) from None
         except (typer.Exit, typer.Abort):  # a command's own exit code, e.g. 1 for a bad deck
             raise
