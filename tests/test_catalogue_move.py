@@ -97,3 +97,37 @@ def test_db_init_makes_a_database_from_any_catalogue(tmp_path: Path) -> None:
     assert refused.exit_code == 2
     assert "bad.csv" in refused.output
     assert not (tmp_path / "new.db").exists()
+
+
+def test_a_database_on_the_real_catalogue_is_left_alone(sample: Run) -> None:
+    ok(sample, "catalog", "move-to-real")
+    backups = set(sample.db_path.parent.glob("*before-move*"))
+    again = ok(sample, "catalog", "move-to-real")
+    assert "on the real catalogue already; nothing to do" in again
+    assert set(sample.db_path.parent.glob("*before-move*")) == backups  # no second backup
+
+
+def test_holdings_that_meet_keep_both_notes(sample: Run, tmp_path: Path) -> None:
+    """A second printing of a name (a league's own card) and the sample's move to the same
+    real card: the copies add up and neither note is lost."""
+    extra = tmp_path / "extra.csv"
+    extra.write_text("code,name,type,sphere,cost,attack,defense,gems\n"
+                     "9 C 1,Chugawug Cook,Creature,Nature,1,1,1,G\n")  # fmt: skip
+    ok(sample, "catalog", "import", str(extra))
+    ok(sample, "add", "1 C 14 x2", "--location", "Binder 1", "--note", "from league")
+    ok(sample, "add", "9 C 1 x2", "--location", "Binder 1", "--note", "second printing")
+    ok(sample, "catalog", "move-to-real")
+    copies = json.loads(ok(sample, "collection", "--copies", "in:binder 1", "-o", "json"))
+    assert [(c["code"], c["copies"], c["note"]) for c in copies] == [
+        ("1 C 143", 4, "from league; second printing")
+    ]
+
+
+def test_the_move_on_postgresql(sample: Run, pg_url) -> None:  # type: ignore[no-untyped-def]
+    ok(sample, "db", "copy", str(sample.db_path), pg_url.url)
+    league = Run(pg_url.url)  # type: ignore[arg-type]
+    report = json.loads(ok(league, "catalog", "move-to-real", "-o", "json"))
+    assert report["backup"] is None  # pg_dump's to take
+    assert {m["name"] for m in report["moved"]} == {"Chugawug Cook", "Robgoblin Lookout"}
+    assert "11 cards (7 non-foil, 4 foil)" in ok(league, "collection")  # as before the move
+    assert json.loads(ok(league, "show", "1 C 143", "-o", "json"))["nonfoil"] == 5

@@ -750,23 +750,23 @@ def test_huge_unpacked_claim_is_refused_before_unpacking(
 
 def test_a_bomb_is_unpacked_no_further_than_its_claim(client: Client, unpacking: list[int]) -> None:
     victim = client.entries()[300].id
-    client.put_packed(victim, zeros_bomb(64 << 20), 1_000_000)
+    client.put_packed(victim, zeros_bomb(64 << 20), 60_000)
     start = time.perf_counter()
     with pytest.raises(ClientError) as error:
         read_archetypes(client.archetypes)
     assert time.perf_counter() - start < 1
-    assert max(unpacking) == 1_000_001
-    assert "unpacks to more than 1,000,001 bytes" in one_line(
+    assert max(unpacking) == 60_001
+    assert "unpacks to more than 60,001 bytes" in one_line(
         error, client.storage, f"record {victim}"
     )
 
 
 def test_total_unpacked_size_is_bounded(client: Client, unpacking: list[int]) -> None:
-    """100 records of 1 MB (215 times the real database's 466 kB, 400 kB on disk) are refused
-    before they are unpacked."""
+    """200 records of 60 kB (each under the cap of one record; all together 26 times the
+    real database's 466 kB) are refused before they are unpacked."""
     storage, entries = bytearray(real(STORAGE)[:6]), []
-    for number in range(100):
-        record = new_record(900_000_000 + number, f"Bomb {number}", padding=1_000_000 - 40)
+    for number in range(200):
+        record = new_record(900_000_000 + number, f"Bomb {number}", padding=60_000 - 40)
         packed = zlib.compress(record, 1)
         entries.append(Entry(900_000_000 + number, len(packed), len(record), len(storage)))
         storage += packed
@@ -1231,3 +1231,73 @@ def test_random_damage_is_a_client_error_or_nothing(fuzz_root: Path, damage: Dam
         assert "\n" not in message and "\r" not in message, message
         assert any(name in message for name in FUZZED), message
     assert time.perf_counter() - start < 5
+
+
+# -- found by the adversarial pass over import-client ---------------------------------------
+
+EAGLE = 100009946  # Soaring Eagle, 1 C 157
+
+
+@pytest.fixture
+def german(client: Client) -> Client:
+    """The client copy with the German locale too."""
+    for name in (DE_DAT, DE_DIR):
+        (client.locale / name).write_bytes(real(name))
+    return client
+
+
+def _dir_line(client: Client, key: int) -> tuple[list[str], int]:
+    lines = (client.locale / DE_DIR).read_text(encoding="utf-8-sig").split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith(f"{key}\t"))
+    return lines, at
+
+
+@pytest.mark.parametrize("change", [-10, 40])
+def test_a_damaged_length_in_the_locale_index(german: Client, change: int) -> None:
+    """A length cut short (the text silently shortened) or too long (the next record read
+    into the text) is refused."""
+    lines, at = _dir_line(german, string_key("lore", EAGLE))
+    hashed, offset, size, flag = lines[at].split("\t")
+    lines[at] = "\t".join((hashed, offset, str(int(size) + change), flag))
+    (german.locale / DE_DIR).write_text("\n".join(lines), encoding="utf-8")
+    with pytest.raises(ClientError) as error:
+        read_locale(german.locale, "de_de", {string_key("lore", EAGLE)})
+    assert "does not end where the string does" in one_line(error, german.locale / DE_DAT)
+
+
+def test_a_locale_copied_over_another_is_refused(german: Client) -> None:
+    for suffix in ("dir", "dat"):
+        (german.locale / f"de_de_data.{suffix}").write_bytes(real(f"fr_fr_data.{suffix}"))
+    with pytest.raises(ClientError) as error:
+        read_locale(german.locale, "de_de", {string_key("title", EAGLE)})
+    assert "says locale fr_FR, not de_de" in one_line(error, german.locale / DE_DIR)
+
+
+@pytest.mark.parametrize("missing", [DE_DIR, DE_DAT])
+def test_half_a_locale_is_refused_not_skipped(german: Client, missing: str) -> None:
+    (german.locale / missing).unlink()
+    with pytest.raises(ClientError) as error:
+        find_client(german.root).locales()
+    assert "missing" in one_line(error, german.locale / missing)
+
+
+def test_a_placeholder_cannot_blow_a_text_up(german: Client) -> None:
+    """A word of 90 kB that a text names 9,900 times would make a 891 MB text: refused."""
+    from cardbase.client.locale import lookup2
+
+    dat = bytearray((german.locale / DE_DAT).read_bytes())
+    lines, at = _dir_line(german, string_key("lore", EAGLE))
+    word = b"%d\tutdt\t" % lookup2(b"ZZWORD") + b"w" * 90_000
+    dat += b"\r\n" + word
+    lines.insert(at + 1, f"{lookup2(b'ZZWORD')}\t{len(dat) - len(word)}\t{len(word)}\td")
+    hashed, offset, size, flag = lines[at].split("\t")
+    lore = b"%s\tucdt\t" % hashed.encode() + b"[#ZZWORD#]" * 900
+    dat += b"\r\n" + lore
+    lines[at] = "\t".join((hashed, str(len(dat) - len(lore)), str(len(lore)), flag))
+    (german.locale / DE_DAT).write_bytes(bytes(dat))
+    (german.locale / DE_DIR).write_text("\n".join(lines), encoding="utf-8")
+    started = time.perf_counter()
+    with pytest.raises(ClientError) as error:
+        read_everything(german.root)
+    assert time.perf_counter() - started < 5
+    assert "the word ZZWORD is 90,000 characters" in one_line(error, german.locale / DE_DAT)

@@ -44,11 +44,18 @@ class CatalogueMove(NamedTuple):
     added: int  # real cards new to the database
     backup: Path | None
     dry_run: bool
+    updated: int = 0  # real cards already here whose facts changed
+
+    @property
+    def nothing(self) -> bool:
+        """Whether the database is on the catalogue already: the move would change nothing."""
+        return not (self.moved or self.kept or self.dropped or self.added or self.updated)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "moved": [m._asdict() for m in self.moved], "kept": [k._asdict() for k in self.kept],
-            "dropped": self.dropped, "added": self.added, "dry_run": self.dry_run,
+            "dropped": self.dropped, "added": self.added, "updated": self.updated,
+            "dry_run": self.dry_run,
             "backup": str(self.backup) if self.backup else None,
         }  # fmt: skip
 
@@ -81,20 +88,31 @@ def looks_like_old_sample(conn: sqlite3.Connection) -> bool:
 def move_to_catalogue(
     location: Location, catalogue: Path, *, dry_run: bool = False
 ) -> CatalogueMove:
-    """Move the database at `location` onto `catalogue` (the real one, as a rule)."""
-    from cardbase.db.connect import write_transaction
-
+    """Move the database at `location` onto `catalogue` (the real one, as a rule); a
+    database that is on it already is left alone, and not backed up."""
     parsed = read_catalogue(catalogue)
     rows = checked_rows(parsed, str(catalogue), skip_bad=False)
-    saved = None if dry_run else _backup(location)
+    trial = _run(location, rows, parsed.given, keep=False)  # the whole move, rolled back
+    if dry_run or trial.nothing:
+        return trial._replace(dry_run=dry_run)
+    saved = _backup(location)
+    return _run(location, rows, parsed.given, keep=True)._replace(backup=saved)
+
+
+def _run(
+    location: Location, rows: list[tuple[object, ...]], given: frozenset[str], *, keep: bool
+) -> CatalogueMove:
+    """The move in one write transaction, committed only if `keep`."""
+    from cardbase.db.connect import write_transaction
+
     try:
         with write_transaction(location, whole=True) as conn:
-            report = _move(conn, rows, parsed.given)
-            if dry_run:  # the whole move ran, to be reported exactly; none of it stays
+            report = _move(conn, rows, given)
+            if not keep:
                 raise _RolledBack(report)
     except _RolledBack as rolled_back:
         report = rolled_back.report
-    return report._replace(backup=saved, dry_run=dry_run)
+    return report
 
 
 class _RolledBack(Exception):
@@ -149,7 +167,9 @@ def _move(
         dropped.append(card_id)
         moved.append(Moved(name, code, f"{target[1]} {target[2]} {target[3]}", copies))
     _drop(conn, dropped)
-    return CatalogueMove(moved, kept, len(dropped) - len(moved), counts.added, None, False)
+    return CatalogueMove(
+        moved, kept, len(dropped) - len(moved), counts.added, None, False, counts.updated
+    )
 
 
 def _referenced(conn: sqlite3.Connection) -> dict[int, int]:
@@ -182,16 +202,32 @@ def _repoint(conn: sqlite3.Connection, old: int, new: int) -> None:
         columns = ("card_id", *key, *counts, *extra)
         for row in found:
             keyed, amounts = tuple(row[: len(key)]), tuple(row[len(key) : len(key) + len(counts)])
-            merged = conn.execute(
-                f"UPDATE {table} SET {added} WHERE {where}", (*amounts, new, *keyed)
-            ).rowcount
-            if not merged:
+            there = conn.execute(
+                f"SELECT {', '.join(extra) or 'NULL'} FROM {table} WHERE {where}", (new, *keyed)
+            ).fetchone()
+            if there is None:
                 conn.execute(
                     f"INSERT INTO {table} ({', '.join(columns)}) "
                     f"VALUES ({', '.join('?' * len(columns))})",
                     (new, *row),
                 )
+                continue
+            conn.execute(f"UPDATE {table} SET {added} WHERE {where}", (*amounts, new, *keyed))
+            if extra:  # both copies' notes are kept
+                note = _merged_note(str(there[0]), str(row[-1]))
+                conn.execute(f"UPDATE {table} SET note = ? WHERE {where}", (note, new, *keyed))
         conn.execute(f"DELETE FROM {table} WHERE card_id = ?", (old,))
+
+
+def _merged_note(kept: str, moved: str) -> str:
+    """The note of two holdings made one: each once, within a note's length."""
+    from cardbase.collection.attributes import MAX_NOTE
+
+    if not moved or moved == kept:
+        return kept
+    if not kept:
+        return moved
+    return f"{kept}; {moved}"[:MAX_NOTE]
 
 
 def _drop(conn: sqlite3.Connection, card_ids: list[int]) -> None:

@@ -132,6 +132,9 @@ def move_to_real(
     if output is Output.json:
         render.print_json(report.to_dict())
         return
+    if report.nothing:
+        render.echo(f"{STATE.db_path}: on the real catalogue already; nothing to do")
+        return
     would = "would move" if dry_run else "moved"
     for moved in report.moved:
         render.echo(f"{would}: {moved.name} {moved.old_code} -> {moved.new_code} "

@@ -39,13 +39,15 @@ Target = Annotated[str, typer.Argument(metavar="DST", help=f"Where to: {_PLACE};
 @command(db_app, "init")
 def init(
     catalogue: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--catalogue",
             help="free-realms (the game's every printed card), sample (invented cards with "
-            "texts, for demos and tests), wildhearts, or a CSV file in the cards.csv shape.",
+            "texts, for demos and tests), wildhearts, or a CSV file in the cards.csv shape "
+            "[default: $CARDBASE_CATALOGUE, else the config's catalogue, else free-realms].",
+            show_default=False,
         ),
-    ] = "free-realms",
+    ] = None,
     output: ReportOutputOption = Output.table,
 ) -> None:
     """Create a new database (the --db file or PostgreSQL URL) from a catalogue.
@@ -56,10 +58,10 @@ def init(
 
     Example: cardbase --db demo.db db init --catalogue sample
     """
-    from cardbase.catalog.choice import catalogue_file
+    from cardbase.catalog.choice import catalogue_file, new_database_catalogue
     from cardbase.db.connect import init_database
 
-    source = catalogue_file(catalogue)
+    source = catalogue_file(catalogue) if catalogue is not None else new_database_catalogue()
     cards = init_database(STATE.db_path, source)
     if output is Output.json:
         render.print_json({"database": str(STATE.db_path), "catalogue": str(source),

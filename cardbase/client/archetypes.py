@@ -20,8 +20,11 @@ STORAGE_FILE = "storage.dat"
 INDEX_HEADER = 6  # bytes before the first index entry
 MAX_INDEX_FILE = 16_000_000  # bytes; the real one is 15 kB
 MAX_STORAGE_FILE = 256_000_000  # bytes; the real one is 330 kB
-MAX_RECORD = 1_000_000  # unpacked bytes of one record; the largest real one is about 3 kB
-MAX_UNPACKED = 64_000_000  # unpacked bytes of all records; the real ones come to 466 kB
+# Unpacked bytes of one record and of all of them: the largest real record is about 3 kB
+# and all come to 466 kB. Parsing costs about 0.3 s a MB (a record of integer lists), so
+# these keep a crafted database's worst case to a few seconds.
+MAX_RECORD = 64_000
+MAX_UNPACKED = 8_000_000
 MAX_RECORDS = 200_000  # the real database has 1,395
 HEADER_NUMBERS = 12  # numbers before a record's property count; the 5th is its id
 PROPERTY_MARK = b"\x26\x01\x04"  # between a property's key and its type byte

@@ -23,12 +23,18 @@ class ClientFolder(NamedTuple):
     locale: Path  # holds <locale>_data.dat and .dir
 
     def locales(self) -> list[str]:
-        """The locales whose two files are both here, English first."""
+        """The locales here, English first; a locale with one of its two files missing (or
+        not a file) is refused, not skipped: its texts would go missing without a word."""
         found = {
-            path.name.removesuffix("_data.dat")
-            for path in self.locale.glob("*_data.dat")
-            if path.with_suffix(".dir").is_file()
+            path.name.removesuffix(suffix)
+            for suffix in ("_data.dat", "_data.dir")
+            for path in self.locale.glob(f"*{suffix}")
         }
+        for locale in found:
+            for path in (self.locale / f"{locale}_data.dat", self.locale / f"{locale}_data.dir"):
+                if not path.is_file():
+                    what = "missing" if not path.exists() else "not a regular file"
+                    raise ClientError(f"{path}: {what}, where its locale's other file is")
         return sorted(found, key=lambda locale: (locale != ENGLISH, locale))
 
 

@@ -95,6 +95,7 @@ class LocaleFile:
             raise ClientError(
                 f"{self.dir_path}: not UTF-8 text (byte {exc.start:,}); it is damaged"
             ) from exc
+        _check_header(lines, locale, self.dir_path)
         # (hash, offset, length, line number) of every string, in the files' order
         self.entries: list[tuple[int, int, int, int]] = []
         match = _INDEX_LINE.fullmatch
@@ -158,6 +159,26 @@ def _find_record(data: bytes, hashed: int, expected: int) -> int:
     return found + 1 if found >= 0 else -1
 
 
+def _check_header(lines: list[str], locale: str, where: Path) -> None:
+    """The index's ``## Locale:`` line, where it has one, names the locale of the file's
+    name: a French file copied over the German one would otherwise be read as German."""
+    for line in lines[:20]:
+        if line.startswith("## Locale:"):
+            said = line.removeprefix("## Locale:").strip()
+            if said.lower() != locale.lower():
+                raise ClientError(
+                    f"{where}: its header says locale {shorten(said, 20)}, not {locale}; "
+                    "the file was copied from another language"
+                )
+            return
+
+
+# Where a record's indexed length ends: at a line end (the real zh_cn index cuts one record
+# a byte short of it), and never past the start of the next record.
+_RECORD_END = re.compile(rb"[^\r\n]?(?:\r?\n|\Z)")
+_NEXT_RECORD = re.compile(rb"\n[0-9]{1,10}\t[a-z]{4}\t")
+
+
 def _record(data: bytes, start: int, size: int, where: str) -> str:
     """The text of the record of `size` bytes at `start`: ``hash<TAB>kind<TAB>text``."""
     end = start + size
@@ -165,6 +186,11 @@ def _record(data: bytes, start: int, size: int, where: str) -> str:
         raise ClientError(
             f"{where}: bytes {start:,} to {end:,} lie past the end of the file "
             f"({len(data):,} bytes); the file is truncated"
+        )
+    if not _RECORD_END.match(data, end) or _NEXT_RECORD.search(data, start, end):
+        raise ClientError(
+            f"{where}: its length in the index ({size:,} bytes) does not end where the "
+            "string does; the index is damaged"
         )
     try:
         record = data[start:end].decode("utf-8")

@@ -13,13 +13,22 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from cardbase.client.archetypes import ClientError
 from cardbase.client.cards import ClientCard
 from cardbase.client.folder import ClientFolder
-from cardbase.client.locale import ENGLISH, LOCALES, LocaleFile, lookup2, string_key
+from cardbase.client.locale import (
+    ENGLISH,
+    LOCALES,
+    MAX_STRING,
+    LocaleFile,
+    lookup2,
+    string_key,
+)
 from cardbase.client.markup import plain_text
 
 KINDS = ("title", "game_text", "lore")
 PLACEHOLDER = re.compile(r"\[#([A-Z0-9_]+)#\]")
+MAX_WORD = 100  # characters of a placeholder's word; the real ones are under 30
 _GRAMMAR = re.compile(r"\{[^{}]*\}")
 
 
@@ -69,8 +78,21 @@ def _fill_placeholders(strings: dict[int, str], files: LocaleFile) -> None:
         for hashed, word in files.strings(hashes).items()
     }
 
+    too_long = [name for name, found in words.items() if len(found) > MAX_WORD]
+    if too_long:
+        raise ClientError(
+            f"{files.dat_path}: the word {too_long[0]} is {len(words[too_long[0]]):,} characters "
+            f"long (a word is at most {MAX_WORD}); the file is damaged"
+        )
+
     def word(match: re.Match[str]) -> str:
         return words.get(match[1]) or match[0]
 
     for hashed, text in strings.items():
-        strings[hashed] = PLACEHOLDER.sub(word, text)
+        filled = PLACEHOLDER.sub(word, text)
+        if len(filled) > MAX_STRING:
+            raise ClientError(
+                f"{files.dat_path}, string {hashed}: {len(filled):,} characters with its "
+                f"words filled in (at most {MAX_STRING:,}); the file is damaged"
+            )
+        strings[hashed] = filled
