@@ -77,6 +77,7 @@ def check(
         Path | None,
         typer.Option(
             "--report",
+            readable=False,
             metavar="FILE.xlsx",
             help="Also write a workbook: every deck and its problems, and a sheet for each "
             "invalid deck.",
@@ -155,7 +156,7 @@ def stats(deck: DeckArg, format_: FormatOption = None, output: OutputOption = Ou
 
 @command(deck_app, "save")
 def save(
-    file: Annotated[Path, typer.Argument(help="The deck list to save.")],
+    file: Annotated[Path, typer.Argument(readable=False, help="The deck list to save.")],
     name: Annotated[str, typer.Option("--name", "-n", help="The deck's name.")],
     format_: FormatOption = None,
     force: Annotated[
@@ -252,7 +253,7 @@ def delete(
 @command(deck_app, "export")
 def export(
     name: Annotated[str, typer.Argument(help="A saved deck's name.")],
-    file: Annotated[Path, typer.Argument(help="Where to write: .txt or .xlsx.")],
+    file: Annotated[Path, typer.Argument(readable=False, help="Where to write: .txt or .xlsx.")],
     force: opt.Overwrite = False,
 ) -> None:
     """Export a saved deck as a text list, or a workbook with a stats sheet and cost chart.
@@ -269,7 +270,9 @@ def export(
 @command(deck_app, "sheet")
 def sheet(
     name: Annotated[str, typer.Argument(help="A saved deck's name.")],
-    file: Annotated[Path, typer.Argument(help="Where to write the .xlsx registration sheet.")],
+    file: Annotated[
+        Path, typer.Argument(readable=False, help="Where to write the .xlsx registration sheet.")
+    ],
     player: Annotated[str, typer.Option("--player", help="The player's name.")] = "",
     paper: Annotated[str, typer.Option("--paper", help="a4 or letter.")] = "a4",
     force: Annotated[
@@ -308,7 +311,7 @@ def build(
     ] = None,
     name: Annotated[str | None, typer.Option("--name", help="Name for --save.")] = None,
     out: Annotated[
-        Path | None, typer.Option("--out", help="Write the deck list to this file.")
+        Path | None, typer.Option("--out", readable=False, help="Write the deck list to this file.")
     ] = None,
     save: Annotated[bool, typer.Option("--save", help="Keep it as a saved deck.")] = False,
     force: Annotated[

@@ -24,6 +24,7 @@ from cardbase.fields import (
     name_column,
 )
 from cardbase.games import DEFAULT_GAME, set_name
+from cardbase.sheets.names import shown
 from cardbase.text import UNSEEN_IN_JSON, pattern, plural, visible
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ TERMINAL_PAGE = 50  # rows of a table on a terminal; see cardbase.cli.paging
 # rich draws about 1,200 rows a second; a longer table (a big import's history, --all) is
 # printed plain rather than keep the terminal waiting for its box.
 RICH_MAX_ROWS = 500
+SURROGATE = "[\ud800-\udfff]"  # what a file name's bytes that are not UTF-8 become (PEP 383)
 
 
 def _visible_rows(rows: list[Sequence[str]]) -> list[Sequence[str]]:
@@ -47,10 +49,12 @@ def _visible_rows(rows: list[Sequence[str]]) -> list[Sequence[str]]:
 
 
 def echo(message: object = "", *, err: bool = False, nl: bool = True) -> None:
-    """`typer.echo` for every line that can carry a card's, deck's or file's text."""
+    """`typer.echo` for every line that can carry a card's, deck's or file's text; a file
+    name's bytes that are not UTF-8 shown as ``\\xff`` (`cardbase.sheets.names`), which
+    stdout's encoder would refuse."""
     import typer
 
-    typer.echo(visible(str(message), keep="\n"), err=err, nl=nl)
+    typer.echo(visible(shown(str(message)), keep="\n"), err=err, nl=nl)
 
 
 def on_terminal() -> bool:
@@ -135,6 +139,8 @@ def print_json(value: Any) -> None:
     else:
         text = json.dumps(value, indent=2, ensure_ascii=False)
     text = pattern(UNSEEN_IN_JSON).sub(lambda m: f"\\u{ord(m[0]):04x}", text)
+    if not text.isascii():  # a file name's bytes that are not UTF-8, as `echo` shows them
+        text = pattern(SURROGATE).sub(lambda m: "\\" + shown(m[0]), text)
     sys.stdout.write(text + "\n")
 
 

@@ -30,7 +30,9 @@ if TYPE_CHECKING:
 def import_(
     file: Annotated[
         Path,
-        typer.Argument(help="A .xlsx, .xls, .ods or .csv sheet; - reads CSV from stdin."),
+        typer.Argument(
+            readable=False, help="A .xlsx, .xls, .ods or .csv sheet; - reads CSV from stdin."
+        ),
     ],
     sheet: Annotated[
         str | None,
@@ -144,7 +146,10 @@ def _print_import(report: ImportReport, dry_run: bool, output: Output) -> None:
 @command(app)
 def export(
     file: Annotated[
-        Path, typer.Argument(help="Where to write: .xlsx or .csv; - writes CSV to stdout.")
+        Path,
+        typer.Argument(
+            readable=False, help="Where to write: .xlsx or .csv; - writes CSV to stdout."
+        ),
     ],
     catalogue: Annotated[
         bool, typer.Option("--catalogue", help="Every card, with text and lore.")

@@ -168,7 +168,9 @@ def list_(
 
 @command(trade_app, "export")
 def export(
-    file: Annotated[Path, typer.Argument(help="Where to write: .xlsx (two sheets) or .csv.")],
+    file: Annotated[
+        Path, typer.Argument(readable=False, help="Where to write: .xlsx (two sheets) or .csv.")
+    ],
     playset: Playset = PLAYSET,
     keep_decks: KeepDecks = False,
     complete_series: CompleteSeries = None,
@@ -193,7 +195,9 @@ def export(
 def match(
     their_file: Annotated[
         Path | None,
-        typer.Argument(help="Their Offered/Wanted lists (.xlsx, .csv ...); or use --with."),
+        typer.Argument(
+            readable=False, help="Their Offered/Wanted lists (.xlsx, .csv ...); or use --with."
+        ),
     ] = None,
     with_: WithCollector = None,
     playset: Playset = PLAYSET,

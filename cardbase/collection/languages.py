@@ -1,7 +1,18 @@
 """ISO 639-1: every two-letter language code and its English names (the Library of Congress
-list), so `--language French`, `fr` and `FR` are one language.
+list), so `--language French`, `fr` and `FR` are one language; and the other codes collection
+apps write, so that a file from one of them imports whole.
 
-Data, not logic: `cardbase.collection.attributes` reads it. The first name is the one shown.
+Data, not logic: `cardbase.collection.attributes` reads it. The first name is the one shown;
+every other name is accepted, so an app's code for a language is listed as one of its names.
+
+Scryfall's language codes (https://scryfall.com/docs/api/languages), which TopDecked and
+other Scryfall-based apps write: en, es, fr, de, it, pt, ja, ko, ru, he, la, ar and sa are
+ISO 639-1 codes already; zhs and zht are Scryfall's own, read as the BCP 47 tags zh-Hans and
+zh-Hant that cardbase stores for Chinese; grc (Ancient Greek) and qya (Quenya) have ISO 639-2/3
+codes, which BCP 47 takes as they are, so they are stored so. Phyrexian has no ISO code at all
+(Scryfall's "ph" is its own, and ISO 639-1 may yet assign it): it is stored as the BCP 47
+private-use tag "x-ph", which no standard will ever take, and "ph" and "Phyrexian" read as it.
+Scryfall's printed codes (sp, jp, kr, cs, ct) are left out: "cs" is Czech.
 """
 
 from __future__ import annotations
@@ -63,8 +74,18 @@ ISO_639_1: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 
 # Scripts and regions that collection apps tell apart within one language: BCP 47 tags.
+# Also the languages with no two-letter code that cards are printed in (Scryfall's list).
 VARIANTS: dict[str, tuple[str, ...]] = {
-    "zh-Hans": ("Chinese Simplified", "Simplified Chinese"),
-    "zh-Hant": ("Chinese Traditional", "Traditional Chinese"),
+    "zh-Hans": ("Chinese Simplified", "Simplified Chinese", "zhs"),
+    "zh-Hant": ("Chinese Traditional", "Traditional Chinese", "zht"),
     "pt-BR": ("Brazilian Portuguese", "Portuguese (Brazil)"),
+    "grc": ("Ancient Greek", "grc"),
+    "qya": ("Quenya", "qya"),
+    "x-ph": ("Phyrexian", "ph", "x-ph"),
 }
+# Scryfall's language codes and the tag cardbase stores for each (the table above says why).
+SCRYFALL_LANGUAGES: dict[str, str] = {
+    **{code: code for code in ("en", "es", "fr", "de", "it", "pt", "ja", "ko", "ru", "he",
+                               "la", "ar", "sa", "grc", "qya")},
+    "zhs": "zh-Hans", "zht": "zh-Hant", "ph": "x-ph",
+}  # fmt: skip

@@ -20,6 +20,7 @@ from cardbase.decks.lists import SHEET_SUFFIXES, read_deck_file
 from cardbase.errors import CardbaseError
 from cardbase.fields import DEFAULT_FORMAT
 from cardbase.progress import Progress, Stage, quiet
+from cardbase.sheets.names import shown
 
 DECK_FILE_SUFFIXES = (".txt", *SHEET_SUFFIXES)
 UNREADABLE = "unreadable"  # the code a deck that could not be read gets, beside the rules'
@@ -70,19 +71,32 @@ def deck_files(targets: list[Path]) -> list[Path]:
     files: list[Path] = []
     for target in targets:
         if target.is_dir():
-            found = sorted(
-                (path for path in target.iterdir() if _is_deck_file(path)),
-                key=lambda path: path.name.lower(),
-            )
-            if not found:
-                kinds = ", ".join(DECK_FILE_SUFFIXES)
-                raise CardbaseError(f"{target}: no deck files ({kinds}) in the folder")
-            files += found
+            files += _folder_decks(target)
         elif target.exists() or target.is_symlink():
             files.append(target)
         else:
-            raise CardbaseError(f"{target}: no such file or folder; nothing was checked")
+            raise CardbaseError(f"{shown(target)}: no such file or folder; nothing was checked")
     return list(dict.fromkeys(files))
+
+
+def _folder_decks(folder: Path) -> list[Path]:
+    """A folder's deck files by name; a folder the system will not list (no permission, gone
+    meanwhile) is bad input named in one line, as a missing one is, not an internal error."""
+    try:
+        found = sorted(
+            (path for path in folder.iterdir() if _is_deck_file(path)),
+            key=lambda path: path.name.lower(),
+        )
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise CardbaseError(
+            f"{shown(folder)}: cannot read the folder ({reason}); check its permissions "
+            "(ls -ld) or name the deck files; nothing was checked"
+        ) from exc
+    if not found:
+        kinds = ", ".join(DECK_FILE_SUFFIXES)
+        raise CardbaseError(f"{shown(folder)}: no deck files ({kinds}) in the folder")
+    return found
 
 
 def _is_deck_file(path: Path) -> bool:
@@ -116,9 +130,9 @@ def check_files(
             fmt = chosen or own_format(deck.source, deck.format, default_format or DEFAULT_FORMAT)
             resolver = resolvers.setdefault(fmt.game, NameResolver(conn, fmt.game))
             report = check_deck(conn, deck, fmt.key, players, owned, resolver)
-            lines.append(DeskLine(str(path), report, None, deck.player))
+            lines.append(DeskLine(shown(path), report, None, deck.player))
         except CardbaseError as exc:
-            lines.append(DeskLine(str(path), None, str(exc)))
+            lines.append(DeskLine(shown(path), None, str(exc)))
         stage.add(1)
     stage.finish()
     return lines

@@ -16,7 +16,13 @@ from typing import Any
 from cardbase.decks.check import DeckStats, deck_stats
 from cardbase.decks.formats import Placed
 from cardbase.fields import FIELD_BY_KEY
-from cardbase.sheets.writing import output_file, print_setup, safe_text, xlsx_cell
+from cardbase.sheets.writing import (
+    output_file,
+    print_setup,
+    safe_text,
+    save_workbook,
+    xlsx_cell,
+)
 
 DECK_SUFFIXES = (".txt", ".xlsx", ".csv")
 DECK_CARD_KEYS = ("code", "name", "type", "sphere", "cost", "gems")  # after Section and Qty
@@ -101,7 +107,7 @@ def write_deck(
         elif suffix == ".csv":
             _deck_csv(temporary, placed, about or {})
         else:
-            _deck_workbook(name, placed, deck_stats(placed), about or {}).save(temporary)
+            save_workbook(_deck_workbook(name, placed, deck_stats(placed), about or {}), temporary)
 
 
 def _deck_csv(path: Path, placed: list[Placed], about: dict[str, str]) -> None:

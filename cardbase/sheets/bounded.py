@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from cardbase.errors import CardbaseError
+from cardbase.sheets.names import shown
 
 NOT_REGULAR = (  # what a path names instead of a file, and how a message says it
     (stat.S_ISDIR, "a folder; name a file in it"),
@@ -55,12 +56,13 @@ def _read_regular(path: Path, cap: int, what: str, head: int | None, noun: str) 
     try:
         fd = os.open(path, flags)
     except OSError as exc:
-        raise InputFileError(f"{path}: cannot read the {noun} ({exc.strerror or exc})") from exc
+        reason = exc.strerror or exc
+        raise InputFileError(f"{shown(path)}: cannot read the {noun} ({reason})") from exc
     try:
         mode = os.fstat(fd)
         for test, kind in NOT_REGULAR:
             if test(mode.st_mode):
-                raise InputFileError(f"{path}: not a regular file: it is {kind}")
+                raise InputFileError(f"{shown(path)}: not a regular file: it is {kind}")
     except BaseException:
         os.close(fd)
         raise
@@ -81,7 +83,8 @@ def _read(handle: BinaryIO, path: Path, size: int, noun: str) -> bytes:
     try:
         return handle.read(size)
     except OSError as exc:
-        raise InputFileError(f"{path}: cannot read the {noun} ({exc.strerror or exc})") from exc
+        reason = exc.strerror or exc
+        raise InputFileError(f"{shown(path)}: cannot read the {noun} ({reason})") from exc
 
 
 def check_size(source: Path | str, size: int, cap: int, what: str, *, read: bool = False) -> None:
@@ -90,8 +93,8 @@ def check_size(source: Path | str, size: int, cap: int, what: str, *, read: bool
     `read` says the size is what reading stopped at (cap + 1), not what the file claims.
     """
     if size > cap:
-        shown = f"more than {cap:,} bytes" if read else f"{size:,} bytes"
+        said = f"more than {cap:,} bytes" if read else f"{size:,} bytes"
         raise InputFileError(
-            f"{source}: {shown} is more than a {what} holds (at most {cap:,}); "
+            f"{shown(source)}: {said} is more than a {what} holds (at most {cap:,}); "
             "is it the right file? If it is, split it"
         )

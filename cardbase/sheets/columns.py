@@ -101,6 +101,11 @@ SECONDARY = frozenset({
     "edition", "set name", "edition name", "setname", "exp. name", "expansion", "set",
     "name", "number",
 })  # fmt: skip
+# Of those, the headers that name a set by its name, which give way even to a plain "Set":
+# scrydex exports "Set" (the code) beside "Set Name", and Echo MTG "Set" (a name) beside
+# "Set Code", so a set's code column is the series wherever there is one, and its name is
+# the spare, read where the code is blank.
+SET_NAMES = frozenset({"set name", "edition name", "setname", "exp. name"})
 # Columns that say nothing cardbase keeps: read, listed as ignored, never guessed at.
 IGNORED: dict[str, str] = {
     "purchase price": "Moxfield, ManaBox, Archidekt", "my price": "Deckbox", "price": "most apps",
@@ -176,3 +181,9 @@ KNOWN: dict[str, tuple[str, str]] = {
     **{fold(word): (role, word) for role, words in HEADERS.items() for word in words},
 }
 SECONDARY_FOLDED = frozenset(fold(word) for word in SECONDARY)
+# folded header -> how readily it gives way to another column of its role: 0 never, 1 to a
+# header of rank 0, 2 to any other (`cardbase.sheets.header.map_header`).
+RANKS: dict[str, int] = {
+    **{fold(word): 1 for word in SECONDARY},
+    **{fold(word): 2 for word in SET_NAMES},
+}

@@ -25,6 +25,7 @@ from cardbase.errors import SheetError
 from cardbase.fields import EXPORT_FIELDS, FOIL, TRAIT_SEPARATOR, CardField
 from cardbase.limits import MAX_COUNT
 from cardbase.progress import Progress, Stage, quiet, step
+from cardbase.sheets.names import shown
 from cardbase.sheets.writing import Table, output_file, safe_text, write_csv, write_xlsx
 
 WIDTHS = {
@@ -244,7 +245,7 @@ def target_path(path: Path, fmt: str | None) -> Path:
     if not path.suffix:
         return path.with_suffix(f".{fmt}")
     if path.suffix.lower() != f".{fmt}":
-        raise SheetError(f"{path}: the name says {path.suffix}, but --format says {fmt}")
+        raise SheetError(f"{shown(path)}: the name says {path.suffix}, but --format says {fmt}")
     return path
 
 

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 from cardbase.errors import SheetError
 from cardbase.limits import MAX_COLUMNS, MAX_CSV_FILE, MAX_WORKBOOK_FILE
+from cardbase.sheets.names import shown
 
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".ods")
 TEXT_SUFFIXES = (".csv", ".tsv", ".txt")
@@ -54,7 +55,7 @@ def stream_sheets(path: Path, only: str | None = None) -> Iterator[SheetStream]:
     """The sheets of a workbook (or the one CSV table), each parsed when it is reached."""
     text_file = path == STDIN or path.suffix.lower() in TEXT_SUFFIXES
     if only is not None and text_file:  # it used to be ignored without a word
-        name = "standard input" if path == STDIN else str(path)
+        name = "standard input" if path == STDIN else shown(path)
         raise SheetError(
             f"{name}: --sheet is for workbooks; a CSV file is one table, so leave it out"
         )
@@ -81,7 +82,7 @@ def _check_file(path: Path) -> bytes:
     suffix = path.suffix.lower()
     if suffix not in WORKBOOK_SUFFIXES + TEXT_SUFFIXES:
         raise SheetError(
-            f"{path}: unknown kind of file '{suffix or 'no extension'}'; "
+            f"{shown(path)}: unknown kind of file '{suffix or 'no extension'}'; "
             f"use {', '.join(WORKBOOK_SUFFIXES + TEXT_SUFFIXES)}"
         )
     text = suffix in TEXT_SUFFIXES
@@ -89,28 +90,28 @@ def _check_file(path: Path) -> bytes:
         path, MAX_CSV_FILE if text else MAX_WORKBOOK_FILE, "CSV file" if text else "workbook"
     )
     if not data:
-        raise SheetError(f"{path}: the file is empty")
+        raise SheetError(f"{shown(path)}: the file is empty")
     if text:
         return data
     if suffix in (".xlsx", ".xlsm", ".ods") and data.startswith(OLE_MAGIC):
         raise SheetError(
-            f"{path}: the workbook is password-protected; save a copy without a password"
+            f"{shown(path)}: the workbook is password-protected; save a copy without a password"
         )
     if suffix in (".xlsx", ".xlsm", ".ods") and not data.startswith(ZIP_MAGIC):
         raise SheetError(
-            f"{path}: not a {suffix} workbook (the file is damaged or of another kind)"
+            f"{shown(path)}: not a {suffix} workbook (the file is damaged or of another kind)"
         )
     if data.startswith(ZIP_MAGIC):
         from cardbase.sheets.zipped import check_zipped
 
-        check_zipped(data, str(path))
+        check_zipped(data, shown(path))
     elif data.startswith(OLE_MAGIC):
         from cardbase.sheets.oldxls import check_xls
 
-        check_xls(data, str(path))
+        check_xls(data, shown(path))
     else:
         raise SheetError(
-            f"{path}: not a {suffix} workbook (the file is damaged or of another kind)"
+            f"{shown(path)}: not a {suffix} workbook (the file is damaged or of another kind)"
         )
     return data
 
@@ -126,7 +127,9 @@ def _stream_workbook(path: Path, data: bytes, only: str | None) -> Iterator[Shee
     if only is not None:
         named = [name for name in names if name.casefold() == only.strip().casefold()]
         if not named:
-            raise SheetError(f"{path}: no sheet named '{only}'; its sheets are {', '.join(names)}")
+            raise SheetError(
+                f"{shown(path)}: no sheet named '{only}'; its sheets are {', '.join(names)}"
+            )
         names = named[:1]
     for name in names:
         with _calamine_errors(path):
@@ -175,11 +178,11 @@ def _calamine_errors(path: Path) -> Iterator[None]:
         raise
     except calamine.PasswordError as exc:
         raise SheetError(
-            f"{path}: the workbook is password-protected; save a copy without a password"
+            f"{shown(path)}: the workbook is password-protected; save a copy without a password"
         ) from exc
     except (calamine.CalamineError, ValueError, OSError) as exc:
         reason = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
-        raise SheetError(f"{path}: not a readable spreadsheet ({reason})") from exc
+        raise SheetError(f"{shown(path)}: not a readable spreadsheet ({reason})") from exc
 
 
 def decode(raw: bytes, source: str) -> str:
@@ -203,9 +206,39 @@ def decode(raw: bytes, source: str) -> str:
     if b"\x00" in raw:
         raise _nul(source, raw.index(b"\x00"))
     try:
-        return raw.decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
+        _one_encoding(raw, source)
         return raw.decode("cp1252", errors="replace")
+    return text
+
+
+def _one_encoding(raw: bytes, source: str) -> None:
+    """Refuse a file whose lines are in two encodings, some UTF-8 and some Windows-1252.
+
+    Such a file comes of appending to a sheet from two programs. Read whole as either, one
+    kind of line would be wrong without a word ("cafÃ©", or "caf\ufffd"), and guessing a line
+    at a time could read a name either way: so it is refused, naming one line of each, and
+    the fix (save it again as UTF-8) is one step in any editor. A file that is valid UTF-8
+    throughout is taken as it says, "cafÃ©" included: that may be what a collector typed, and
+    cardbase's own exports must read back as they were written.
+    """
+    utf8 = latin = 0
+    for number, line in enumerate(raw.splitlines(), start=1):
+        if line.isascii():
+            continue
+        try:
+            line.decode("utf-8")
+        except UnicodeDecodeError:
+            latin = latin or number
+        else:
+            utf8 = utf8 or number
+        if utf8 and latin:
+            raise SheetError(
+                f"{source}: line {utf8} is UTF-8 text but line {latin} is Windows-1252 "
+                "(Latin-1): the file mixes two encodings, so some names would be misread; "
+                "open it in an editor and save it again as UTF-8"
+            )
 
 
 def _nul(source: str, at: int) -> SheetError:
@@ -219,7 +252,7 @@ def read_csv(path: Path, raw: bytes | None = None) -> list[list[Any]]:
     """The rows of a CSV file (`raw`, its bytes, if already read), none wider than the limit."""
     from cardbase.sheets.bounded import read_bounded
 
-    source = "standard input" if path == STDIN else str(path)
+    source = "standard input" if path == STDIN else shown(path)
     if raw is None:
         raw = read_bounded(path, MAX_CSV_FILE, "CSV file")
     text = decode(raw, source)

@@ -19,7 +19,7 @@ from cardbase.sheets.columns import (
     FINISH_WORDS,
     HEADERS,
     KNOWN,
-    SECONDARY_FOLDED,
+    RANKS,
     SUSPECT_WORDS,
     fold,
 )
@@ -86,9 +86,10 @@ class Columns(NamedTuple):
                 for position, role in by_position}  # fmt: skip
 
 
-def role_of(header: Any) -> tuple[str, bool] | None:
-    """(role, secondary) for a header; role '' is a known column that is ignored; None is a
-    column nobody knows."""
+def role_of(header: Any) -> tuple[str, int] | None:
+    """(role, rank) for a header, the rank saying how readily it gives way to another column
+    of its role (`RANKS`); role '' is a known column that is ignored; None is a column nobody
+    knows."""
     folded = fold(header)
     if not folded:
         return None
@@ -98,36 +99,36 @@ def role_of(header: Any) -> tuple[str, bool] | None:
         if near is None:
             return None
         folded, found = near, KNOWN[near]
-    return found[0], folded in SECONDARY_FOLDED
+    return found[0], RANKS.get(folded, 0)
 
 
 def map_header(row: Sequence[Any], source: str = "") -> tuple[dict[str, int], list[int]]:
     """Roles found in one row, and the positions of columns left out; with `source`, two
     columns claiming one card or count role at the same rank are an error."""
     positions: dict[str, int] = {}
-    secondary: dict[str, bool] = {}
+    ranks: dict[str, int] = {}
     ignored: list[int] = []
     for position, value in enumerate(row):
         found = role_of(value) if isinstance(value, str) else None
         if found is None or not found[0]:
             ignored.append(position)
             continue
-        role, minor = found
+        role, rank = found
         if role in positions:
-            if minor and not secondary[role]:
+            if rank > ranks[role]:
                 ignored.append(position)
                 continue
-            if minor == secondary[role] and role in UNIQUE_ROLES and source:
+            if rank == ranks[role] and role in UNIQUE_ROLES and source:
                 first = str(row[positions[role]]).strip()
                 raise CardbaseError(
                     f"{source}: columns '{first}' and '{str(value).strip()}' both look like the "
                     f"{ROLE_NAMES[role]} column; rename or remove one"
                 )
-            if minor == secondary[role]:
+            if rank == ranks[role]:
                 ignored.append(position)
                 continue
             ignored.append(positions[role])
-        positions[role], secondary[role] = position, minor
+        positions[role], ranks[role] = position, rank
     return positions, sorted(ignored)
 
 

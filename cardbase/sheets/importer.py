@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from cardbase.bulk import paused_gc
-from cardbase.catalog.cards import CardRef
+from cardbase.catalog.cards import CardRef, name_key
 from cardbase.catalog.names import Catalogue, NameResolver, Printing
 from cardbase.codes import parse_code
 from cardbase.collection.attributes import NO_LOCATION
@@ -26,6 +26,7 @@ from cardbase.fields import FOIL, NONFOIL
 from cardbase.progress import EVERY, Progress, quiet
 from cardbase.sheets.cells import shorten
 from cardbase.sheets.files import STDIN
+from cardbase.sheets.names import shown
 from cardbase.sheets.rows import (
     CollectionSheet,
     SheetRow,
@@ -174,8 +175,16 @@ def _resolve(resolver: NameResolver, row: SheetRow) -> Printing:
 def _by_code(resolver: NameResolver, row: SheetRow) -> Printing:
     if row.code.isdigit() and row.series is not None:
         found = resolver.numbered(row.series, int(row.code))
-        if found:
+        if len(found) > 1 and row.name:  # 2 U 33 and 2 P 33: the row's name chooses
+            found = [p for p in found if name_key(p.name) == name_key(row.name)] or found
+        if len(found) == 1:
             return found[0]
+        if found:  # P cards are numbered on their own: the number alone names several
+            named = " or ".join(f"{p.code} ({p.name})" for p in found)
+            raise CardbaseError(
+                f"card {row.code} of series {row.series} is {named}; add the rarity letter "
+                f"(a code such as {found[0].code}) or the card's name"
+            )
         raise CardbaseError(f"no card numbered {row.code} in series {row.series}")
     return resolver.by_code(parse_code(row.code))
 
@@ -266,7 +275,7 @@ def import_collection(
 
 
 def _file_name(path: Path) -> str:
-    return "standard input" if path == STDIN else path.name
+    return "standard input" if path == STDIN else shown(path.name)
 
 
 def _columns_of(sheet: CollectionSheet) -> SheetColumns:

@@ -23,6 +23,7 @@ from cardbase.sheets.files import STDIN, stream_sheets
 from cardbase.sheets.finishes import RowReader
 from cardbase.sheets.header import Columns, NoHeader, find_header
 from cardbase.sheets.holdings import AttributeReader
+from cardbase.sheets.names import shown
 
 
 class SheetRow(NamedTuple):
@@ -72,7 +73,7 @@ def read_collection(
             continue
         after_header = chain(sheet.head[columns.header_row + 1 :], sheet.rest)
         return rows_from_sheet(after_header, columns, source, defaults)
-    raise problem or SheetError(f"{path}: no sheets")
+    raise problem or SheetError(f"{shown(path)}: no sheets")
 
 
 def read_workbook(path: Path, sheet_name: str | None, defaults: Defaults) -> Workbook:
@@ -97,7 +98,7 @@ def read_workbook(path: Path, sheet_name: str | None, defaults: Defaults) -> Wor
             problem = problem or exc
             skipped.append(f"sheet '{sheet.name}': no card rows below its header")
     if not sheets:
-        raise problem or SheetError(f"{path}: no sheets")
+        raise problem or SheetError(f"{shown(path)}: no sheets")
     return Workbook(sheets, skipped)
 
 
@@ -106,8 +107,8 @@ def sheet_source(path: Path, sheet_name: str) -> str:
     if path == STDIN:
         return "standard input"
     if path.suffix.lower() in (".csv", ".tsv", ".txt"):
-        return path.name
-    return f"{path.name}, sheet '{sheet_name}'"
+        return shown(path.name)
+    return f"{shown(path.name)}, sheet '{sheet_name}'"
 
 
 class EmptySheet(CardbaseError):

@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 
 from cardbase.errors import SheetError
 from cardbase.limits import MAX_CELL
+from cardbase.sheets.names import shown
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # The characters an xlsx file cannot hold (openpyxl's ILLEGAL_CHARACTERS_RE; a test keeps
@@ -92,15 +93,17 @@ def check_target(path: Path, force: bool, suffixes: Sequence[str] | None) -> Non
     """Refuse, before any work, a file that `output_file` would refuse or fail to write."""
     if suffixes is not None and path.suffix.lower() not in suffixes:
         raise SheetError(
-            f"{path}: can write {' or '.join(suffixes)}, not '{path.suffix or 'no extension'}'"
+            f"{shown(path)}: can write {' or '.join(suffixes)}, "
+            f"not '{shown(path.suffix) or 'no extension'}'"
         )
     if path.is_dir():
-        raise SheetError(f"{path}: is a folder; give a file name")
+        raise SheetError(f"{shown(path)}: is a folder; give a file name")
     if path.exists() and not force:
-        raise SheetError(f"{path}: the file exists; add --force to overwrite it")
+        raise SheetError(f"{shown(path)}: the file exists; add --force to overwrite it")
     if not path.parent.is_dir():
         raise SheetError(
-            f"{path}: the folder {path.parent} does not exist; create it or choose another"
+            f"{shown(path)}: the folder {shown(path.parent)} does not exist; "
+            "create it or choose another"
         )
 
 
@@ -126,10 +129,45 @@ def output_file(
         _flush_to_disk(temporary)
         os.replace(temporary, final)
     except OSError as exc:
+        _close_abandoned(exc)
         raise cannot_write(path, exc) from exc
     finally:
         with suppress(OSError):
             temporary.unlink(missing_ok=True)
+
+
+def _close_abandoned(exc: BaseException) -> None:
+    """Close every zip file the failed write left open (openpyxl's `Workbook.save` leaves its
+    own open when a write fails, a full disk's ENOSPC most often).
+
+    Left open, the zip file is closed when the error is collected, after the one-line error
+    is printed: its close writes the zip's directory, fails again on the same full disk, and
+    Python prints "Exception ignored in: ZipFile.__del__" and a traceback. The writers are
+    openpyxl's and several modules', so the frames the error passed through are searched
+    here, where every file cardbase writes goes, rather than in each of them.
+    """
+    from zipfile import ZipFile
+
+    trace = exc.__traceback__
+    while trace is not None:
+        for value in list(trace.tb_frame.f_locals.values()):
+            if isinstance(value, ZipFile):
+                close_quietly(value)
+        trace = trace.tb_next
+
+
+def close_quietly(archive: Any) -> None:
+    """Close a zip file whose writing failed; the close's own error is the same one again.
+
+    The file beneath is closed even when the close fails (`zipfile.ZipFile.close` closes it
+    in a ``finally``), so nothing is left for the garbage collector to retry.
+    """
+    with suppress(Exception):
+        archive.close()
+    handle = getattr(archive, "fp", None)
+    if handle is not None:
+        with suppress(Exception):
+            handle.close()
 
 
 def _flush_to_disk(path: Path) -> None:
@@ -144,7 +182,7 @@ def _flush_to_disk(path: Path) -> None:
 
 def cannot_write(path: Path, exc: OSError) -> SheetError:
     reason = WHY_NOT.get(exc.errno or 0) or exc.strerror or str(exc)
-    return SheetError(f"{path}: cannot write the file ({reason}); nothing was written")
+    return SheetError(f"{shown(path)}: cannot write the file ({reason}); nothing was written")
 
 
 def write_text(path: Path, text: str, *, force: bool, suffixes: Sequence[str] = (".txt",)) -> None:
@@ -173,7 +211,8 @@ def xlsx_cell(sheet: Any, value: Any, font: Any = None) -> Any:
     if isinstance(value, str):
         value = str(value)  # a str subclass, such as an enum, as plain text
         if not value.isprintable():  # cheap: almost every cell is, and skips the pattern
-            value = ILLEGAL_CHARACTERS.sub(REPLACEMENT, value)
+            # A file name's bytes that are not UTF-8 as \xff: a workbook cannot hold them.
+            value = ILLEGAL_CHARACTERS.sub(REPLACEMENT, shown(value))
         value = value[:MAX_CELL]
         if font is None and not value.startswith("=") and value not in NOT_TEXT_WHEN_PLAIN:
             return value
@@ -210,11 +249,30 @@ def write_xlsx(path: Path, tables: Sequence[Table], widths: dict[str, int] | Non
     book = Workbook(write_only=True)
     try:
         counts = [_write_sheet(book, table, widths or {}) for table in tables]
-        book.save(path)
+        save_workbook(book, path)
     except BaseException:
         _abandon(book)
         raise
     return counts[0] if counts else 0
+
+
+def save_workbook(book: Any, path: Path) -> None:
+    """`book.save(path)`, with its zip file closed whatever happens (`close_quietly`): the
+    zip file openpyxl opens itself is left open when a write fails, and its later close
+    prints "Exception ignored ... OSError" after cardbase's one-line error."""
+    from datetime import UTC, datetime
+    from zipfile import ZIP_DEFLATED, ZipFile
+
+    from openpyxl.writer.excel import ExcelWriter
+
+    if book.write_only and not book.worksheets:
+        book.create_sheet()  # as Workbook.save does: a workbook has at least one sheet
+    book.properties.modified = datetime.now(tz=UTC).replace(tzinfo=None)
+    archive = ZipFile(path, "w", ZIP_DEFLATED, allowZip64=True)
+    try:
+        ExcelWriter(book, archive).save()  # writes the parts, then closes the archive
+    finally:
+        close_quietly(archive)
 
 
 def _write_sheet(book: Any, table: Table, widths: dict[str, int]) -> int:

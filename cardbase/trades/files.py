@@ -15,6 +15,7 @@ from cardbase.catalog.cards import cards_by_id
 from cardbase.catalog.names import NameResolver
 from cardbase.errors import CardbaseError
 from cardbase.sheets.files import Sheet, read_sheets
+from cardbase.sheets.names import shown
 from cardbase.sheets.writing import Table
 from cardbase.trades.items import (
     DETAIL_HEADERS,
@@ -67,7 +68,7 @@ def read_trade_lists(conn: sqlite3.Connection, path: Path) -> TheirList:
     result: dict[str, list[TradeItem]] = {OFFERED: [], WANTED: []}
     problems: list[str] = []
     for which, sheet in sheets.items():
-        items, bad = _resolve_list(conn, resolver, sheet, f"{path.name}, {which.lower()}")
+        items, bad = _resolve_list(conn, resolver, sheet, f"{shown(path.name)}, {which.lower()}")
         result[which] = items
         problems += bad
     return TheirList(result[OFFERED], result[WANTED], problems)
@@ -95,7 +96,7 @@ def _split_lists(sheets: list[Sheet], path: Path) -> dict[str, Sheet]:
                         parts[LIST_WORDS[word]].append(data)
                 return {which: Sheet(which, [row, *rows]) for which, rows in parts.items()}
     raise CardbaseError(
-        f"{path}: no Offered and Wanted lists; use sheets named Offered and Wanted, "
+        f"{shown(path)}: no Offered and Wanted lists; use sheets named Offered and Wanted, "
         "or a List column saying offered or wanted"
     )
 
