@@ -41,7 +41,10 @@ def catalogue_file(text: str) -> Path:
         return built_in(wanted.lower())
     if not wanted:
         raise CardbaseError(f"empty catalogue; name a CSV file or one of {', '.join(BUILT_IN)}")
-    return Path(wanted).expanduser()
+    try:
+        return Path(wanted).expanduser()
+    except RuntimeError:  # ~name of no such user: the name as it is written
+        return Path(wanted)
 
 
 def new_database_catalogue() -> Path:

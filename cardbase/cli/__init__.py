@@ -48,7 +48,11 @@ def __getattr__(name: str) -> Any:
 
 
 def main() -> None:
-    lean_app(sys.argv[1:])(prog_name="cardbase")
+    try:
+        lean_app(sys.argv[1:])(prog_name="cardbase")
+    except KeyboardInterrupt:  # before any command ran (while importing): nothing was begun
+        sys.stderr.write("cardbase: interrupted; nothing was changed\n")
+        raise SystemExit(130) from None
 
 
 def invoked_name(args: Sequence[str]) -> str | None:

@@ -360,6 +360,9 @@ def guarded(function: F) -> F:
 
     @functools.wraps(function)
     def run(*args: Any, **kwargs: Any) -> Any:
+        from cardbase.db.connection import committed
+
+        saved_before = committed()
         try:
             return function(*args, **kwargs)
         except CardbaseError as exc:
@@ -374,9 +377,14 @@ def guarded(function: F) -> F:
         except BrokenPipeError:  # `cardbase search | head`: not an error
             sys.stderr.close()
             raise typer.Exit(0) from None
-        except KeyboardInterrupt:  # Ctrl-C: every write has rolled back by now
+        except KeyboardInterrupt:  # Ctrl-C: a write still open has rolled back by now
             if STATE.debug:
                 raise
+            if committed() > saved_before:
+                raise fail(
+                    "interrupted after the change was saved ('cardbase history' shows it)",
+                    INTERRUPTED,
+                ) from None
             raise fail("interrupted; nothing was changed", INTERRUPTED) from None
         except Exception as exc:
             if STATE.debug:

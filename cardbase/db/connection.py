@@ -67,6 +67,15 @@ def _casefold(value: str | None) -> str | None:
     return value.casefold() if isinstance(value, str) else value
 
 
+# Transactions this process has committed: a Ctrl-C that comes after a commit, while the
+# command prints its report, must not say that nothing was changed.
+_COMMITTED = [0]
+
+
+def committed() -> int:
+    return _COMMITTED[0]
+
+
 @contextmanager
 def transaction(
     conn: sqlite3.Connection, begin: Callable[[sqlite3.Connection], None] | None = None
@@ -94,3 +103,4 @@ def transaction(
         conn.execute("ROLLBACK")
         raise KeyboardInterrupt
     conn.execute("COMMIT")
+    _COMMITTED[0] += 1
