@@ -7,7 +7,8 @@ Restore is for the day the database is damaged, so it never opens the live file:
 the backup into a new file beside it, checks that copy completely (cardbase's, a version
 this code knows, every page, the schema it upgrades to), keeps the old file aside under
 another name, and only then moves the copy into place. A failure at any step before the
-last leaves the live file as it was.
+last leaves the live file as it was. What a killed backup or restore leaves beside its
+target, the next one (and any write to the database) removes: `cardbase.db.dbfiles`.
 
 The doctor (`cardbase.doctor`) says what is wrong without changing anything.
 """
@@ -15,16 +16,25 @@ The doctor (`cardbase.doctor`) says what is wrong without changing anything.
 from __future__ import annotations
 
 import os
-import secrets
 import sqlite3
-from contextlib import closing
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
 from cardbase.db import connect as db
 from cardbase.db import health, tables
 from cardbase.db.connection import connect, transaction
-from cardbase.db.dbfiles import flush_to_disk, remove_with_side_files, side_files
+from cardbase.db.dbfiles import (
+    claimed,
+    clear_leftovers,
+    flush_to_disk,
+    hold,
+    partial_pattern,
+    remove_with_side_files,
+    side_files,
+    temporary_beside,
+)
 from cardbase.db.header import known_version, read_header
 from cardbase.db.location import Location, sqlite_file
 from cardbase.errors import CardbaseError, DatabaseError
@@ -47,16 +57,39 @@ def backup(db_path: Location, target: Path, force: bool = False) -> Path:
     except OSError as exc:
         raise cannot_write(target, exc) from exc
     source = db.open_db(db_path)
+    final = Path(os.path.realpath(target))  # where `output_file` writes its partial file
+    clear_leftovers(final, [partial_pattern(final)])  # what a killed backup there left
     try:
-        with output_file(target, force=force) as partial, closing(sqlite3.connect(partial)) as copy:
-            copy.execute("PRAGMA journal_mode = OFF")  # a failed copy is deleted whole anyway
-            source.backup(copy)
-            _refuse_a_damaged_copy(copy, db_path)
+        with _holding() as held, output_file(target, force=force) as partial:
+            held.append(os.open(partial, os.O_RDONLY))
+            hold(held[-1])
+            _copy_into(source, partial, db_path)
     except sqlite3.Error as exc:
         raise CardbaseError(f"{target}: cannot write the backup ({exc})") from exc
     finally:
         source.close()
     return target
+
+
+@contextmanager
+def _holding() -> Iterator[list[int]]:
+    """The backup's partial file held (`cardbase.db.dbfiles.claimed`) from just after it is
+    made until after it is renamed or removed, so that no other command clears it."""
+    handles: list[int] = []
+    try:
+        yield handles
+    finally:
+        for handle in handles:
+            os.close(handle)
+
+
+def _copy_into(source: sqlite3.Connection, partial: Path, db_path: Location) -> None:
+    with closing(sqlite3.connect(partial)) as copy:
+        copy.execute("PRAGMA journal_mode = OFF")  # a failed copy is deleted whole anyway
+        # The header first: a partial file a kill leaves is then recognisably SQLite's.
+        copy.execute(f"PRAGMA application_id = {tables.APPLICATION_ID}")
+        source.backup(copy)
+        _refuse_a_damaged_copy(copy, db_path)
 
 
 def _refuse_a_damaged_copy(copy: sqlite3.Connection, db_path: Location) -> None:
@@ -85,19 +118,22 @@ def restore(db_path: Location, source: Path) -> Path | None:
         raise DatabaseError(f"{source}: that is the database itself; nothing was changed")
     if not live:
         schema.make_folder(db_path)
-    temporary = target.with_name(f".{target.name[:40]}.{secrets.token_hex(6)}.restoring")
+    clear_leftovers(target)  # what an earlier restore here left when it was killed
+    temporary = temporary_beside(target, "restoring")
     try:
-        _verify(temporary, source, _copy(source, temporary))
-        if live:
-            os.chmod(temporary, os.stat(target).st_mode & 0o7777)
-        flush_to_disk(temporary)
-        return _swap(target, temporary, live)
+        with claimed(temporary):
+            try:
+                _verify(temporary, source, _copy(source, temporary))
+                if live:
+                    os.chmod(temporary, os.stat(target).st_mode & 0o7777)
+                flush_to_disk(temporary)
+                return _swap(target, temporary, live)
+            finally:
+                remove_with_side_files(temporary)  # while held: no other run removes it
     except OSError as exc:
         raise DatabaseError(
             f"{db_path}: cannot restore ({exc.strerror or exc}); nothing was changed"
         ) from exc
-    finally:
-        remove_with_side_files(temporary)
 
 
 def _copy(source: Path, temporary: Path) -> int:

@@ -1290,7 +1290,7 @@ def test_a_placeholder_cannot_blow_a_text_up(german: Client) -> None:
     word = b"%d\tutdt\t" % lookup2(b"ZZWORD") + b"w" * 90_000
     dat += b"\r\n" + word
     lines.insert(at + 1, f"{lookup2(b'ZZWORD')}\t{len(dat) - len(word)}\t{len(word)}\td")
-    hashed, offset, size, flag = lines[at].split("\t")
+    hashed, _offset, _size, flag = lines[at].split("\t")
     lore = b"%s\tucdt\t" % hashed.encode() + b"[#ZZWORD#]" * 900
     dat += b"\r\n" + lore
     lines[at] = "\t".join((hashed, str(len(dat) - len(lore)), str(len(lore)), flag))

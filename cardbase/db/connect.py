@@ -207,6 +207,7 @@ def write_transaction(
             conn.close()
         return
     from cardbase.db import health  # writes only: reads never pay for the checks
+    from cardbase.db.dbfiles import clear_leftovers
 
     conn = open_db(path, collector)
     waited: list[bool] = []
@@ -214,6 +215,7 @@ def write_transaction(
         if read_only_query(path):
             raise _read_only(path, "cannot write to the database")
         health.check_before_write(conn, path)
+        clear_leftovers(Path(os.path.realpath(path)))  # a killed restore's, copy's, backup's
         with transaction(conn, lambda c: _begin_waiting(c, waited)):
             yield conn
     except sqlite3.DatabaseError as exc:

@@ -16,7 +16,8 @@ transaction commits. A failure or Ctrl-C leaves the target as it was:
 
 - SQLite: the copy is written to a new file beside the target and moved into place only
   once verified (as `cardbase restore` does); until then the target is untouched, and the
-  new file is deleted on failure.
+  new file is deleted on failure. One a kill left there is removed by the next copy to the
+  same target (`cardbase.db.dbfiles.clear_leftovers`).
 - PostgreSQL: one transaction, under the write lock every cardbase writer takes; `force`
   empties the tables inside it, so a rollback brings the old rows back.
 """
@@ -24,7 +25,6 @@ transaction commits. A failure or Ctrl-C leaves the target as it was:
 from __future__ import annotations
 
 import os
-import secrets
 import sqlite3
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
@@ -33,7 +33,14 @@ from pathlib import Path
 from typing import Any
 
 from cardbase.db import interrupt, tables
-from cardbase.db.dbfiles import flush_to_disk, remove_with_side_files, side_files
+from cardbase.db.dbfiles import (
+    claimed,
+    clear_leftovers,
+    flush_to_disk,
+    remove_with_side_files,
+    side_files,
+    temporary_beside,
+)
 from cardbase.db.location import Location, PostgresUrl, dialect_of
 from cardbase.db.transfer import TableSum, copy_tables, set_sequences, table_specs, verify
 from cardbase.errors import DatabaseError
@@ -179,13 +186,18 @@ def _to_sqlite(
 ) -> tuple[list[TableSum], bool]:
     path = Path(os.path.realpath(target))  # through a symlink, as writing in place would go
     live = _check_sqlite_target(target, path, force)
-    temporary = path.with_name(f".{path.name[:40]}.{secrets.token_hex(6)}.copying")
+    clear_leftovers(path)  # what an earlier copy here left when it was killed
+    temporary = temporary_beside(path, "copying")
     try:
-        read = _fill_file(src, temporary, progress)
-        if live:
-            os.chmod(temporary, os.stat(path).st_mode & 0o7777)
-        flush_to_disk(temporary)
-        _put_in_place(temporary, path, live)
+        with claimed(temporary):
+            try:
+                read = _fill_file(src, temporary, progress)
+                if live:
+                    os.chmod(temporary, os.stat(path).st_mode & 0o7777)
+                flush_to_disk(temporary)
+                _put_in_place(temporary, path, live)
+            finally:
+                remove_with_side_files(temporary)  # while held: no other run removes it
     except (OSError, sqlite3.Error) as exc:
         if isinstance(exc, sqlite3.OperationalError) and interrupt.stopped():
             raise KeyboardInterrupt from None  # Ctrl-C ended a statement (the index build)
@@ -193,8 +205,6 @@ def _to_sqlite(
         raise DatabaseError(
             f"{target}: cannot write the copy ({why}); nothing was changed"
         ) from exc
-    finally:
-        remove_with_side_files(temporary)
     return read, live
 
 

@@ -16,11 +16,16 @@ to it.
 
 Comparing a whole schema with the models needs SQLModel (half a second to import), so only
 ``doctor`` and ``restore`` do it (`schema_differences`); a write checks the cheaper half that
-matters to it: the tables and the full-text triggers it writes through are all there.
+matters to it, from one read of ``sqlite_master``: the tables and the full-text triggers it
+writes through are all there, and nothing else is. A trigger or view cardbase did not make
+(planted in a league file from elsewhere) would run inside cardbase's own writes, so any
+object whose name or kind is not cardbase's, and any trigger whose SQL is not cardbase's, is
+refused before the write (`SCHEMA_OBJECTS`, held against the models by the tests).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import sqlite3
 from pathlib import Path
@@ -93,15 +98,61 @@ def page_problems(
     return [] if rows == ["ok"] else [_first_line(row) for row in rows]
 
 
+# Every table and index of a current cardbase database, by kind, as the models and the
+# full-text DDL make them (tests/test_db_hardening.py holds this against them); SQLite's own
+# (sqlite_autoindex_*, sqlite_stat1, sqlite_sequence) are left out of the comparison.
+_INDEXES = (
+    "card_name_name_key", "collector_default", "batch_collector", "history_batch",
+    "deck_entry_deck", "card_attack_up", "card_attack_down", "card_defense_up",
+    "card_defense_down", "card_cost_up", "card_cost_down", "card_name_key",
+    "card_series_number",
+)  # fmt: skip
+_FTS_SHADOWS = ("data", "idx", "docsize", "config")  # FTS5's own tables
+SCHEMA_OBJECTS = frozenset(
+    [("table", name) for name in (*_TABLES, tables.CARD_NAME_TABLE, tables.CARD_TEXT_TABLE)]
+    + [("table", f"{tables.CARD_FTS_TABLE}_{part}") for part in _FTS_SHADOWS]
+    + [("index", f"ix_{name}") for name in _INDEXES]
+)
+
+
 def check_before_write(conn: sqlite3.Connection, path: Path) -> None:
-    """Refuse to write into a file with damaged pages or with tables or triggers missing."""
+    """Refuse to write into a file with damaged pages, with tables or triggers missing, or
+    with a table, index, trigger or view that is not cardbase's (which could run, or change
+    what a write does): one read of sqlite_master, no SQLModel."""
     problems = walk_problems(conn)
     if problems:
         raise damaged(path, problems[0])
-    present = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+    rows = conn.execute(
+        "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite^_%' ESCAPE '^'"
+    ).fetchall()
+    present = {row[1] for row in rows}
     missing = [name for name in required_objects() if name not in present]
     if missing:
         raise schema_broken(path, f"missing: {', '.join(missing)}")
+    unexpected = next((f"{kind} {name}" for kind, name, sql in rows
+                       if not _is_cardbases(kind, name, sql)), None)  # fmt: skip
+    if unexpected:
+        raise schema_broken(path, f"{unexpected} is not cardbase's")
+
+
+def _is_cardbases(kind: str, name: str, sql: str | None) -> bool:
+    """Whether one sqlite_master row is an object cardbase makes: a trigger must also have
+    cardbase's own SQL, since its body is what runs."""
+    if kind == "trigger":
+        return _fold(sql) in _fts_triggers().get(name, ())
+    return (kind, name) in SCHEMA_OBJECTS
+
+
+def _fold(sql: str | None) -> str:
+    return re.sub(r"[\s\"]+", "", sql or "").lower()
+
+
+@functools.cache
+def _fts_triggers() -> dict[str, tuple[str]]:
+    """Each full-text trigger's name and folded SQL, from the DDL that creates it."""
+    from cardbase.db.ddl import FTS_DDL, FTS_TRIGGERS
+
+    return {name: (_fold(sql),) for name, sql in zip(FTS_TRIGGERS, FTS_DDL[1:], strict=True)}
 
 
 # Every page of every b-tree, as dbstat decodes it; a page it cannot decode is "corrupted".

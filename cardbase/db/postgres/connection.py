@@ -19,12 +19,22 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, ClassVar
 
-import psycopg
-from psycopg import pq
-
 from cardbase.db import tables
-from cardbase.db.location import PostgresUrl
+from cardbase.db.location import ENCODE_HINT, PostgresUrl
 from cardbase.errors import DatabaseError
+
+INSTALL_HINT = "pip install 'cardbase[postgres]'"
+
+# psycopg is the `postgres` extra: without it, a postgresql:// URL is the user's setup to
+# fix, said in one line as `serve` says its missing extra, not a bug of ours (exit 70).
+try:
+    import psycopg
+    from psycopg import pq
+except ImportError as exc:
+    raise DatabaseError(
+        f"PostgreSQL databases need the postgres extra ({exc.name or 'psycopg'} not "
+        f"installed): {INSTALL_HINT}"
+    ) from None
 
 # SQLSTATEs of a server refusing rather than a statement being wrong: the connection lost
 # (08), no resources (53), shut down (57), system errors (58), no rights (42501), a read-only
@@ -49,16 +59,28 @@ _DBAPI_ERRORS = ("IntegrityError", "OperationalError", "ProgrammingError", "Data
 
 def connect(url: PostgresUrl) -> PgConnection:
     """A connection in autocommit mode, or one line naming the server and what went wrong
-    (the password never in it)."""
+    (the password never in it). A URL libpq would misread, and quote its password in the
+    error, is refused before libpq sees it (`PostgresUrl.problem`)."""
+    problem = url.problem()
+    if problem:
+        raise DatabaseError(
+            f"{url}: cannot connect to PostgreSQL at {url.host}: {problem}", ENCODE_HINT
+        )
     try:
         raw = psycopg.connect(url.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
     except psycopg.Error as exc:
         reason = _reason(exc)
-        for secret in url.secrets():  # libpq may quote a password it misread as a host
+        for secret in url.secrets():  # as libpq quotes it, or a piece of it
             reason = reason.replace(secret, "***")
         raise DatabaseError(
             f"{url}: cannot connect to PostgreSQL at {url.host}: {reason}",
             "Check the URL, that the server runs, and the user's rights",
+        ) from None
+    except UnicodeDecodeError:  # psycopg reading back what libpq decoded (%80 in a name)
+        raise DatabaseError(
+            f"{url}: cannot connect to PostgreSQL at {url.host}: the URL holds "
+            "percent-encoded bytes that are not UTF-8",
+            "Percent-encode the UTF-8 bytes of its text",
         ) from None
     return PgConnection(raw, url)
 
