@@ -131,3 +131,17 @@ def test_the_move_on_postgresql(sample: Run, pg_url) -> None:  # type: ignore[no
     assert {m["name"] for m in report["moved"]} == {"Chugawug Cook", "Robgoblin Lookout"}
     assert "11 cards (7 non-foil, 4 foil)" in ok(league, "collection")  # as before the move
     assert json.loads(ok(league, "show", "1 C 143", "-o", "json"))["nonfoil"] == 5
+
+
+def test_a_bad_catalogue_setting_creates_no_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CARDBASE_CATALOGUE", str(tmp_path / "nope.csv"))
+    result = Run(tmp_path / "new.db")("stats")
+    assert result.exit_code == 2
+    assert "$CARDBASE_CATALOGUE" in result.output and "no catalogue file" in result.output
+    bad = tmp_path / "bad.csv"
+    bad.write_text("code,name,type\n1 U 1,X,Nonsense\n")
+    monkeypatch.setenv("CARDBASE_CATALOGUE", str(bad))
+    assert Run(tmp_path / "new.db")("stats").exit_code == 2
+    assert list(tmp_path.glob("new.db*")) == []  # no empty database left behind

@@ -50,9 +50,18 @@ def catalogue_file(text: str) -> Path:
 def new_database_catalogue() -> Path:
     """The catalogue a database that cardbase creates starts from: ``$CARDBASE_CATALOGUE``,
     else the config file's ``catalogue``, else the real one."""
-    named = os.environ.get(CATALOGUE_ENV)
+    named, source = os.environ.get(CATALOGUE_ENV), f"${CATALOGUE_ENV}"
     if named is None:
         from cardbase.config import load_config
 
-        named = load_config().get("catalogue")
-    return catalogue_file(named) if named else built_in(REAL)
+        config = load_config()
+        named, source = config.get("catalogue"), f"{config.path}: catalogue"
+    if not named:
+        return built_in(REAL)
+    found = catalogue_file(named)
+    if not found.is_file():
+        raise CardbaseError(
+            f"{source}: {named} is no catalogue file; nothing was created",
+            f"Name a CSV file or one of {', '.join(BUILT_IN)}",
+        )
+    return found

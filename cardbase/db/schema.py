@@ -10,6 +10,7 @@ merely reads or writes rows: those run plain SQL on the sqlite3 connection.
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 from cardbase.db import tables
@@ -28,6 +29,30 @@ def prepare(path: Path, catalogue: Path | None = None) -> None:
     A new database gets `catalogue` (default: the bundled cards.csv).
     """
     make_folder(path)
+    fresh = not path.exists()
+    try:
+        _prepare(path, catalogue)
+    except BaseException:
+        if fresh:  # a catalogue that could not be read leaves no empty database behind
+            _remove_if_empty(path)
+        raise
+
+
+def _remove_if_empty(path: Path) -> None:
+    """The file this process created for a database it could not make, if no other process
+    has made one in it meanwhile."""
+    from cardbase.db.dbfiles import remove_with_side_files
+
+    try:
+        with closing(sqlite3.connect(path)) as probe:
+            empty = not probe.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    except sqlite3.Error:
+        return
+    if empty:
+        remove_with_side_files(path)
+
+
+def _prepare(path: Path, catalogue: Path | None) -> None:
     conn = connect(path)
     # Off while tables are rebuilt (a table's new copy takes its old name only at the end);
     # `migrate` checks every reference before the transaction commits.
