@@ -124,7 +124,10 @@ NOTE = NOTE.filter(lambda text: not text.startswith("'"))
 
 
 def _label(text: str) -> str:
-    return " ".join(text.split())
+    """A location as cardbase stores it (NFC, spaces folded), as the copies made from it are."""
+    from cardbase.collection.attributes import parse_location
+
+    return parse_location(text)
 
 
 def _tags(values: list[str]) -> str:

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable
 
 from cardbase.errors import CardbaseError, shorten
+from cardbase.naming import clean, label_key
 from cardbase.similar import closest
 
 # Best first: cond>=lp means LP or better.
@@ -104,13 +105,13 @@ def language_name(code: str) -> str:
 
 
 def _label(text: str, what: str) -> str:
-    label = " ".join(text.split())
+    """A location's or a tag's stored spelling, by the rule for every name people give
+    (`cardbase.naming.clean`: invisible characters refused, NFC, spaces folded)."""
+    label = clean(text, what)
     if len(label) > MAX_LABEL:
         raise CardbaseError(
             f"{what} '{shorten(label, 40)}' is {len(label)} characters; at most {MAX_LABEL}"
         )
-    if any(not ch.isprintable() for ch in label):
-        raise CardbaseError(f"{what} '{shorten(label, 40)}' has control characters")
     if '"' in label:  # the query language could not name it: in:"..." and tag:"..."
         raise CardbaseError(
             f"{what} '{shorten(label, 40)}' has a double quote; use another mark, such as '"
@@ -132,19 +133,21 @@ def parse_note(text: str) -> str:
 
 
 def parse_location(text: str) -> str:
-    """A location as stored: spaces collapsed; '' is no location."""
+    """A location as stored: NFC, spaces collapsed, no invisible characters; '' is no
+    location. 'Café' typed either way is one spelling, so one holding and one `stats` row."""
     return _label(text, "location")
 
 
 def parse_tags(values: Iterable[str]) -> str:
     """Tags as stored: each value may hold several separated by commas; blanks dropped,
-    repeats (ignoring case) kept once, sorted ignoring case, so one set has one spelling."""
+    repeats (ignoring case and Unicode form) kept once, sorted ignoring case, so one set
+    has one spelling."""
     found: dict[str, str] = {}
     for value in values:
         for part in value.split(TAG_SEPARATOR):
             tag = _label(part, "tag")
             if tag:
-                found.setdefault(tag.casefold(), tag)
+                found.setdefault(label_key(tag), tag)
     return TAG_SEPARATOR.join(found[key] for key in sorted(found))
 
 
@@ -157,11 +160,14 @@ def with_tags(stored: str, added: str) -> str:
 
 
 def without_tags(stored: str, removed: str) -> str:
-    gone = {tag.casefold() for tag in tag_list(removed)}
-    return TAG_SEPARATOR.join(tag for tag in tag_list(stored) if tag.casefold() not in gone)
+    """`stored` less `removed`'s tags, compared by `label_key`: a tag stored in NFD by an
+    older cardbase goes when its NFC spelling is named."""
+    gone = {label_key(tag) for tag in tag_list(removed)}
+    return TAG_SEPARATOR.join(tag for tag in tag_list(stored) if label_key(tag) not in gone)
 
 
 def has_tags(stored: str, wanted: str) -> bool:
-    """Whether a holding's tags include every one of `wanted`'s."""
-    have = {tag.casefold() for tag in tag_list(stored)}
-    return all(tag.casefold() in have for tag in tag_list(wanted))
+    """Whether a holding's tags include every one of `wanted`'s (by `label_key`, so an NFD
+    tag an older cardbase stored counts as its NFC spelling)."""
+    have = {label_key(tag) for tag in tag_list(stored)}
+    return all(label_key(tag) in have for tag in tag_list(wanted))

@@ -17,6 +17,7 @@ from cardbase.catalog.cards import name_key
 from cardbase.db import tables
 from cardbase.db.location import dialect_of
 from cardbase.errors import CardbaseError, UnknownCollectorError, shorten
+from cardbase.naming import clean, refuse_mixed_script, skeleton
 from cardbase.similar import NAME_CUTOFF, closest
 
 DEFAULT_COLLECTOR = "me"  # the collector a new database starts with
@@ -98,12 +99,32 @@ def current_collector(conn: sqlite3.Connection) -> Collector:
 
 
 def check_name(name: str) -> str:
-    cleaned = " ".join(name.split())
+    """A new collector's name as stored, by the rule for every name people give
+    (`cardbase.naming`: invisible characters refused, NFC, spaces folded), and in one
+    alphabet a word: 'Alice' spelt with a Cyrillic A (U+0410) passes for 'Alice' in any list."""
+    cleaned = clean(name, "a collector's name")
     if not name_key(cleaned):
         raise CardbaseError(f"'{shorten(name, 40)}' is not a name: use letters or digits")
-    if len(cleaned) > MAX_NAME or any(not ch.isprintable() for ch in cleaned):
+    if len(cleaned) > MAX_NAME:
         raise CardbaseError(
-            f"'{shorten(cleaned, 40)}': a collector's name is at most {MAX_NAME} printable "
-            "characters"
+            f"'{shorten(cleaned, 40)}': a collector's name is at most {MAX_NAME} characters"
         )
+    refuse_mixed_script(cleaned, "a collector's name")
     return cleaned
+
+
+def refuse_confusable(conn: sqlite3.Connection, name: str, but: int | None = None) -> None:
+    """Refuse `name` for a new (or renamed) collector when it looks like another's
+    (`naming.skeleton`: 'Kate' and 'KATE' in Cyrillic letters), so no one can pass for another in
+    a list of collectors. The collector `but` (being renamed) does not count, nor one of the
+    same `name_key`: that is the same name, which the caller refuses as taken."""
+    shape, key = skeleton(name), name_key(name)
+    for collector in all_collectors(conn):
+        if collector.id == but or name_key(collector.name) == key:
+            continue
+        if skeleton(collector.name) == shape:
+            raise CardbaseError(
+                f"'{shorten(name, 40)}' looks the same as the collector '{collector.name}'; "
+                "nothing was changed",
+                "Choose a name that tells them apart at a glance",
+            )

@@ -13,7 +13,13 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from cardbase.catalog.cards import name_key
-from cardbase.collection.collectors import Collector, check_name, find_collector, now
+from cardbase.collection.collectors import (
+    Collector,
+    check_name,
+    find_collector,
+    now,
+    refuse_confusable,
+)
 from cardbase.db import tables
 from cardbase.db.connect import open_db, write_transaction
 from cardbase.db.location import Location
@@ -61,6 +67,7 @@ def add_collector(db_path: Location, name: str, make_default: bool = False) -> C
     cleaned = check_name(name)
     with write_transaction(db_path, whole=True) as conn:
         _refuse_taken(conn, cleaned)
+        refuse_confusable(conn, cleaned)
         if make_default:
             conn.execute(f"UPDATE {tables.COLLECTOR_TABLE} SET is_default = FALSE")
         new_id = conn.execute(
@@ -77,6 +84,7 @@ def rename_collector(db_path: Location, old: str, new: str) -> tuple[Collector, 
     with write_transaction(db_path, whole=True) as conn:
         found = find_collector(conn, old)
         _refuse_taken(conn, cleaned, but=found.id)
+        refuse_confusable(conn, cleaned, but=found.id)
         conn.execute(
             f"UPDATE {tables.COLLECTOR_TABLE} SET name = ?, name_key = ? WHERE id = ?",
             (cleaned, name_key(cleaned), found.id),

@@ -25,6 +25,7 @@ from cardbase.db.location import Location
 from cardbase.db.tables import copies_of
 from cardbase.errors import CardbaseError
 from cardbase.fields import FOIL, NONFOIL
+from cardbase.naming import label_key
 from cardbase.progress import Progress, Stage, quiet
 
 # Redo. A batch's `undone` is APPLIED, UNDONE (`redo_last` can re-apply it) or STALE: undone,
@@ -77,10 +78,10 @@ def _same_spellings(conn: sqlite3.Connection, requests: list[Request]) -> list[R
         location, tags = request.selector.location, request.selector.tags
         if location:
             places = location_spellings(conn) if places is None else places
-            location = places.setdefault(location.casefold(), location)
+            location = places.setdefault(label_key(location), location)
         if tags:
             labels = tag_spellings(conn) if labels is None else labels
-            tags = parse_tags([labels.setdefault(t.casefold(), t) for t in tag_list(tags)])
+            tags = parse_tags([labels.setdefault(label_key(t), t) for t in tag_list(tags)])
         if (location, tags) != (request.selector.location, request.selector.tags):
             request = request._replace(
                 selector=request.selector._replace(location=location, tags=tags)
@@ -90,17 +91,18 @@ def _same_spellings(conn: sqlite3.Connection, requests: list[Request]) -> list[R
 
 
 def location_spellings(conn: sqlite3.Connection) -> dict[str, str]:
-    """The collector's locations as first spelled, by their casefolded names."""
+    """The collector's locations as first spelled, by their folded names (`label_key`: an
+    old NFD spelling is the NFC one)."""
     return {
-        row[0].casefold(): row[0]
+        label_key(row[0]): row[0]
         for row in conn.execute(f"SELECT DISTINCT location FROM {tables.MY_HOLDING}")
     }
 
 
 def tag_spellings(conn: sqlite3.Connection) -> dict[str, str]:
-    """The collector's tags as first spelled, by their casefolded words."""
+    """The collector's tags as first spelled, by their folded words (`label_key`)."""
     return {
-        tag.casefold(): tag
+        label_key(tag): tag
         for row in conn.execute(f"SELECT DISTINCT tags FROM {tables.MY_HOLDING} WHERE tags != ''")
         for tag in tag_list(row[0])
     }

@@ -9,6 +9,7 @@ Every connection's statements end when Ctrl-C is pressed (see `cardbase.db.inter
 from __future__ import annotations
 
 import sqlite3
+import unicodedata
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -64,7 +65,7 @@ def _regexp(pattern: str, value: str | None) -> bool:
 def _casefold(value: str | None) -> str | None:
     """Python's casefold for SQL: locations and tags match in any case, 'Böx' as 'böx' too,
     where SQLite's own lower() and NOCASE fold only ASCII."""
-    return value.casefold() if isinstance(value, str) else value
+    return unicodedata.normalize("NFC", value).casefold() if isinstance(value, str) else value
 
 
 # Transactions this process has committed: a Ctrl-C that comes after a commit, while the

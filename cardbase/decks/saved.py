@@ -2,7 +2,9 @@
 
 A saved deck stores each entry's card (by id), section, copies and original line number, so
 `cardbase deck check NAME` reads it exactly as `deck check FILE` read the file. Decks belong
-to a collector; a collector's deck names are unique ignoring case and spacing.
+to a collector; a collector's deck names are unique ignoring case and spacing, follow the
+rule for every name people give (`cardbase.naming`), and a new one may not look like
+another of the collector's decks ('Bog Stew', and 'Bog Stew' with a Cyrillic VE, U+0412).
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from cardbase.db.connect import write_transaction
 from cardbase.db.location import Location
 from cardbase.decks.formats import Placed
 from cardbase.decks.lists import DeckLine, DeckList, format_deck
-from cardbase.errors import CardbaseError, NotFoundError
+from cardbase.errors import CardbaseError, NotFoundError, shorten
+from cardbase.naming import clean, refuse_mixed_script, skeleton
 from cardbase.similar import NAME_CUTOFF, closest
 
 
@@ -92,7 +95,7 @@ def save_deck(
     collector: str | None = None,
 ) -> SavedDeck:
     """Store (or with `replace`, overwrite) one of `collector`'s decks in one transaction."""
-    cleaned = " ".join(name.split())
+    cleaned = clean(name, "a deck's name")
     if not cleaned:
         raise CardbaseError("a deck needs a name")
     now = datetime.now(UTC).isoformat(timespec="seconds")
@@ -104,6 +107,8 @@ def save_deck(
         ).fetchone()
         if existing and not replace:
             raise CardbaseError(f"a deck named '{cleaned}' exists; add --force to replace it")
+        if not existing:
+            _refuse_lookalike(conn, cleaned)
         if existing:
             deck_id = existing[0]
             conn.execute(f"DELETE FROM {tables.DECK_ENTRY_TABLE} WHERE deck_id = ?", (deck_id,))
@@ -124,6 +129,22 @@ def save_deck(
             [(deck_id, p.line.section, p.card.id, p.line.copies, p.line.line) for p in placed],
         )
     return SavedDeck(int(deck_id or 0), cleaned, fmt, sum(p.line.copies for p in placed), now)
+
+
+def _refuse_lookalike(conn: sqlite3.Connection, name: str) -> None:
+    """A new deck's name in one alphabet a word, and not one that looks like another of the
+    collector's decks (`naming.skeleton`): `deck check NAME` would read one for the other's
+    look-alike, and --force, which replaces a deck of the same name, must not make a twin."""
+    refuse_mixed_script(name, "a deck's name")
+    shape = skeleton(name)
+    for deck in list_decks(conn):
+        if skeleton(deck.name) == shape:
+            raise CardbaseError(
+                f"a deck's name '{shorten(name, 40)}' looks the same as the deck "
+                f"'{deck.name}'; nothing was saved",
+                f"Save it as '{deck.name}' (with --force) to replace that deck, or choose "
+                "a name that tells them apart at a glance",
+            )
 
 
 def delete_deck(db_path: Location, deck: SavedDeck, collector: str | None = None) -> None:
