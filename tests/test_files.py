@@ -278,10 +278,10 @@ def filled_database(path: Path, cards: int) -> Path:
         conn.execute(
             "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) "
             "INSERT INTO card (game, series, rarity, number, name, name_key, type, hero, "
-            "sphere, traits, cost, attack, defense, gems, text, lore) "
+            "sphere, traits, cost, attack, defense, gems, text, lore, artist, names) "
             "SELECT c.game, 900, c.rarity, n.i, c.name || ' ' || n.i, c.name_key || ' ' || n.i, "
             "c.type, c.hero, c.sphere, c.traits, c.cost, c.attack, c.defense, c.gems, c.text, "
-            "c.lore FROM n, (SELECT * FROM card ORDER BY id LIMIT 1) AS c",
+            "c.lore, '', '' FROM n, (SELECT * FROM card ORDER BY id LIMIT 1) AS c",
             (cards,),
         )
     return path
