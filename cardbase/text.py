@@ -32,7 +32,20 @@ def visible(text: str, keep: str = "") -> str:
     """
     if text.isprintable():
         return text
+    text = bytes_escaped(text)
     return pattern(UNSEEN).sub(lambda m: m[0] if m[0] in keep else _escape(m[0]), text)
+
+
+def bytes_escaped(text: str) -> str:
+    """`text` with each byte that was not UTF-8 (a lone surrogate, as Python hands over such
+    bytes of a file name, PEP 383) written as a ``\\xff`` escape, as ``ls -b`` shows it."""
+    if not any("\ud800" <= ch <= "\udfff" for ch in text):
+        return text
+    try:
+        raw = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate no file name produced: shown as its code
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return raw.decode("utf-8", "backslashreplace")
 
 
 def _escape(character: str) -> str:

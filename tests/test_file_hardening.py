@@ -234,3 +234,14 @@ def test_set_beside_set_name_reads_the_code_as_the_series(run: Run, tmp_path: Pa
     assert "Set Name" in report["sheets"][0]["ignored"]
     found = {key[0]: copies for key, (copies, _) in holdings(run.db_path).items()}
     assert found == {"1 U 15": 2, "2 C 101": 1}
+
+
+def test_an_error_line_shows_a_names_bytes_as_ls_does(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The one-line error of any command, not just the sheet commands, writes a byte of a
+    file name that is not UTF-8 as \\xff, never as the surrogate Python holds it as."""
+    deck = Path(os.fsdecode(os.fsencode(str(tmp_path)) + b"/d\xff.txt"))
+    deck.write_text("3 Nonexistent Card Zzz\n")
+    result = run("deck", "save", str(deck), "--name", "x")
+    assert result.exit_code == 2
+    assert "d\\xff.txt" in result.output
+    assert "\\udcff" not in result.output

@@ -13,7 +13,7 @@ from typing import Any
 
 from cardbase.decks.batch import DeskLine
 from cardbase.decks.workbooks import align_columns, put, wrap_row
-from cardbase.sheets.writing import output_file, print_setup
+from cardbase.sheets.writing import output_file, print_setup, save_workbook
 from cardbase.text import plural
 
 SUMMARY_HEADERS = ("Player", "File", "Format", "Cards", "Verdict", "Problems")
@@ -26,7 +26,7 @@ NOT_IN_SHEET_NAMES = re.compile(r"[\[\]:*?/\\']")
 
 def write_desk_report(path: Path, lines: list[DeskLine], *, force: bool = False) -> None:
     with output_file(path, force=force, suffixes=(".xlsx",)) as temporary:
-        _workbook(lines).save(temporary)
+        save_workbook(_workbook(lines), temporary)
 
 
 def _workbook(lines: list[DeskLine]) -> Any:

@@ -15,7 +15,7 @@ from typing import Any
 
 from cardbase.decks.formats import Format, Placed, Problem
 from cardbase.decks.workbooks import align_columns, put
-from cardbase.sheets.writing import output_file, print_setup
+from cardbase.sheets.writing import output_file, print_setup, save_workbook
 
 TYPE_ORDER = ("Creature", "Resource", "Trick", "Ally", "Tamer", "Action")
 WIDTHS = {"A": 6, "B": 11, "C": 44}
@@ -37,7 +37,7 @@ def write_registration_sheet(
     `problems`, if any, printed under a NOT VALID banner."""
     with output_file(path, force=force, suffixes=(".xlsx",)) as temporary:
         book = _workbook(deck_name, fmt, placed, player, paper, problems or [])
-        book.save(temporary)
+        save_workbook(book, temporary)
 
 
 def _groups(placed: list[Placed]) -> list[tuple[str, list[Placed]]]:

@@ -12,14 +12,10 @@ from __future__ import annotations
 import os
 from pathlib import PurePath
 
+from cardbase.text import bytes_escaped
+
 
 def shown(name: str | PurePath) -> str:
     """`name` with every byte that is not UTF-8 as a ``\\xNN`` escape; other text as it is."""
     text = os.fspath(name)
-    if text.isprintable() or not any("\ud800" <= ch <= "\udfff" for ch in text):
-        return text
-    try:
-        raw = text.encode("utf-8", "surrogateescape")
-    except UnicodeEncodeError:  # a surrogate no file name produced: shown as its code
-        return text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return raw.decode("utf-8", "backslashreplace")
+    return text if text.isprintable() else bytes_escaped(text)
