@@ -10,6 +10,7 @@ stored spelling or raises a one-line `CardbaseError` that names the accepted val
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 
 from cardbase.errors import CardbaseError, shorten
@@ -127,9 +128,15 @@ def parse_note(text: str) -> str:
         raise CardbaseError(
             f"note '{shorten(note, 40)}' is {len(note):,} characters; at most {MAX_NOTE:,}"
         )
-    if any(not ch.isprintable() and ch not in "\n\t" for ch in note):
+    if any(not ch.isprintable() and ch not in "\n\t" and _is_control(ch) for ch in note):
         raise CardbaseError(f"note '{shorten(note, 40)}' has control characters")
     return note
+
+
+def _is_control(character: str) -> bool:
+    """Control, format, surrogate and unassigned characters (category C): what a note may
+    not hold; spaces of any kind (the Ogham space mark, an ideographic space) it may."""
+    return unicodedata.category(character).startswith("C")
 
 
 def parse_location(text: str) -> str:
