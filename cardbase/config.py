@@ -136,6 +136,8 @@ def _read_config(path: Path) -> bytes | None:
     from cardbase.sheets.bounded import NOT_REGULAR
 
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    if os.fspath(path) == os.devnull:  # the usual way to say "no config at all"
+        return None
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:
@@ -325,7 +327,11 @@ def _write(path: Path, data: bytes) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(path.name + ".partial")
-        partial.write_bytes(data)
+        # Only its owner reads it, as ~/.pgpass: a db setting may hold a league's password.
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.chmod(partial, 0o600)  # an older partial of another mode is truncated, not new
         partial.replace(path)
     except OSError as exc:
         raise _cannot(path, "write", exc) from exc
@@ -343,6 +349,7 @@ def readable_settings(path: Path) -> dict[str, str]:
     found: dict[str, str] = {}
     for line in raw.decode("utf-8", "replace").splitlines():
         try:
+            _refuse_deep(path, line)  # tomllib recurses: a deep line would overflow it
             ((key, value),) = tomllib.loads(line).items()
             found[key] = _checked(path, key, value)
         except (tomllib.TOMLDecodeError, ValueError, ConfigError):

@@ -1290,6 +1290,8 @@ def test_a_placeholder_cannot_blow_a_text_up(german: Client) -> None:
     word = b"%d\tutdt\t" % lookup2(b"ZZWORD") + b"w" * 90_000
     dat += b"\r\n" + word
     lines.insert(at + 1, f"{lookup2(b'ZZWORD')}\t{len(dat) - len(word)}\t{len(word)}\td")
+    count = next(i for i, line in enumerate(lines) if line.startswith("## Count:"))
+    lines[count] = f"## Count:\t{int(lines[count].split()[-1]) + 1}\r"  # one string more
     hashed, _offset, _size, flag = lines[at].split("\t")
     lore = b"%s\tucdt\t" % hashed.encode() + b"[#ZZWORD#]" * 900
     dat += b"\r\n" + lore
@@ -1301,3 +1303,12 @@ def test_a_placeholder_cannot_blow_a_text_up(german: Client) -> None:
         read_everything(german.root)
     assert time.perf_counter() - started < 5
     assert "the word ZZWORD is 90,000 characters" in one_line(error, german.locale / DE_DAT)
+
+
+def test_a_truncated_locale_index_is_refused_not_read_short(german: Client) -> None:
+    """Cut between two lines, an index reads as fewer strings: its Count header says so."""
+    index = german.locale / DE_DIR
+    index.write_bytes(index.read_bytes()[:500].rsplit(b"\n", 1)[0] + b"\n")
+    with pytest.raises(ClientError) as error:
+        read_locale(german.locale, "de_de", {string_key("title", EAGLE)})
+    assert "where its header says 10,760" in one_line(error, index)

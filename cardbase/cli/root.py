@@ -212,6 +212,10 @@ def root(
 
     STATE.db_option = db
     STATE.debug = debug
+    if collector is not None and not collector.strip():
+        raise typer.BadParameter(
+            "'' is not a collector's name; name one, or leave it out", param_hint="--collector"
+        )
     # typed here, or by the command's own --collector (which also reads $CARDBASE_COLLECTOR)
     STATE.collector_option = collector
     STATE.collector_from_env = False
@@ -273,6 +277,8 @@ def _remember_collector(ctx: Any, param: Any, value: str | None) -> str | None:
     does, and one typed after the command over that."""
     if value is None:
         return value
+    if not value.strip():
+        raise typer.BadParameter("'' is not a collector's name; name one, or leave it out")
     from_env = getattr(ctx.get_parameter_source(param.name), "name", "") == "ENVIRONMENT"
     if from_env and STATE.collector_option is not None:
         return value
@@ -363,6 +369,8 @@ def guarded(function: F) -> F:
         from cardbase.db.connection import committed
 
         saved_before = committed()
+        if sys.stdout is None:  # started with stdout closed (`cardbase search >&-`)
+            raise fail("standard output is closed; nothing was run", 2)
         try:
             return function(*args, **kwargs)
         except CardbaseError as exc:
@@ -377,6 +385,14 @@ def guarded(function: F) -> F:
         except BrokenPipeError:  # `cardbase search | head`: not an error
             sys.stderr.close()
             raise typer.Exit(0) from None
+        except OSError as exc:  # the library wraps its own files' errors: this is stdout
+            if STATE.debug:
+                raise
+            raise fail(
+                f"cannot write the output ({exc.strerror or exc}); nothing was changed by "
+                "writing it",
+                2,
+            ) from None
         except KeyboardInterrupt:  # Ctrl-C: a write still open has rolled back by now
             if STATE.debug:
                 raise

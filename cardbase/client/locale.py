@@ -115,6 +115,12 @@ class LocaleFile:
             )
         if not self.entries:
             raise ClientError(f"{self.dir_path}: the locale index lists no string")
+        counted = _header(lines, "Count")
+        if counted is not None and counted.isdigit() and int(counted) != len(self.entries):
+            raise ClientError(
+                f"{self.dir_path}: lists {len(self.entries):,} strings where its header says "
+                f"{int(counted):,}; the index is truncated or damaged"
+            )
 
     def _where(self, line_number: int) -> str:
         return f"{self.dir_path}, line {line_number}"
@@ -159,18 +165,23 @@ def _find_record(data: bytes, hashed: int, expected: int) -> int:
     return found + 1 if found >= 0 else -1
 
 
+def _header(lines: list[str], name: str) -> str | None:
+    """The value of the index's ``## Name:`` header line, if it has one."""
+    for line in lines[:20]:
+        if line.startswith(f"## {name}:"):
+            return line.removeprefix(f"## {name}:").strip()
+    return None
+
+
 def _check_header(lines: list[str], locale: str, where: Path) -> None:
     """The index's ``## Locale:`` line, where it has one, names the locale of the file's
     name: a French file copied over the German one would otherwise be read as German."""
-    for line in lines[:20]:
-        if line.startswith("## Locale:"):
-            said = line.removeprefix("## Locale:").strip()
-            if said.lower() != locale.lower():
-                raise ClientError(
-                    f"{where}: its header says locale {shorten(said, 20)}, not {locale}; "
-                    "the file was copied from another language"
-                )
-            return
+    said = _header(lines, "Locale")
+    if said is not None and said.lower() != locale.lower():
+        raise ClientError(
+            f"{where}: its header says locale {shorten(said, 20)}, not {locale}; "
+            "the file was copied from another language"
+        )
 
 
 # Where a record's indexed length ends: at a line end (the real zh_cn index cuts one record

@@ -9,6 +9,7 @@ filter. Writes name the collector's id explicitly, read from the same view.
 
 from __future__ import annotations
 
+import shlex
 import sqlite3
 from datetime import UTC, datetime
 from typing import NamedTuple
@@ -69,7 +70,7 @@ def find_collector(conn: sqlite3.Connection, name: str | None) -> Collector:
     raise UnknownCollectorError(
         f"no collector named '{shorten(name, 40)}' in this database; {hint}"
         f"collectors here: {', '.join(names)}",
-        f"'cardbase collectors add {shorten(name, 40)}' adds one",
+        f"Add one with: cardbase collectors add {shlex.quote(shorten(name, 40))}",
     )
 
 

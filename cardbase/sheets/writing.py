@@ -91,6 +91,16 @@ def print_setup(
 
 def check_target(path: Path, force: bool, suffixes: Sequence[str] | None) -> None:
     """Refuse, before any work, a file that `output_file` would refuse or fail to write."""
+    try:
+        _check_target(path, force, suffixes)
+    except OSError as exc:  # a folder that may not be looked into (Permission denied)
+        raise SheetError(
+            f"{shown(path)}: cannot write the file ({exc.strerror or exc}); check the "
+            "folder's permissions or choose another"
+        ) from None
+
+
+def _check_target(path: Path, force: bool, suffixes: Sequence[str] | None) -> None:
     if suffixes is not None and path.suffix.lower() not in suffixes:
         raise SheetError(
             f"{shown(path)}: can write {' or '.join(suffixes)}, "
