@@ -96,3 +96,14 @@ def test_dev_null_is_no_config(run: Run, monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setenv("CARDBASE_CONFIG", os.devnull)
     result = run("search", "--count")
     assert result.exit_code == 0, result.output
+
+
+def test_deck_check_of_a_folder_says_which_folders_in_it_it_left_out(
+    run: Run, tmp_path: Path
+) -> None:
+    (tmp_path / "decks" / "sub").mkdir(parents=True)
+    for folder in (tmp_path / "decks", tmp_path / "decks" / "sub"):
+        (folder / "a.txt").write_text("3 Chugawug Cook\n")
+    result = run("deck", "check", str(tmp_path / "decks"))
+    assert result.exit_code == 1  # the deck is too small: a verdict
+    assert "1 folder(s) in it left out (sub); name one to check its decks" in result.stderr

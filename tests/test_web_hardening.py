@@ -336,3 +336,20 @@ def test_an_unknown_address_is_the_sites_error_page(pages: Pages) -> None:
     assert wrong.status_code == 405 and "POST" in wrong.headers["allow"]
     assert error_of(wrong.text).startswith("cardbase: this address does not take")
     assert pages.get("/static/nothing.js").status_code == 404
+
+
+@pytest.mark.parametrize("host", ["localhost:abc", "127.0.0.1:99999"])
+def test_a_host_whose_port_is_no_port_is_refused(pages: Pages, host: str) -> None:
+    response = pages.client.get("/", headers={"host": host})
+    assert response.status_code == 421
+    assert 'name="csrf"' not in response.text
+
+
+def test_an_origin_of_another_scheme_is_another_site(pages: Pages) -> None:
+    token = pages.site.csrf_token
+    response = pages.client.post(
+        "/undo", data={"csrf": token}, headers={"origin": "https://testserver"}
+    )
+    assert response.status_code == 403
+    same = pages.client.post("/undo", data={"csrf": token}, headers={"origin": "http://testserver"})
+    assert same.status_code != 403

@@ -83,16 +83,22 @@ def _folder_decks(folder: Path) -> list[Path]:
     """A folder's deck files by name; a folder the system will not list (no permission, gone
     meanwhile) is bad input named in one line, as a missing one is, not an internal error."""
     try:
-        found = sorted(
-            (path for path in folder.iterdir() if _is_deck_file(path)),
-            key=lambda path: path.name.lower(),
-        )
+        entries = list(folder.iterdir())
+        found = sorted(filter(_is_deck_file, entries), key=lambda path: path.name.lower())
+        folders = [path for path in entries if path.is_dir() and not path.name.startswith(".")]
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
         raise CardbaseError(
             f"{shown(folder)}: cannot read the folder ({reason}); check its permissions "
             "(ls -ld) or name the deck files; nothing was checked"
         ) from exc
+    if folders:  # said, not dropped: a folder's own files are its decks
+        from cardbase import notices
+
+        notices.tell(
+            f"{shown(folder)}: {len(folders)} folder(s) in it left out "
+            f"({', '.join(shown(p.name) for p in folders[:3])}); name one to check its decks"
+        )
     if not found:
         kinds = ", ".join(DECK_FILE_SUFFIXES)
         raise CardbaseError(f"{shown(folder)}: no deck files ({kinds}) in the folder")

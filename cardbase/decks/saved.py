@@ -101,12 +101,18 @@ def save_deck(
     now = datetime.now(UTC).isoformat(timespec="seconds")
     with write_transaction(db_path, collector) as conn:
         existing = conn.execute(
-            f"SELECT id FROM {tables.DECK_TABLE} WHERE name_key = ? "
+            f"SELECT id, name FROM {tables.DECK_TABLE} WHERE name_key = ? "
             f"AND collector_id = (SELECT id FROM {tables.MY_COLLECTOR})",
             (name_key(cleaned),),
         ).fetchone()
         if existing and not replace:
-            raise CardbaseError(f"a deck named '{cleaned}' exists; add --force to replace it")
+            same = (
+                ""
+                if existing[1] == cleaned
+                else f" (the deck '{existing[1]}': names match "
+                "whatever their case, accents and spacing)"
+            )
+            raise CardbaseError(f"a deck named '{cleaned}' exists{same}; add --force to replace it")
         if not existing:
             _refuse_lookalike(conn, cleaned)
         if existing:

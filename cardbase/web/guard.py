@@ -34,8 +34,11 @@ class Refused(CardbaseError):
 
 
 def _host(value: str) -> str:
+    """The host of a Host header, "" for one no browser sends (a port that is no port)."""
     try:
-        return urlsplit(f"//{value}").hostname or ""
+        parts = urlsplit(f"//{value}")
+        parts.port  # noqa: B018 (raises ValueError for 'localhost:abc' or a port past 65535)
+        return parts.hostname or ""
     except ValueError:  # "[::1" and other hosts no URL can hold
         return ""
 
@@ -57,7 +60,11 @@ def check_origin(request: Request) -> None:
     browser, which the token still has to get past."""
     origin = request.headers.get("origin")
     host = request.headers.get("host", "")
-    if origin is not None and (origin.strip() == "null" or _netloc(origin) != host):
+    if origin is not None and (
+        origin.strip() == "null"
+        or _netloc(origin) != host
+        or not origin.startswith(f"{request.url.scheme}://")  # https://this:port is another
+    ):
         raise Refused("a page from another site cannot change your collection", 403)
 
 
