@@ -167,3 +167,15 @@ def test_a_german_sheet_imports_to_the_right_cards(real: Run, tmp_path: Path) ->
     owned = json.loads(ok(real, "collection", "-o", "json"))
     assert {(card["code"], card["nonfoil"]) for card in owned} == {("1 C 157", 2), ("1 U 139", 1)}
     ok(real, "undo")
+
+
+def test_a_sheets_set_column_must_agree_with_the_card(real: Run, tmp_path: Path) -> None:
+    """A set given by number or by the printed set's name chooses among a name's printings,
+    and a set the card is not in is a bad row, not ignored."""
+    sheet = tmp_path / "sets.csv"
+    sheet.write_text("Name,Set,Quantity\nChugawug Cook,FreeRealms,1\nChugawug Cook,2,1\n", "utf-8")
+    result = real("import", str(sheet), "--dry-run")
+    assert result.exit_code == 2
+    assert "row 3: 'Chugawug Cook' is 1 C 143, not a card of series 2" in result.output
+    sheet.write_text("Name,Set,Quantity\nBaron von Darkcheat,Heroes,1\n", "utf-8")
+    assert "4 P 16" in ok(real, "import", str(sheet), "--dry-run")  # printed in sets 3 and 4

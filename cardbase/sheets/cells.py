@@ -86,10 +86,23 @@ def blank(value: Any) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
 
+def _series_by_set_name() -> dict[str, int]:
+    from cardbase.games import GAMES
+
+    return {fold(name): series for game in GAMES.values()
+            for series, name in game.set_names.items()}  # fmt: skip
+
+
+SERIES_BY_SET_NAME = _series_by_set_name()
+
+
 def series_of(value: Any) -> int | None:
-    """A series from a Set column: 2, "2", "Series 2"; a set's name gives none (not an error)."""
+    """A series from a Set column: 2, "2", "Series 2", or a printed set's name ("Shattered
+    Past", any case); another name gives none (not an error: apps write their own)."""
     digits = "".join(ch for ch in text(value) if ch.isdigit())
-    return int(digits) if digits and len(digits) <= 3 else None
+    if digits:
+        return int(digits) if len(digits) <= 3 else None
+    return SERIES_BY_SET_NAME.get(fold(text(value)))
 
 
 def is_total(value: Any) -> bool:

@@ -159,8 +159,15 @@ def _resolve(resolver: NameResolver, row: SheetRow) -> Printing:
         return printing
     match = resolver.match(row.name)
     printings = match.printings
-    if row.series is not None and len(printings) > 1:
-        printings = [p for p in printings if p.series == row.series] or printings
+    if row.series is not None and printings:
+        in_series = [p for p in printings if p.series == row.series]
+        if not in_series:  # the set column says otherwise: which is right is the user's call
+            codes = ", ".join(str(p.code) for p in printings)
+            raise CardbaseError(
+                f"'{shorten(row.name)}' is {codes}, not a card of series {row.series}; "
+                "fix the set column or the name"
+            )
+        printings = in_series
     if len(printings) == 1:
         return printings[0]
     if printings:
