@@ -332,7 +332,8 @@ def test_saved_decks_life_cycle(both_games: Path, tmp_path: Path) -> None:
     assert run("deck", "save", str(deck), "--name", "Bog  Stew").exit_code == 0
     again = run("deck", "save", str(deck), "--name", "bog stew")
     assert again.exit_code == 2
-    assert "exists; add --force" in again.stderr
+    assert "exists (the deck 'Bog Stew': names match whatever their case" in again.stderr
+    assert "add --force to replace it" in again.stderr
     assert run("deck", "save", str(deck), "--name", "bog stew", "--force").exit_code == 0
     listed = json.loads(run("deck", "list", "-o", "json").stdout)
     assert [(d["name"], d["cards"], d["format"]) for d in listed] == [
