@@ -92,6 +92,16 @@ def _copy_into(source: sqlite3.Connection, partial: Path, db_path: Location) -> 
         _refuse_a_damaged_copy(copy, db_path)
 
 
+def backup_beside(db_path: Location, before: str) -> Path | None:
+    """A copy of a SQLite database beside it, named for the moment and the command about to
+    change it (`cards-before-move-20261202-013000.db`), for `restore` to put back; None for
+    PostgreSQL, whose backups are pg_dump's, or a database not made yet."""
+    if not isinstance(db_path, Path) or not db_path.exists():
+        return None
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    return backup(db_path, db_path.with_name(f"{db_path.stem}-before-{before}-{stamp}.db"))
+
+
 def _refuse_a_damaged_copy(copy: sqlite3.Connection, db_path: Location) -> None:
     """A backup of damaged pages would replace a good backup (with --force) by a bad one."""
     problems = health.page_problems(copy)

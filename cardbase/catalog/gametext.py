@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -24,6 +23,7 @@ from cardbase.client.texts import CardTexts, card_texts
 from cardbase.db import tables
 from cardbase.db.location import Location
 from cardbase.errors import CardbaseError
+from cardbase.maintenance import backup_beside
 from cardbase.text import plural
 
 ENGLISH = LOCALES["en_us"]
@@ -76,7 +76,7 @@ def import_client_texts(
         conn.close()
     if dry_run or not (plan.english or plan.translated):  # nothing to write, nothing to keep
         return _report(folder, catalogue.cards, texts, plan, dry_run, None, _is_postgres(location))
-    saved = _backup(location) if backup else None
+    saved = backup_beside(location, "import-client") if backup else None
     with write_transaction(location, whole=True) as conn:
         plan = _plan(conn, catalogue.cards, texts)
         _write(conn, plan)
@@ -144,17 +144,6 @@ def _write(conn: sqlite3.Connection, plan: _Plan) -> None:
     cursor.executemany(
         f"INSERT INTO {tables.CARD_TEXT_TABLE} ({columns}) VALUES (?, ?, ?, ?)", plan.translated
     )
-
-
-def _backup(location: Location) -> Path | None:
-    """A copy of a SQLite database beside it, named for the moment; PostgreSQL keeps its own
-    backups (pg_dump), which cardbase does not take."""
-    from cardbase.maintenance import backup
-
-    if not isinstance(location, Path) or not location.exists():
-        return None
-    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    return backup(location, location.with_name(f"{location.stem}-before-import-client-{stamp}.db"))
 
 
 def _report(

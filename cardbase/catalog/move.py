@@ -12,7 +12,6 @@ All in one transaction, a SQLite database backed up first.
 from __future__ import annotations
 
 import sqlite3
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -20,6 +19,7 @@ from cardbase.catalog.load import checked_rows, read_catalogue, store_rows
 from cardbase.db import tables
 from cardbase.db.location import Location
 from cardbase.games import DEFAULT_GAME, OLD_SAMPLE
+from cardbase.maintenance import backup_beside
 
 # Every table that points at a card, and the columns besides card_id that key its rows.
 _REFERENCES = {
@@ -95,7 +95,7 @@ def move_to_catalogue(
     trial = _run(location, rows, parsed.given, keep=False)  # the whole move, rolled back
     if dry_run or trial.nothing:
         return trial._replace(dry_run=dry_run)
-    saved = _backup(location)
+    saved = backup_beside(location, "move")
     return _run(location, rows, parsed.given, keep=True)._replace(backup=saved)
 
 
@@ -235,12 +235,3 @@ def _drop(conn: sqlite3.Connection, card_ids: list[int]) -> None:
     for table in (tables.CARD_NAME_TABLE, tables.CARD_TEXT_TABLE):
         conn.executemany(f"DELETE FROM {table} WHERE card_id = ?", [(i,) for i in card_ids])
     conn.executemany(f"DELETE FROM {tables.CARD_TABLE} WHERE id = ?", [(i,) for i in card_ids])
-
-
-def _backup(location: Location) -> Path | None:
-    from cardbase.maintenance import backup
-
-    if not isinstance(location, Path) or not location.exists():
-        return None
-    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    return backup(location, location.with_name(f"{location.stem}-before-move-{stamp}.db"))
