@@ -179,3 +179,20 @@ def test_a_sheets_set_column_must_agree_with_the_card(real: Run, tmp_path: Path)
     assert "row 3: 'Chugawug Cook' is 1 C 143, not a card of series 2" in result.output
     sheet.write_text("Name,Set,Quantity\nBaron von Darkcheat,Heroes,1\n", "utf-8")
     assert "4 P 16" in ok(real, "import", str(sheet), "--dry-run")  # printed in sets 3 and 4
+
+
+def test_a_german_sheet_in_german_words(real: Run, tmp_path: Path) -> None:
+    """Languages and conditions as a German collector writes them."""
+    sheet = tmp_path / "sammlung.csv"
+    sheet.write_text(
+        "Anzahl,Name,Sprache,Zustand\n1,Hochfliegender Adler,Englisch,Nahezu neuwertig\n"
+        "1,Hochfliegender Adler,Französisch,Leicht bespielt\n1,Soaring Eagle,中文,Beschädigt\n",
+        "utf-8",
+    )
+    result = real("import", str(sheet))
+    assert result.exit_code == 0, result.output
+    copies = json.loads(ok(real, "collection", "--copies", "-o", "json"))
+    assert sorted((c["language"], c["condition"], c["local_name"]) for c in copies) == [
+        ("en", "NM", "Soaring Eagle"), ("fr", "LP", "Aigle planant"), ("zh", "DMG", "飞翔的雄鹰"),
+    ]  # fmt: skip
+    ok(real, "undo")

@@ -34,6 +34,14 @@ CONDITION_SYNONYMS: dict[str, str] = {
     "hp": "HP", "pl": "HP", "played": "HP", "heavilyplayed": "HP", "heavyplayed": "HP",
     "dmg": "DMG", "damaged": "DMG", "poor": "DMG", "po": "DMG",
 }  # fmt: skip
+# ... and in the client's other languages, as German and French collectors write them.
+_LOCAL_CONDITIONS: dict[str, str] = {
+    "Neuwertig": "M", "Nahezu neuwertig": "NM", "Exzellent": "LP", "Leicht bespielt": "LP",
+    "Gut": "MP", "Sehr gut": "MP", "Bespielt": "HP", "Stark bespielt": "HP",
+    "Beschädigt": "DMG", "Neuf": "M", "Quasi neuf": "NM", "Presque neuf": "NM", "Bon": "MP",
+    "Très bon": "MP", "Joué": "HP", "Abîmé": "DMG", "Casi nuevo": "NM", "Excelente": "LP",
+    "Bueno": "MP", "Dañado": "DMG",
+}  # fmt: skip
 DEFAULT_CONDITION = "NM"
 DEFAULT_LANGUAGE = "en"
 NO_LOCATION = ""
@@ -49,9 +57,23 @@ def _fold(text: str) -> str:
     return _FOLD.sub("", text.casefold())
 
 
+def _accentless(text: str) -> str:
+    """Folded as `_fold` folds, accents dropped first (Beschädigt -> beschadigt), so the
+    words of other languages keep every letter."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return _fold("".join(ch for ch in decomposed if not unicodedata.combining(ch)))
+
+
+_LOCAL_CONDITION_KEYS = {_accentless(word): code for word, code in _LOCAL_CONDITIONS.items()}
+
+
 def parse_condition(text: str) -> str:
     """'nm', 'Near Mint', 'NearMint', 'Excellent' -> the stored code (NM, LP ...)."""
-    found = CONDITION_SYNONYMS.get(_fold(text)) or CONDITION_SYNONYMS.get(text.strip().lower())
+    found = (
+        CONDITION_SYNONYMS.get(_fold(text))
+        or CONDITION_SYNONYMS.get(text.strip().lower())
+        or _LOCAL_CONDITION_KEYS.get(_accentless(text))
+    )
     if found:
         return found
     codes = {**{code: code for code in CONDITIONS}, **{n: c for c, n in CONDITION_NAMES.items()}}
@@ -69,11 +91,17 @@ def condition_rank(code: str) -> int:
 
 
 def _language_names() -> dict[str, str]:
-    from cardbase.collection.languages import ISO_639_1, VARIANTS
+    from cardbase.collection.languages import ISO_639_1, LOCAL_NAMES, VARIANTS
 
-    names = {_fold(name): code for code, words in ISO_639_1.items() for name in words}
+    names = {_name_key(name): code for code, words in LOCAL_NAMES.items() for name in words}
+    names.update({_fold(name): code for code, words in ISO_639_1.items() for name in words})
     names.update({_fold(name): code for code, words in VARIANTS.items() for name in words})
     return names
+
+
+def _name_key(name: str) -> str:
+    """A language's name folded for lookups; one in another script (中文) as it is."""
+    return _fold(name) or name.strip()
 
 
 def parse_language(text: str) -> str:
@@ -87,7 +115,7 @@ def parse_language(text: str) -> str:
         if len(variant) == 2:
             return f"{code}-{variant.upper()}"
         return f"{code}-{variant.title()}" if variant else code
-    named = _language_names().get(_fold(word))
+    named = _language_names().get(_fold(word) or word)
     if named:
         return named
     guess = closest(word, [name for words in ISO_639_1.values() for name in words])

@@ -89,3 +89,16 @@ SCRYFALL_LANGUAGES: dict[str, str] = {
                                "la", "ar", "sa", "grc", "qya")},
     "zhs": "zh-Hans", "zht": "zh-Hant", "ph": "x-ph",
 }  # fmt: skip
+
+# The client's languages named in the client's languages: a German collector's sheet says
+# "Englisch" and "Französisch", a French one "Anglais". Read as the English names are.
+LOCAL_NAMES: dict[str, tuple[str, ...]] = {
+    "en": ("Englisch", "Anglais", "Inglés", "Inglês", "英语"),
+    "de": ("Deutsch", "Allemand", "Alemán", "Alemão", "德语"),
+    "fr": ("Französisch", "Français", "Francés", "Francês", "法语"),
+    "es": ("Spanisch", "Espagnol", "Español", "Espanhol", "西班牙语"),
+    "pt": ("Portugiesisch", "Portugais", "Portugués", "Português", "葡萄牙语"),
+    "zh": ("Chinesisch", "Chinois", "Chino", "Chinês", "中文", "汉语"),
+    "it": ("Italienisch", "Italien", "Italiano"),
+    "ja": ("Japanisch", "Japonais", "Japonés", "Japonês", "日语"),
+}
