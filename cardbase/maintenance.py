@@ -64,10 +64,18 @@ def backup(db_path: Location, target: Path, force: bool = False) -> Path:
             held.append(os.open(partial, os.O_RDONLY))
             hold(held[-1])
             _copy_into(source, partial, db_path)
+        foreign = health.schema_problem(source)
     except sqlite3.Error as exc:
         raise CardbaseError(f"{target}: cannot write the backup ({exc})") from exc
     finally:
         source.close()
+    if foreign:  # copied as it is, but said: restore would refuse it, writes refuse it now
+        from cardbase import notices
+
+        notices.tell(
+            f"{db_path}'s schema is not cardbase's ({foreign}): the backup holds it too, and "
+            "restore will refuse it; 'cardbase doctor' shows what is wrong"
+        )
     return target
 
 

@@ -107,3 +107,14 @@ def test_deck_check_of_a_folder_says_which_folders_in_it_it_left_out(
     result = run("deck", "check", str(tmp_path / "decks"))
     assert result.exit_code == 1  # the deck is too small: a verdict
     assert "1 folder(s) in it left out (sub); name one to check its decks" in result.stderr
+
+
+def test_a_backup_of_a_schema_that_is_not_cardbases_says_so(run: Run, tmp_path: Path) -> None:
+    import sqlite3
+
+    with sqlite3.connect(run.db_path) as conn:
+        conn.execute("CREATE TRIGGER x AFTER INSERT ON holding BEGIN DELETE FROM holding; END")
+    result = run("backup", str(tmp_path / "b.db"))
+    assert result.exit_code == 0  # a copy is what a damaged database needs most
+    assert "trigger x is not cardbase's" in result.stderr
+    assert "restore will refuse it" in result.stderr

@@ -122,17 +122,24 @@ def check_before_write(conn: sqlite3.Connection, path: Path) -> None:
     problems = walk_problems(conn)
     if problems:
         raise damaged(path, problems[0])
+    found = schema_problem(conn)
+    if found:
+        raise schema_broken(path, found)
+
+
+def schema_problem(conn: sqlite3.Connection) -> str | None:
+    """What is missing from the schema, or the first object in it that is not cardbase's
+    (a table, index, trigger or view that could run or change what a write does)."""
     rows = conn.execute(
         "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite^_%' ESCAPE '^'"
     ).fetchall()
     present = {row[1] for row in rows}
     missing = [name for name in required_objects() if name not in present]
     if missing:
-        raise schema_broken(path, f"missing: {', '.join(missing)}")
+        return f"missing: {', '.join(missing)}"
     unexpected = next((f"{kind} {name}" for kind, name, sql in rows
                        if not _is_cardbases(kind, name, sql)), None)  # fmt: skip
-    if unexpected:
-        raise schema_broken(path, f"{unexpected} is not cardbase's")
+    return f"{unexpected} is not cardbase's" if unexpected else None
 
 
 def _is_cardbases(kind: str, name: str, sql: str | None) -> bool:
