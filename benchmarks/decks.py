@@ -15,7 +15,7 @@ def bench_decks(ctx: Context) -> Iterator[Row]:
     """Deck checks per second, in process, on the generated deck lists."""
     from cardbase.db import connect as db
     from cardbase.decks.check import check_deck
-    from cardbase.decks.lists import read_deck_file
+    from cardbase.decks.sheetdecks import read_deck_file
 
     conn = db.open_db(ctx.database("large"))
     decks = [

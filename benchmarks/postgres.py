@@ -35,6 +35,7 @@ from harness import BIN, HERE, Context, Row, copy_database, has
 sys.path.insert(0, str(HERE.parent))  # the project's own tests/, for its throwaway cluster
 
 from cardbase.db.location import Location, PostgresUrl
+from cardbase.library import Library
 from tests.pg_cluster import HOW_TO_RUN, Cluster, server_binaries
 
 # pg_stat_statements counts each statement's calls and time, for scaling.py's split.
@@ -244,7 +245,7 @@ def _imports(ctx: Context, server: Server) -> Iterator[Row]:
             location = ctx.work / f"imports-{next(made)}.db"
             copy_database(ctx.database("large"), location)
         for n in range(IMPORTERS):
-            add_collector(location, f"c{n + 1}")
+            add_collector(Library(location), f"c{n + 1}")
         return location
 
     rows, total = sheets[0][1], sum(count for _, count in sheets)

@@ -32,6 +32,7 @@ import league
 from harness import Context, Row
 
 from cardbase.db.location import PostgresUrl
+from cardbase.library import Library
 
 SEARCHERS = 2  # one per core of the machine the README's figures come from
 MIX_SECONDS = {"1k": 1.0, "10k": 6.0, "100k": 30.0, "1m": 30.0}
@@ -94,7 +95,7 @@ def _worker(
             match_with(conn, item)
         else:
             mode = Mode.ADD if len(times) % 2 == 0 else Mode.REMOVE
-            change_items(url, [item], mode, collector=collector)
+            change_items(Library(url, collector), [item], mode)
         times.append(time.perf_counter() - start)
     if conn is not None:
         conn.close()

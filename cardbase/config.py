@@ -51,9 +51,10 @@ def _language(value: str) -> str:
 
 
 def _catalogue(value: str) -> str:
-    from cardbase.catalog.choice import catalogue_file
-
-    catalogue_file(value)  # refuses an empty name
+    """A built-in catalogue's name or a file: which, `cardbase.catalog.choice` reads when a
+    database is made (it reads this file, so it is not asked here)."""
+    if not value.strip():
+        raise CardbaseError("catalogue: empty; name a CSV file, free-realms, sample or wildhearts")
     return value.strip()
 
 

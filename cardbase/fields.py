@@ -26,6 +26,15 @@ RARITY_NAMES: dict[str, str] = {
 }
 RARITY_LETTERS = "".join(RARITY_NAMES)  # catalogue order: CURESP
 RANKED_RARITIES = "CURE"  # C < U < R < E; promos and starters stand outside the order
+
+
+def letter_rank(column: str, letters: str) -> str:
+    """SQL, the same on both engines, for the place of `column`'s letter in `letters`, from
+    1; 0 for a letter not among them."""
+    whens = " ".join(f"WHEN '{letter}' THEN {n}" for n, letter in enumerate(letters, 1))
+    return f"(CASE {column} {whens} ELSE 0 END)"
+
+
 GEM_COLOURS: dict[str, str] = {"R": "red", "G": "green", "B": "blue", "Y": "yellow"}
 MAX_GEMS = 4
 NONFOIL, FOIL = "nonfoil", "foil"
@@ -114,7 +123,7 @@ FIELDS: tuple[CardField, ...] = (
               option="Series number or range", example="1"),
     CardField("rarity", Kind.RARITY, ("r",), "c.rarity", "rarity", export="Rarity",
               table="Rarity", option="Rarity letter or name; >=r works", example="U",
-              sort=(f"instr('{RARITY_LETTERS}', c.rarity)",)),
+              sort=(letter_rank("c.rarity", RARITY_LETTERS),)),
     CardField("number", Kind.NUMBER, ("num",), "c.number", "number", export="Number"),
     # The series' printed set, named by the game's data (cardbase.games): JSON only.
     CardField("set_name", None, (), "", "set_name"),

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from cardbase.db import connect as db
 from cardbase.db import health, tables
-from cardbase.db.connection import connect, transaction
+from cardbase.db.connection import SqliteConnection, connect, transaction
 from cardbase.db.dbfiles import (
     claimed,
     clear_leftovers,
@@ -35,11 +35,11 @@ from cardbase.db.dbfiles import (
     side_files,
     temporary_beside,
 )
+from cardbase.db.engine import Connection
 from cardbase.db.header import known_version, read_header
 from cardbase.db.location import Location, sqlite_file
 from cardbase.errors import CardbaseError, DatabaseError
 
-RESTORE_HINT = "'cardbase restore BACKUP' puts a backup in its place"
 FIX_HINT = "--fix rebuilds it"
 RESTORE_FIRST = "--fix rebuilds it once the problems above are solved"
 
@@ -91,8 +91,9 @@ def _holding() -> Iterator[list[int]]:
             os.close(handle)
 
 
-def _copy_into(source: sqlite3.Connection, partial: Path, db_path: Location) -> None:
-    with closing(sqlite3.connect(partial)) as copy:
+def _copy_into(source: Connection, partial: Path, db_path: Location) -> None:
+    assert isinstance(source, sqlite3.Connection)  # a backup is of a SQLite file
+    with closing(sqlite3.connect(partial, factory=SqliteConnection)) as copy:
         copy.execute("PRAGMA journal_mode = OFF")  # a failed copy is deleted whole anyway
         # The header first: a partial file a kill leaves is then recognisably SQLite's.
         copy.execute(f"PRAGMA application_id = {tables.APPLICATION_ID}")
@@ -110,7 +111,7 @@ def backup_beside(db_path: Location, before: str) -> Path | None:
     return backup(db_path, db_path.with_name(f"{db_path.stem}-before-{before}-{stamp}.db"))
 
 
-def _refuse_a_damaged_copy(copy: sqlite3.Connection, db_path: Location) -> None:
+def _refuse_a_damaged_copy(copy: Connection, db_path: Location) -> None:
     """A backup of damaged pages would replace a good backup (with --force) by a bad one."""
     problems = health.page_problems(copy)
     if problems:
@@ -183,7 +184,7 @@ def _unusable(source: Path, why: object) -> DatabaseError:
     return DatabaseError(f"{source}: not a usable cardbase backup ({why}); nothing was changed")
 
 
-def _backup_version(conn: sqlite3.Connection, source: Path) -> int:
+def _backup_version(conn: Connection, source: Path) -> int:
     try:
         app_id, version, objects = read_header(conn, source)
     except DatabaseError as exc:
@@ -217,7 +218,7 @@ def _verify(temporary: Path, source: Path, version: int) -> None:
             raise _unusable(source, exc) from exc
 
 
-def _upgrade(conn: sqlite3.Connection, version: int, source: Path) -> None:
+def _upgrade(conn: Connection, version: int, source: Path) -> None:
     from cardbase.db import schema
 
     if version == tables.SCHEMA_VERSION:
@@ -228,7 +229,7 @@ def _upgrade(conn: sqlite3.Connection, version: int, source: Path) -> None:
         raise _unusable(source, f"cannot be upgraded from schema {version}: {exc}") from exc
 
 
-def _rebuild_fts(conn: sqlite3.Connection) -> None:
+def _rebuild_fts(conn: Connection) -> None:
     from cardbase.db import schema
 
     with transaction(conn):

@@ -1,82 +1,54 @@
-"""Fixtures: small catalogues in tests/data, fresh databases made from them, a CLI runner."""
+"""Fixtures: small catalogues in tests/data, new databases copied from templates made once
+per session, a CLI runner. What modules share besides fixtures is in tests/helpers.py."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+import typer.testing
 
-from cardbase.cli import app
-from cardbase.db import schema
-from cardbase.db.location import PostgresUrl
-
-ROOT = Path(__file__).resolve().parent.parent
 # A database a test creates without naming a catalogue starts from the sample: most tests
 # were written for its cards (Chugawug Cook is 1 C 14), module fixtures included, which run
 # before any function fixture could set this. Tests of the real catalogue name it.
 os.environ["CARDBASE_CATALOGUE"] = "sample"
-DATA = Path(__file__).parent / "data"
-MINI_CATALOGUE = DATA / "mini_cards.csv"
 
-# Words and query syntax that users type and that mean something to FTS5 or SQL: the
-# property tests glue them (and random text) into query soups.
-QUERY_TOKENS = [
-    "dragon",
-    "chug*",
-    "or",
-    "OR",
-    "and",
-    "not",
-    "near",
-    "(",
-    ")",
-    "-",
-    '"',
-    "'",
-    "!",
-    "/",
-    "s:chaos",
-    "t:",
-    "cost>=2",
-    "atk>def",
-    "r>=r",
-    "gem:rr",
-    "is:hero",
-    "order:-cost",
-    "1U132",
-    ":",
-    "..",
-    "cost:2..4",
-    '"draw a',
-    "name:/x/",
-    "-(",
-    "NEAR(a b)",
-    "NEAR(",
-    "*",
-    "^",
-    "{name}",
-    "o:stun",
-    "; DROP TABLE card; --",
-    "cond>=lp",
-    "cond:",
-    "lang:fr",
-    'in:"binder 1"',
-    "in:none",
-    "tag:trade,",
-    "tag!=none",
-]
+from cardbase.db.location import PostgresUrl
+from tests import helpers
+
+# Re-exported for the modules that import them from here.
+from tests.helpers import (  # noqa: F401
+    DATA,
+    FORMULA_NAME,
+    FORMULA_ROWS,
+    MINI_CATALOGUE,
+    QUERY_TOKENS,
+    ROOT,
+    Run,
+    copy_database,
+    database_checksum,
+    formula_database,
+    new_database,
+    subprocess_env,
+)
+
+# Every CliRunner.invoke builds the click command from the app anew; once per app will do.
+typer.testing._get_command = helpers.built_command  # type: ignore[attr-defined]
 
 
-def subprocess_env() -> dict[str, str]:
-    """The environment for `python -m cardbase` children: they import this worktree's package,
-    whatever the current directory and whichever cardbase is installed."""
-    paths = [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+@pytest.fixture(scope="session", autouse=True)
+def database_templates(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[helpers.DatabaseTemplates]:
+    """The session's template databases, one per catalogue, which `new_database` copies
+    (each xdist worker has its own)."""
+    templates = helpers.DatabaseTemplates(tmp_path_factory.mktemp("templates"))
+    helpers.use_templates(templates)
+    yield templates
+    helpers.use_templates(None)
 
 
 @pytest.fixture(autouse=True)
@@ -92,9 +64,8 @@ def _no_user_database(
 
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
-    path = tmp_path / "mini.db"
-    schema.prepare(path, catalogue=MINI_CATALOGUE)
-    return path
+    """A new database of the mini catalogue (a copy of its template)."""
+    return new_database(tmp_path / "mini.db", MINI_CATALOGUE)
 
 
 @pytest.fixture
@@ -106,71 +77,14 @@ def conn(db_path: Path) -> sqlite3.Connection:
     connection.close()
 
 
-class Run:
-    """Invoke the CLI against one database, as a user would type it."""
-
-    def __init__(self, db_path: Path) -> None:
-        self.db_path = db_path
-        self.runner = CliRunner()
-
-    def __call__(self, *args: str, input: str | None = None):
-        return self.runner.invoke(app, ["--db", str(self.db_path), *args], input=input)
-
-
 @pytest.fixture
 def run(db_path: Path) -> Run:
     return Run(db_path)
 
 
-def database_checksum(path: Path) -> str:
-    """A digest over the header and every row of every table: equal before and after means
-    nothing changed."""
-    digest = hashlib.sha256()
-    with sqlite3.connect(path) as connection:
-        for pragma in ("application_id", "user_version"):
-            digest.update(repr(connection.execute(f"PRAGMA {pragma}").fetchone()).encode())
-        tables = [
-            r[0]
-            for r in connection.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'card_fts%' "
-                "ORDER BY name"
-            )
-        ]
-        for table in tables:
-            digest.update(table.encode())
-            for row in connection.execute(f'SELECT * FROM "{table}" ORDER BY 1'):
-                digest.update(repr(row).encode())
-    return digest.hexdigest()
-
-
 @pytest.fixture
 def checksum() -> Callable[[Path], str]:
     return database_checksum
-
-
-def copy_database(source: Path, target: Path) -> Path:
-    """A consistent copy (WAL included) through SQLite's online backup."""
-    with sqlite3.connect(source) as src, sqlite3.connect(target) as dst:
-        src.backup(dst)
-    return target
-
-
-# Cards whose name, traits, text and lore a spreadsheet would run as formulas or read as an
-# error value, were they not stored as text.
-FORMULA_NAME = '=HYPERLINK("http://x","y")'
-FORMULA_ROWS = (
-    '3 C 1,"=HYPERLINK(""http://x"",""y"")",Trick,,Order,"@Maneuver",1,,,Y,"=1+2 attack","-lore"\n'
-    "3 C 2,#N/A,Trick,,Order,,1,,,Y,+SUM(A1),\n"
-)
-
-
-def formula_database(tmp_path: Path) -> tuple[Path, Path]:
-    """The mini catalogue plus `FORMULA_ROWS`, as a catalogue file and a database made from it."""
-    catalogue = tmp_path / "formulas.csv"
-    catalogue.write_text(MINI_CATALOGUE.read_text() + FORMULA_ROWS)
-    path = tmp_path / "formulas.db"
-    schema.prepare(path, catalogue)
-    return catalogue, path
 
 
 @pytest.fixture(scope="session")

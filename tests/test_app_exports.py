@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import DATA, Run
+from tests.helpers import DATA, Run
 from tests.test_sheet_holdings import holdings
 
 APPS = DATA / "apps"

@@ -12,11 +12,10 @@ from types import ModuleType
 import pytest
 
 from cardbase.db import connect as db
-from cardbase.db import schema
 from cardbase.db.location import Location, PostgresUrl
 from cardbase.db.postgres import schema as postgres_schema
 from cardbase.trades.lobby import lobby
-from tests.conftest import MINI_CATALOGUE, ROOT
+from tests.helpers import MINI_CATALOGUE, ROOT, new_database
 
 TOTALS_DIFFER = (
     "SELECT count(*) FROM (SELECT collector_id, card_id, nonfoil, foil FROM ownership "
@@ -55,7 +54,7 @@ def test_the_league_totals_are_its_holdings_sums(
     tmp_path: Path, bench: dict[str, ModuleType]
 ) -> None:
     path = tmp_path / "league.db"
-    schema.prepare(path, MINI_CATALOGUE)
+    new_database(path, MINI_CATALOGUE)
     conn = _filled(bench, path)
     rows = _rows(conn)
     assert len(rows["holding"]) == 30  # 3 collectors x 10 cards, each card once
@@ -71,7 +70,7 @@ def test_the_league_is_the_same_on_postgresql(
     tmp_path: Path, pg_url: PostgresUrl, bench: dict[str, ModuleType]
 ) -> None:
     path = tmp_path / "league.db"
-    schema.prepare(path, MINI_CATALOGUE)
+    new_database(path, MINI_CATALOGUE)
     postgres_schema.prepare(pg_url, MINI_CATALOGUE)
     on_postgres = _filled(bench, pg_url)
     assert on_postgres.execute(TOTALS_DIFFER).fetchone()[0] == 0

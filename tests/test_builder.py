@@ -8,19 +8,18 @@ from pathlib import Path
 import pytest
 
 from cardbase.db import connect as db
-from cardbase.db import schema
 from cardbase.decks.builder import build_deck
 from cardbase.decks.check import check_deck
 from cardbase.decks.lists import parse_deck_text
 from cardbase.decks.saved import deck_text
-from tests.conftest import Run
+from tests.helpers import Run, new_database
 
 
 @pytest.fixture(scope="module")
 def collection(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The bundled catalogue; three of every Chaos card, one of each Hero, five Order cards."""
     path = tmp_path_factory.mktemp("builder") / "builder.db"
-    schema.prepare(path)
+    new_database(path)
     run = Run(path)
     for query, copies in (("s:chaos", 3), ("is:hero", 1), ("s:order t:creature order:cost", 1)):
         cards = json.loads(
@@ -86,7 +85,7 @@ def test_says_exactly_what_is_short(collection: Path) -> None:
 
 
 def test_cli_build_save_and_fail(collection: Path, tmp_path: Path) -> None:
-    from tests.conftest import copy_database
+    from tests.helpers import copy_database
 
     path = copy_database(collection, tmp_path / "b.db")
     run = Run(path)
@@ -120,7 +119,7 @@ def test_gaps_are_filled_with_heroes_only_within_the_limit(tmp_path: Path) -> No
     """The issue's case: few Machine cards, many Heroes. Without --heroes the gaps go to
     Heroes, and a note says so; --heroes 0 refuses, saying what would fill it."""
     path = tmp_path / "m.db"
-    schema.prepare(path)
+    new_database(path)
     run = Run(path)
     machine = json.loads(run("search", "s:machine t:creature", "-o", "json").stdout)[:12]
     heroes = json.loads(run("search", "is:hero", "-o", "json", "--limit", "100").stdout)
@@ -147,7 +146,7 @@ def test_gaps_are_filled_with_heroes_only_within_the_limit(tmp_path: Path) -> No
 
 
 def test_out_and_save_follow_the_overwrite_rule(collection: Path, tmp_path: Path) -> None:
-    from tests.conftest import copy_database
+    from tests.helpers import copy_database
 
     run = Run(copy_database(collection, tmp_path / "b.db"))
     out = tmp_path / "deck.txt"

@@ -14,7 +14,8 @@ from cardbase.catalog.update import import_catalogue
 from cardbase.db.bulkload import is_bulk
 from cardbase.db.connection import connect, transaction
 from cardbase.errors import CatalogueError
-from tests.conftest import Run
+from cardbase.library import Library
+from tests.helpers import Run
 
 HEADER = "code,name,type,hero,sphere,traits,cost,attack,defense,gems,text,lore\n"
 
@@ -127,10 +128,10 @@ def test_import_counts_added_updated_unchanged(db_path: Path, tmp_path: Path) ->
         + "3 C 1,Brand New,Trick,,Order,,1,,,Y,,\n",
         encoding="utf-8",
     )
-    counts, problems, _ignored = import_catalogue(db_path, source)
+    counts, problems, _ignored = import_catalogue(Library(db_path), source)
     assert (counts.added, counts.updated, counts.unchanged) == (1, 1, 1)
     assert problems == []
-    counts = import_catalogue(db_path, source).counts
+    counts = import_catalogue(Library(db_path), source).counts
     assert (counts.added, counts.updated, counts.unchanged) == (0, 0, 3)
 
 
@@ -141,9 +142,9 @@ def test_import_with_a_bad_row_writes_nothing(db_path: Path, tmp_path: Path, che
     )
     before = checksum(db_path)
     with pytest.raises(CatalogueError, match="1 bad row"):
-        import_catalogue(db_path, source)
+        import_catalogue(Library(db_path), source)
     assert checksum(db_path) == before
-    counts, problems, _ignored = import_catalogue(db_path, source, skip_bad=True)
+    counts, problems, _ignored = import_catalogue(Library(db_path), source, skip_bad=True)
     assert (counts.added, counts.skipped) == (1, 1)
     assert "row 3" in problems[0]
 
@@ -163,7 +164,7 @@ def test_columns_that_are_no_catalogue_column_are_named(db_path: Path, tmp_path:
     source.write_text(
         "code,name,type,sphere,cost,Price,Notes\n3 C 1,Brand New,Trick,Order,1,0.10,mine\n"
     )
-    report = import_catalogue(db_path, source)
+    report = import_catalogue(Library(db_path), source)
     assert report.ignored_columns == ["Price", "Notes"]
     result = Run(db_path)("catalog", "import", str(source))
     assert result.exit_code == 0, result.output
@@ -190,7 +191,7 @@ def test_a_bulk_import_leaves_the_schema_as_it_was_and_the_index_in_sync(
     source.write_text(HEADER + _many_rows(300), encoding="utf-8")
     before = _schema(db_path)
     assert is_bulk(300, 322)
-    assert import_catalogue(db_path, source).counts.added == 300
+    assert import_catalogue(Library(db_path), source).counts.added == 300
     assert _schema(db_path) == before
     doctor = Run(db_path)("doctor")
     assert doctor.exit_code == 0, doctor.output

@@ -10,14 +10,7 @@ from pathlib import Path
 import pytest
 
 from cardbase.catalog.choice import SAMPLE, built_in
-from cardbase.db import schema
-from tests.conftest import DATA, Run, database_checksum
-
-
-def ok(run: Run, *args: str, input: str | None = None) -> str:
-    result = run(*args, input=input)
-    assert result.exit_code == 0, (args, result.output)
-    return result.stdout
+from tests.helpers import DATA, Run, database_checksum, new_database, ok
 
 
 @pytest.fixture
@@ -25,7 +18,7 @@ def sample(tmp_path: Path) -> Run:
     """A sample database with copies of a card the real catalogue has (Chugawug Cook, in
     two holdings), one it has not (Chugawug Elder), history and a deck."""
     path = tmp_path / "old.db"
-    schema.prepare(path, built_in(SAMPLE))
+    new_database(path, built_in(SAMPLE))
     run = Run(path)
     ok(run, "add", "Chugawug Cook x3", "1 C 14 lp fr", "1 U 18 x4 foil", "1 C 47 x2")
     ok(run, "add", "1 C 14")

@@ -19,8 +19,7 @@ from typer.testing import CliRunner
 
 from cardbase.catalog.choice import REAL, SAMPLE, built_in
 from cardbase.cli import app, lean_app
-from cardbase.db import schema
-from tests.conftest import MINI_CATALOGUE, ROOT, Run, copy_database, subprocess_env
+from tests.helpers import MINI_CATALOGUE, ROOT, Run, copy_database, new_database, subprocess_env
 
 CLIENT = ROOT.parent / "shared" / "free-realms-client"
 
@@ -31,7 +30,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]
     the files the commands read."""
     folder = tmp_path_factory.mktemp("conventions")
     path = folder / "base.db"
-    schema.prepare(path, MINI_CATALOGUE)
+    new_database(path, MINI_CATALOGUE)
     deck = folder / "deck.txt"
     deck.write_text("3 Chugawug Cook\n2 Pixie Dewdancer\n")
     sheet = folder / "sheet.csv"
@@ -47,9 +46,9 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]
     ):
         assert run(*args).exit_code == 0, args
     real = folder / "real.db"  # what the real client's texts and the move to it need
-    schema.prepare(real, built_in(REAL))
+    new_database(real, built_in(REAL))
     sample = folder / "sample.db"
-    schema.prepare(sample, built_in(SAMPLE))
+    new_database(sample, built_in(SAMPLE))
     files = {"deck": str(deck), "sheet": str(sheet), "catalogue": str(MINI_CATALOGUE)}
     return path, {**files, "real": str(real), "sample": str(sample), "client": str(CLIENT)}
 
@@ -188,7 +187,7 @@ def test_groups_with_output_take_no_headers(base: tuple[Path, dict[str, str]]) -
 @pytest.mark.parametrize("where", ["before", "after"])
 def test_db_before_or_after_the_command(tmp_path: Path, where: str) -> None:
     path = tmp_path / "elsewhere.db"
-    schema.prepare(path, MINI_CATALOGUE)
+    new_database(path, MINI_CATALOGUE)
     runner = CliRunner()
     args = ["add", "1 C 14"]
     given = ["--db", str(path), *args] if where == "before" else [*args, "--db", str(path)]
@@ -202,7 +201,7 @@ def test_db_before_or_after_the_command(tmp_path: Path, where: str) -> None:
 def test_db_after_the_collectors_listing(tmp_path: Path) -> None:
     """`cardbase collectors` lists as a command does, so it takes --db after it as well."""
     path = tmp_path / "elsewhere.db"
-    schema.prepare(path, MINI_CATALOGUE)
+    new_database(path, MINI_CATALOGUE)
     runner = CliRunner()
     assert runner.invoke(app, ["collectors", "add", "Bob", "--db", str(path)]).exit_code == 0
     listed = runner.invoke(app, ["collectors", "--db", str(path), "-o", "json"])

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Run, subprocess_env
+from tests.helpers import Run, subprocess_env
 
 
 def cardbase(db: Path, *args: str, **kwargs: object) -> subprocess.CompletedProcess[str]:

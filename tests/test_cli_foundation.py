@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cardbase.cli import app
-from tests.conftest import ROOT, Run, subprocess_env
+from tests.helpers import ROOT, Run, subprocess_env
 
 HEADER = "code,name,type,hero,sphere,traits,cost,attack,defense,gems,text,lore\n"
 

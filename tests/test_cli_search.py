@@ -11,12 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardbase.db import connect as db
-from cardbase.db import schema
 from cardbase.errors import QueryError
 from cardbase.query.checks import check
 from cardbase.query.search import build_query, search
 from cardbase.text import visible
-from tests.conftest import MINI_CATALOGUE, QUERY_TOKENS, Run
+from tests.helpers import MINI_CATALOGUE, QUERY_TOKENS, Run, new_database
 
 
 def codes(result) -> list[str]:
@@ -127,10 +126,10 @@ def test_no_match_suggests_close_names(run: Run) -> None:
 def reader(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Run, sqlite3.Connection]]:
     """One database that only read commands use: the CLI and, beside it, the library."""
     path = tmp_path_factory.mktemp("reader") / "reader.db"
-    schema.prepare(path, MINI_CATALOGUE)
+    new_database(path, MINI_CATALOGUE)
     Run(path)("add", "1 C 14 x2", "2 C 101 foil", "1 E 82 foil", "1 C 41 x3", "1 U 132")
     conn = db.open_db(path)
-    conn.execute("PRAGMA query_only = ON")
+    conn.engine.read_only(conn)
     yield Run(path), conn
     conn.close()
 

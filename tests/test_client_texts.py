@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 
 from cardbase.catalog.choice import REAL, SAMPLE, built_in
-from cardbase.db import schema
-from tests.conftest import ROOT, Run, database_checksum
+from tests.helpers import ROOT, Run, database_checksum, new_database, ok
 
 CLIENT = Path(
     os.environ.get("CARDBASE_CLIENT_DIR") or ROOT.parent / "shared" / "free-realms-client"
@@ -26,14 +25,8 @@ if not CLIENT.is_dir():
 @pytest.fixture
 def real(tmp_path: Path) -> Run:
     path = tmp_path / "real.db"
-    schema.prepare(path, built_in(REAL))
+    new_database(path, built_in(REAL))
     return Run(path)
-
-
-def ok(run: Run, *args: str) -> str:
-    result = run(*args)
-    assert result.exit_code == 0, (args, result.output)
-    return result.stdout
 
 
 def test_a_dry_run_says_what_it_would_do_and_changes_nothing(real: Run) -> None:
@@ -86,7 +79,7 @@ def test_the_tool_finds_the_tcg_folder_from_the_client_or_the_files(
 
 def test_a_catalogue_that_is_not_the_games_is_refused_whole(tmp_path: Path) -> None:
     path = tmp_path / "sample.db"
-    schema.prepare(path, built_in(SAMPLE))
+    new_database(path, built_in(SAMPLE))
     before = database_checksum(path)
     result = Run(path)("catalog", "import-client", str(CLIENT), "--no-backup")
     assert result.exit_code == 2

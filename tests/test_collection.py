@@ -16,19 +16,17 @@ from cardbase.catalog.names import NameResolver
 from cardbase.collection.changes import Mode, Request
 from cardbase.collection.store import change_collection, undo_last
 from cardbase.db import connect as db
-from cardbase.db import schema
 from cardbase.errors import CardbaseError
-from tests.conftest import MINI_CATALOGUE, ROOT, Run, copy_database, subprocess_env
-
-
-def owned(run: Run) -> dict[tuple[str, str], int]:
-    cards = json.loads(run("collection", "-o", "json").stdout)
-    counts = {}
-    for card in cards:
-        for finish in ("nonfoil", "foil"):
-            if card[finish]:
-                counts[(card["code"], finish)] = card[finish]
-    return counts
+from cardbase.library import Library
+from tests.helpers import (
+    MINI_CATALOGUE,
+    ROOT,
+    Run,
+    copy_database,
+    new_database,
+    owned,
+    subprocess_env,
+)
 
 
 def test_add_by_code_name_count_and_finish(run: Run) -> None:
@@ -170,7 +168,7 @@ operations = st.lists(
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("template") / "template.db"
-    schema.prepare(path, MINI_CATALOGUE)
+    new_database(path, MINI_CATALOGUE)
     return path
 
 
@@ -194,7 +192,7 @@ def test_counts_follow_a_model_and_undo_restores_every_state(
         for code, finish, n in items:
             after[(code, finish)] = after.get((code, finish), 0) + (n if mode is Mode.ADD else -n)
         try:
-            changes = change_collection(path, requests, mode, f"test {mode}")
+            changes = change_collection(Library(path), requests, mode, f"test {mode}")
         except CardbaseError:
             # refused only when it would go negative
             assert any(v < 0 for v in after.values()), after
@@ -206,7 +204,7 @@ def test_counts_follow_a_model_and_undo_restores_every_state(
         assert _counts(conn) == model
     while len(states) > 1:
         states.pop()
-        assert undo_last(path) is not None
+        assert undo_last(Library(path)) is not None
         assert _counts(conn) == states[-1]
     conn.close()
     path.unlink()

@@ -10,7 +10,7 @@ import sqlite3
 import pytest
 
 from cardbase.query.copies import COPY_KEYS
-from tests.conftest import Run
+from tests.helpers import Run
 
 ME = [  # what `add` is given, in this order
     ["1 C 14 x2", "--condition", "nm", "--location", "Binder 1", "--tag", "trade"],

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from cardbase.collection import attributes as attrs
 from cardbase.errors import CardbaseError
-from tests.conftest import Run
+from tests.helpers import Run
 
 
 def holdings(db_path: Path, collector: str = "me") -> list[tuple]:

@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 
 from cardbase.config import KEYS, load_config, save_setting
 from cardbase.errors import CardbaseError
-from tests.conftest import ROOT, Run, subprocess_env
+from tests.helpers import ROOT, Run, subprocess_env
 from tests.test_collectors import holdings
 
 TIMEOUT = 60  # seconds: a child that reads a pipe or /dev/zero would otherwise never end
@@ -103,6 +103,8 @@ def settings_and_values(draw: st.DrawFn) -> tuple[str, str]:
     return key, draw(_values(key))
 
 
+# 150 lists of settings, each saved, read back and one removed in a config file: over 1 s.
+@pytest.mark.slow
 @settings(max_examples=150, suppress_health_check=[HealthCheck.filter_too_much])
 @given(st.lists(settings_and_values(), min_size=1, max_size=4))
 def test_every_setting_the_checker_accepts_round_trips(pairs: list[tuple[str, str]]) -> None:

@@ -13,7 +13,7 @@ from cardbase import maintenance
 from cardbase.db import connect as db
 from cardbase.db import health, tables
 from cardbase.errors import DatabaseError
-from tests.conftest import Run, copy_database, database_checksum
+from tests.helpers import Run, assert_one_line, copy_database, database_checksum
 
 PAGE = 4096  # the page size of every database these tests make
 
@@ -59,13 +59,6 @@ def damaged_copy(used: Run, kind: str) -> Run:
     path = copy_database(used.db_path, used.db_path.with_name(f"{kind}.db"))
     damage(path, kind)
     return Run(path)
-
-
-def assert_one_line(result, code: int = 2) -> str:
-    assert result.exit_code == code, result.output
-    assert "Traceback" not in result.output and "internal error" not in result.stderr
-    assert result.stderr.startswith("cardbase: ") and result.stderr.count("\n") == 1
-    return result.stderr
 
 
 @pytest.mark.parametrize("kind", DAMAGE)
@@ -308,7 +301,7 @@ def test_a_full_disk_leaves_no_partial_file_and_the_old_database(used: Run, tmp_
     import subprocess
     import sys
 
-    from tests.conftest import ROOT, subprocess_env
+    from tests.helpers import ROOT, subprocess_env
 
     if os.geteuid() != 0 or not shutil.which("unshare"):
         pytest.skip("needs root and unshare to mount a small disk")

@@ -13,7 +13,7 @@ from cardbase.db import paths, schema, tables
 from cardbase.db.header import read_header
 from cardbase.db.models import BatchRow, CardRow, DeckEntryRow, DeckRow, HistoryRow, OwnershipRow
 from cardbase.errors import DatabaseError
-from tests.conftest import MINI_CATALOGUE
+from tests.helpers import MINI_CATALOGUE
 
 
 @pytest.mark.parametrize(
@@ -185,7 +185,7 @@ def not_writable(monkeypatch: pytest.MonkeyPatch, *paths: Path) -> None:
 def test_a_read_only_folder_is_read_from_the_file_alone(
     db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tests.conftest import Run
+    from tests.helpers import Run
 
     not_writable(monkeypatch, db_path.parent)
     assert db.read_only_query(db_path) == "immutable=1"
@@ -232,7 +232,7 @@ def test_a_read_only_folder_for_real(db_path: Path, tmp_path_factory) -> None:
     import subprocess
     import sys
 
-    from tests.conftest import ROOT, subprocess_env
+    from tests.helpers import ROOT, subprocess_env
 
     folder = db_path.parent
     copy = tmp_path_factory.mktemp("elsewhere") / "copy.db"
@@ -331,7 +331,7 @@ def test_adds_wait_out_a_bulk_write_longer_than_the_busy_timeout(db_path: Path) 
     import time
 
     from cardbase.db.connection import BUSY_TIMEOUT_MS
-    from tests.conftest import ROOT, subprocess_env
+    from tests.helpers import ROOT, subprocess_env
 
     held = BUSY_TIMEOUT_MS / 1000 + 2
     holder = subprocess.Popen(
@@ -369,7 +369,7 @@ def test_ctrl_c_stops_a_waiting_writer_at_once(db_path: Path) -> None:
     import sys
     import time
 
-    from tests.conftest import ROOT, subprocess_env
+    from tests.helpers import ROOT, subprocess_env
 
     holder = hold_write_lock(db_path, 0)
     add = subprocess.Popen(

@@ -18,19 +18,14 @@ from cardbase.db import transfer
 from cardbase.db.location import PostgresUrl
 from cardbase.db.postgres import schema as postgres_schema
 from cardbase.db.transfer import table_specs
-from tests.conftest import DATA, MINI_CATALOGUE, Run, database_checksum, postgres_database
+from tests.conftest import postgres_database
+from tests.helpers import DATA, MINI_CATALOGUE, Run, database_checksum, ok
 from tests.test_cli_foundation import one_line_error
 
 # Each test makes PostgreSQL databases and copies whole ones: seconds, not milliseconds.
 pytestmark = pytest.mark.slow
 
 Rows = dict[str, list[tuple[Any, ...]]]
-
-
-def ok(run: Run, *args: str) -> str:
-    result = run(*args)
-    assert result.exit_code == 0, (args, result.output)
-    return result.stdout
 
 
 def copy(*args: str) -> Any:

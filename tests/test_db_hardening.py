@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from cardbase.db import dbfiles, health, schema
 from cardbase.db.location import PostgresUrl
 from cardbase.errors import DatabaseError
-from tests.conftest import ROOT, Run, copy_database, database_checksum, subprocess_env
+from tests.helpers import ROOT, Run, copy_database, database_checksum, new_database, subprocess_env
 
 # -- 1. passwords in URLs -----------------------------------------------------------------
 
@@ -162,7 +162,7 @@ HOLDINGS_PER_CARD = 300  # about 212k holdings: a 40 MB file that takes seconds 
 def big_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The sample catalogue and a second collector, Bo, with some 200k holdings."""
     path = tmp_path_factory.mktemp("big") / "big.db"
-    schema.prepare(path)
+    new_database(path)
     assert Run(path)("collectors", "add", "Bo").exit_code == 0
     with sqlite3.connect(path) as conn:
         bo = conn.execute("SELECT id FROM collector WHERE name = 'Bo'").fetchone()[0]

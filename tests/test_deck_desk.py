@@ -11,16 +11,16 @@ import pytest
 from openpyxl import load_workbook
 
 from cardbase.catalog.update import import_catalogue
-from cardbase.db import schema
-from tests.conftest import DATA, MINI_CATALOGUE, Run
+from cardbase.library import Library
+from tests.helpers import DATA, MINI_CATALOGUE, Run, new_database
 from tests.test_decks import BASE, wildhearts
 
 
 @pytest.fixture(scope="module")
 def both(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("desk") / "decks.db"
-    schema.prepare(path, MINI_CATALOGUE)
-    import_catalogue(path, DATA / "wildhearts_cards.csv")
+    new_database(path, MINI_CATALOGUE)
+    import_catalogue(Library(path), DATA / "wildhearts_cards.csv")
     return path
 
 

@@ -13,9 +13,10 @@ import pytest
 from openpyxl import load_workbook
 
 from cardbase.catalog.update import import_catalogue
-from cardbase.db import schema
-from cardbase.decks.lists import parse_deck_text, read_deck_file
-from tests.conftest import DATA, MINI_CATALOGUE, Run, copy_database
+from cardbase.decks.lists import parse_deck_text
+from cardbase.decks.sheetdecks import read_deck_file
+from cardbase.library import Library
+from tests.helpers import DATA, MINI_CATALOGUE, Run, copy_database, new_database
 from tests.test_decks import BASE, wildhearts
 from tests.test_spreadsheets import ods
 
@@ -23,8 +24,8 @@ from tests.test_spreadsheets import ods
 @pytest.fixture(scope="module")
 def both(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("sheets") / "decks.db"
-    schema.prepare(path, MINI_CATALOGUE)
-    import_catalogue(path, DATA / "wildhearts_cards.csv")
+    new_database(path, MINI_CATALOGUE)
+    import_catalogue(Library(path), DATA / "wildhearts_cards.csv")
     return path
 
 

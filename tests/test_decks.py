@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 
 from cardbase.catalog.update import import_catalogue
 from cardbase.db import connect as db
-from cardbase.db import schema
 from cardbase.decks.check import check_deck, deck_stats, place
 from cardbase.decks.formats import FORMATS
 from cardbase.decks.lists import format_deck, parse_deck_text
-from tests.conftest import DATA, MINI_CATALOGUE, Run, copy_database
+from cardbase.library import Library
+from tests.helpers import DATA, MINI_CATALOGUE, Run, copy_database, new_database
 
 # 13 names x 3 = 39; the 14th name makes 40.
 NAMES = [
@@ -39,8 +39,8 @@ BASE = "\n".join(f"3 {name}" for name in NAMES)  # 39 cards
 @pytest.fixture(scope="module")
 def both_games(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("decks") / "decks.db"
-    schema.prepare(path, MINI_CATALOGUE)
-    import_catalogue(path, DATA / "wildhearts_cards.csv")
+    new_database(path, MINI_CATALOGUE)
+    import_catalogue(Library(path), DATA / "wildhearts_cards.csv")
     return path
 
 

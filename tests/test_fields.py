@@ -15,7 +15,7 @@ from cardbase.cli.render import CARD_HEADERS
 from cardbase.errors import CardbaseError
 from cardbase.query import nodes as q
 from cardbase.query.search import build_query, search
-from tests.conftest import Run
+from tests.helpers import Run
 
 OPTION_VALUES = {  # a value for each plain option that finds something in the mini catalogue
     "code": "1 U 15",
@@ -51,10 +51,10 @@ def test_each_plain_option_is_its_field_term(
     if field.kind in fields.HOLDING_KINDS:  # copies for the copy terms to find
         from cardbase.collection.changes import Mode, Selector
         from cardbase.collection.items import change_items
+        from cardbase.library import Library
 
-        change_items(
-            db_path, ["1 U 15"], Mode.ADD, selector=Selector("NM", "fr", "Binder 1", "trade")
-        )
+        selector = Selector("NM", "fr", "Binder 1", "trade")
+        change_items(Library(db_path), ["1 U 15"], Mode.ADD, selector=selector)
     quoted = f'"{value}"' if " " in value else value
     term = f"{option}{value}" if value.startswith((">", "<")) else f"{option}:{quoted}"
     by_option = [card.id for card in search(conn, build_query("", {option: value}))]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, Run, database_checksum, subprocess_env
+from tests.helpers import ROOT, Run, database_checksum, subprocess_env
 from tests.test_hostile_files import assert_one_line
 from tests.test_sheet_holdings import holdings
 

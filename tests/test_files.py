@@ -17,9 +17,16 @@ import pytest
 from openpyxl import load_workbook
 
 from cardbase.catalog.cards import Card
-from cardbase.db import schema
 from cardbase.sheets import exporter, writing
-from tests.conftest import FORMULA_NAME, MINI_CATALOGUE, Run, copy_database, formula_database
+from tests.helpers import (
+    FORMULA_NAME,
+    MINI_CATALOGUE,
+    Run,
+    assert_one_line,
+    copy_database,
+    formula_database,
+    new_database,
+)
 
 ROOT = Path(__file__).parent.parent
 DECK = "3 Pixie Dewdancer\n1 Chugawug Cook\n"
@@ -39,7 +46,7 @@ def decked(run: Run, tmp_path: Path) -> Run:
 def builder_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The bundled catalogue, owning enough Chaos cards and Heroes for `deck build`."""
     path = tmp_path_factory.mktemp("build") / "build.db"
-    schema.prepare(path)
+    new_database(path)
     with sqlite3.connect(path) as conn:
         conn.execute(
             "INSERT INTO ownership (collector_id, card_id, nonfoil) "
@@ -56,13 +63,6 @@ def builder(builder_db: Path, tmp_path: Path) -> Run:
 
 def leftovers(folder: Path) -> list[Path]:
     return sorted(folder.glob(".*.partial"))
-
-
-def assert_one_line(result, code: int = 2) -> str:
-    assert result.exit_code == code, result.output
-    assert "Traceback" not in result.output and "internal error" not in result.stderr
-    assert result.stderr.startswith("cardbase: ") and result.stderr.count("\n") == 1
-    return result.stderr
 
 
 # -- every command that writes a file -------------------------------------------------------
@@ -255,17 +255,15 @@ def test_a_failed_backup_leaves_nothing_behind(
 ) -> None:
     from cardbase import maintenance
 
-    class FailingSource:
-        def backup(self, target: sqlite3.Connection) -> None:
+    class FailingSource(sqlite3.Connection):
+        def backup(self, target: sqlite3.Connection, **_: object) -> None:  # type: ignore[override]
             target.execute("CREATE TABLE half (x)")
             raise sqlite3.OperationalError("database or disk is full")
 
-        def close(self) -> None:
-            pass
-
     target = tmp_path / "copy.db"
     target.write_bytes(b"an older backup")
-    monkeypatch.setattr(maintenance.db, "open_db", lambda path: FailingSource())
+    failing = sqlite3.connect(":memory:", factory=FailingSource)
+    monkeypatch.setattr(maintenance.db, "open_db", lambda path: failing)
     stderr = assert_one_line(run("backup", str(target), "--force"))
     assert "cannot write the backup (database or disk is full)" in stderr
     assert target.read_bytes() == b"an older backup" and not leftovers(tmp_path)
@@ -273,7 +271,7 @@ def test_a_failed_backup_leaves_nothing_behind(
 
 def filled_database(path: Path, cards: int) -> Path:
     """The mini catalogue plus `cards` generated cards: an export that takes a while."""
-    schema.prepare(path, MINI_CATALOGUE)
+    new_database(path, MINI_CATALOGUE)
     with sqlite3.connect(path) as conn:
         conn.execute(
             "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) "

@@ -20,7 +20,8 @@ from cardbase import naming
 from cardbase.collection import attributes as attrs
 from cardbase.collection import collectors
 from cardbase.errors import CardbaseError
-from tests.conftest import Run
+from cardbase.library import Library
+from tests.helpers import Run
 
 
 def nfd(text: str) -> str:
@@ -188,7 +189,7 @@ def test_a_collector_that_looks_like_another_is_refused(
     letters is one alphabet, so only the skeleton tells it from 'Kate')."""
     from cardbase.collection.roster import add_collector
 
-    kate = add_collector(db_path, "Kate")
+    kate = add_collector(Library(db_path), "Kate")
     fake = collectors.check_name("\u041a\u0410\u0422\u0415")
     with pytest.raises(CardbaseError, match="looks the same as the collector 'Kate'"):
         collectors.refuse_confusable(conn, fake)

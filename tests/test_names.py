@@ -22,12 +22,11 @@ from cardbase.catalog.cards import name_key
 from cardbase.catalog.closenames import _ASCII_NOT_WORD, _NOT_WORD, CloseNames, fold_words
 from cardbase.catalog.load import read_catalogue
 from cardbase.catalog.names import NameResolver
-from cardbase.db import schema
 from cardbase.db.connect import open_db
 from cardbase.decks.check import place
 from cardbase.decks.lists import parse_deck_text
 from cardbase.errors import AmbiguousError, CodeError, NotFoundError
-from tests.conftest import MINI_CATALOGUE, Run
+from tests.helpers import MINI_CATALOGUE, Run, new_database
 
 BUNDLED_CATALOGUE = Path(__file__).parent.parent / "cards.csv"
 DID_YOU_MEAN = re.compile(r"[Dd]id you mean:? (.*)\?$")
@@ -135,7 +134,7 @@ def test_import_skips_a_misspelled_row_only_when_told(run: Run, tmp_path: Path) 
 
 def test_sir_pelam_ironvow_is_refused_by_import_too(tmp_path: Path) -> None:
     db_path = tmp_path / "bundled.db"
-    schema.prepare(db_path)
+    new_database(db_path)
     run = Run(db_path)
     for command in ("show", "add", "import", "deck check", "trade match"):
         answer = COMMANDS[command](run, tmp_path, "Sir Pelam Ironvow")
@@ -264,7 +263,7 @@ def test_a_leading_number_is_a_count_unless_the_whole_line_is_a_name(tmp_path: P
         MINI_CATALOGUE.read_text() + "3 C 7,2 Headed Troll,Creature,,Chaos,Troll,2,3,3,R,,\n"
     )
     db_path = tmp_path / "troll.db"
-    schema.prepare(db_path, catalogue)
+    new_database(db_path, catalogue)
     run = Run(db_path)
     assert run("add", "2 Headed Troll", "3 Old Mossbeard", "2 2 Headed Troll").exit_code == 0
     owned = {c["name"]: c["nonfoil"] for c in json.loads(run("collection", "-o", "json").stdout)}
@@ -297,7 +296,7 @@ def test_bulk_and_one_by_one_lookups_agree(tmp_path: Path) -> None:
     header, *rows = MINI_CATALOGUE.read_text().splitlines()
     catalogue = tmp_path / "reversed.csv"  # rows stored out of catalogue order
     catalogue.write_text("\n".join([header, *reversed(rows)]) + "\n")
-    schema.prepare(tmp_path / "reversed.db", catalogue)
+    new_database(tmp_path / "reversed.db", catalogue)
     conn = open_db(tmp_path / "reversed.db")
     one_by_one, bulk = NameResolver(conn), NameResolver(conn)
     bulk.load()
@@ -346,7 +345,7 @@ BUNDLED_NAMES = sorted({card.name for card in read_catalogue(BUNDLED_CATALOGUE).
 @pytest.fixture(scope="module")
 def bundled(tmp_path_factory: pytest.TempPathFactory) -> sqlite3.Connection:
     path = tmp_path_factory.mktemp("bundled") / "bundled.db"
-    schema.prepare(path, BUNDLED_CATALOGUE)
+    new_database(path, BUNDLED_CATALOGUE)
     connection = open_db(path)
     yield connection  # type: ignore[misc]
     connection.close()
@@ -367,6 +366,8 @@ def mangled(draw: st.DrawFn) -> tuple[str, str]:
     return name, text if text.strip() else name
 
 
+# 300 names, half of them through a bulk load of every name: some 2 s.
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=mangled(), bulk=st.booleans())
 def test_any_name_mangled_resolves_to_itself(
@@ -408,6 +409,8 @@ def close_names(bundled: sqlite3.Connection) -> list[CloseNames]:
     return [by_text, by_index]
 
 
+# 200 lists of up to five misspellings, each searched four ways among every name: over 1 s.
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(texts=st.lists(misspelled(), min_size=1, max_size=5), few=st.sampled_from([0, 10**9]))
 def test_every_way_of_narrowing_gives_the_same_suggestions(

@@ -70,7 +70,7 @@ def v4(pg_url: PostgresUrl) -> PostgresUrl:
 
 @pytest.fixture(scope="module")
 def fresh(postgres_server: str) -> Iterator[PostgresUrl]:
-    """A new schema-5 database of the same mini catalogue, to compare schemas with."""
+    """A new database of this schema of the same mini catalogue, to compare schemas with."""
     for url in postgres_database(postgres_server):
         postgres_schema.prepare(url, MINI_CATALOGUE)
         yield url
@@ -135,7 +135,7 @@ def test_the_upgrade_keeps_every_row(v4: PostgresUrl) -> None:
     before = {table: rows(v4, table) for table in TABLES_THEN}
     vectors_before = vectors(v4)
     upgrade(v4)
-    assert version(v4) == tables.SCHEMA_VERSION == 5
+    assert version(v4) == tables.SCHEMA_VERSION == 6
     # every card keeps its id and values, and gains an empty artist and names
     expected = {**before, "card": [(*row, "", "") for row in before["card"]]}
     for table, wanted in expected.items():
@@ -166,7 +166,7 @@ def test_the_upgraded_database_is_healthy_and_works(v4: PostgresUrl) -> None:
     assert "Chugawug Cook" in found.stdout and "Chugawug Elder" in found.stdout
     doctor = run("doctor")
     assert doctor.exit_code == 0, doctor.output
-    assert "schema version: 5 (this cardbase: 5)" in doctor.stdout
+    assert "schema version: 6 (this cardbase: 6)" in doctor.stdout
     assert all(line.startswith("✔") for line in doctor.stdout.splitlines())
     added = run("add", "1 U 15 x2 foil")
     assert added.exit_code == 0, added.output
@@ -209,7 +209,7 @@ def test_a_second_open_changes_nothing(v4: PostgresUrl) -> None:
 
 
 def test_two_first_opens_at_once_upgrade_once(v4: PostgresUrl) -> None:
-    """The upgrade runs under the write lock: the second waits, then finds schema 5."""
+    """The upgrade runs under the write lock: the second waits, then finds it upgraded."""
     errors: list[BaseException] = []
     start = threading.Barrier(2)
 
@@ -226,7 +226,7 @@ def test_two_first_opens_at_once_upgrade_once(v4: PostgresUrl) -> None:
     for thread in threads:
         thread.join(timeout=60)
     assert errors == []
-    assert version(v4) == 5
+    assert version(v4) == tables.SCHEMA_VERSION
     assert Run(v4.url)("doctor").exit_code == 0  # type: ignore[arg-type]
 
 
@@ -246,7 +246,7 @@ def test_an_upgrade_the_role_may_not_make_is_one_line_and_changes_nothing(
         assert result.exit_code == 2
         lines = result.stderr.splitlines()
         assert len(lines) == 1, result.stderr
-        assert "cannot upgrade the database from schema 4 to 5" in lines[0]
+        assert "cannot upgrade the database from schema 4 to 6" in lines[0]
         assert "must be owner of table card" in lines[0] and "nothing was changed" in lines[0]
         assert "the role that owns its tables" in lines[0]
         assert version(v4) == 4 and shape(v4) == before

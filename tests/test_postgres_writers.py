@@ -30,7 +30,7 @@ from cardbase.db.location import PostgresUrl
 url, collector, adds = PostgresUrl(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 cards = {cards!r}
 for n in range(adds):
-    change_items(url, [cards[n % len(cards)]], Mode.ADD, collector=collector)
+    change_items(Library(url, collector), [cards[n % len(cards)]], Mode.ADD)
 """
 
 

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from cardbase.catalog.update import import_catalogue
-from cardbase.db import schema
-from tests.conftest import DATA, MINI_CATALOGUE, ROOT, Run
+from cardbase.library import Library
+from tests.helpers import DATA, MINI_CATALOGUE, ROOT, Run, new_database
 from tests.test_decks import BASE
 
 _spec = importlib.util.spec_from_file_location("print_preview", ROOT / "tools/print_preview.py")
@@ -48,7 +48,7 @@ def printed(path: Path, tmp_path: Path) -> list:
 def owner(tmp_path: Path) -> Run:
     """The bundled catalogue (254 cards), every card owned: an export of many pages."""
     path = tmp_path / "all.db"
-    schema.prepare(path)
+    new_database(path)
     run = Run(path)
     cards = json.loads(run("search", "", "--limit", "1000", "-o", "json").stdout)
     items = "\n".join(f"1x{card['code']}" for card in cards)
@@ -75,8 +75,8 @@ def test_collection_export_prints_landscape_fitted_with_headers(owner: Run, tmp_
 @pytest.fixture
 def decks(tmp_path: Path) -> Run:
     path = tmp_path / "decks.db"
-    schema.prepare(path, MINI_CATALOGUE)
-    import_catalogue(path, DATA / "wildhearts_cards.csv")
+    new_database(path, MINI_CATALOGUE)
+    import_catalogue(Library(path), DATA / "wildhearts_cards.csv")
     run = Run(path)
     deck = tmp_path / "bog.txt"
     deck.write_text(BASE + "\n1 Ninja Blade Adept\n")

@@ -12,7 +12,7 @@ from rich.console import Console
 
 from cardbase import progress as reports
 from cardbase.cli import render
-from tests.conftest import MINI_CATALOGUE, Run
+from tests.helpers import MINI_CATALOGUE, Run
 from tests.test_trades import add_collector
 
 CATALOGUE_ROWS = "".join(

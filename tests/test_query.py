@@ -14,18 +14,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardbase.db import connect as db
-from cardbase.db import schema
 from cardbase.db.location import Location
 from cardbase.errors import CardbaseError, QueryError
 from cardbase.fields import FIELDS, FLAGS, CardField, Kind
 from cardbase.query.parse import parse_query
 from cardbase.query.search import build_query, count, plan, search
-from tests.conftest import (
+from tests.conftest import postgres_database
+from tests.helpers import (
     MINI_CATALOGUE,
     QUERY_TOKENS,
     copy_database,
     database_checksum,
-    postgres_database,
+    new_database,
 )
 
 # The collector's copies: (code, finish, condition, language, location, tags, copies).
@@ -94,7 +94,7 @@ def library(
     behind that the next one would see. Every test of it runs on both engines."""
     if request.param == "sqlite":
         path = tmp_path_factory.mktemp("query") / "query.db"
-        schema.prepare(path, MINI_CATALOGUE)
+        new_database(path, MINI_CATALOGUE)
         yield from _owned_library(path)
         return
     from cardbase.db.postgres import schema as postgres_schema
@@ -107,7 +107,7 @@ def library(
 def _owned_library(location: Location) -> Iterator[sqlite3.Connection]:
     conn = db.open_db(location)
     own(conn, HOLDINGS)
-    conn.execute("PRAGMA query_only = ON")  # SQLite's; PostgreSQL's connection skips it
+    conn.engine.read_only(conn)
     yield conn
     conn.close()
 
@@ -490,7 +490,7 @@ def hostile_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     csv.writer(extra, lineterminator="\n").writerows(HOSTILE_CARDS)
     catalogue = folder / "hostile.csv"
     catalogue.write_text(MINI_CATALOGUE.read_text() + extra.getvalue())
-    schema.prepare(folder / "hostile.db", catalogue)
+    new_database(folder / "hostile.db", catalogue)
     return folder / "hostile.db"
 
 

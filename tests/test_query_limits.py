@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from cardbase.catalog.entries import parse_entry
 from cardbase.codes import parse_code
-from cardbase.db import schema
 from cardbase.errors import CardbaseError, CodeError, QueryError
 from cardbase.limits import (
     MAX_NESTING,
@@ -24,7 +23,7 @@ from cardbase.limits import (
 )
 from cardbase.query.parse import parse_query
 from cardbase.query.search import build_query, count, owned_totals, plan, search
-from tests.conftest import MINI_CATALOGUE, Run
+from tests.helpers import MINI_CATALOGUE, Run, new_database
 
 BIG = "9" * 5_000  # past the 4,300 digits Python's int() reads
 
@@ -220,7 +219,7 @@ SIGNS = st.sampled_from(["", "-", "+"])
 def scratch(tmp_path_factory: pytest.TempPathFactory) -> Run:
     """One database for the property test below, whose adds may succeed."""
     path = tmp_path_factory.mktemp("digits") / "digits.db"
-    schema.prepare(path, MINI_CATALOGUE)
+    new_database(path, MINI_CATALOGUE)
     return Run(path)
 
 

@@ -16,12 +16,11 @@ from pathlib import Path
 import pytest
 
 from cardbase.db import connect as db
-from cardbase.db import schema
 from cardbase.errors import QueryError
 from cardbase.query.parse import parse_query
 from cardbase.query.regex import compile_pattern
 from cardbase.query.search import count, search
-from tests.conftest import subprocess_env
+from tests.helpers import new_database, subprocess_env
 
 # Patterns that take Python's backtracking re exponential time on the right text.
 REDOS = [
@@ -54,7 +53,7 @@ def long_text_catalogue(path: Path, cards: int, text_chars: int) -> Path:
 def long_texts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[sqlite3.Connection]:
     folder = tmp_path_factory.mktemp("long")
     path = folder / "long.db"
-    schema.prepare(path, long_text_catalogue(folder / "long.csv", LONG_TEXT_CARDS, 1_000))
+    new_database(path, long_text_catalogue(folder / "long.csv", LONG_TEXT_CARDS, 1_000))
     conn = db.open_db(path)
     yield conn
     conn.close()
@@ -122,7 +121,7 @@ def test_the_fast_search_is_the_one_in_use() -> None:
 
 def slow_query_database(folder: Path) -> Path:
     path = folder / "slow.db"
-    schema.prepare(path, long_text_catalogue(folder / "slow.csv", LONG_TEXT_CARDS, 4_000))
+    new_database(path, long_text_catalogue(folder / "slow.csv", LONG_TEXT_CARDS, 4_000))
     return path
 
 

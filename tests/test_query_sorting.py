@@ -13,10 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardbase.db import connect as db
-from cardbase.db import interrupt, schema
+from cardbase.db import interrupt
 from cardbase.fields import SORT_INDEXED, SORT_KEYS
 from cardbase.query import search as lib
 from cardbase.query.parse import parse_query
+from tests.helpers import new_database
 
 FILTERS = (
     "",
@@ -36,7 +37,7 @@ FILTERS = (
 def bundled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[sqlite3.Connection]:
     """The bundled catalogue: enough cards that a walk runs past SQLite's first callbacks."""
     path = tmp_path_factory.mktemp("sorting") / "bundled.db"
-    schema.prepare(path)
+    new_database(path)
     conn = db.open_db(path)
     yield conn
     conn.close()

@@ -18,8 +18,7 @@ import pytest
 
 from cardbase.catalog.choice import REAL, built_in
 from cardbase.catalog.load import read_catalogue
-from cardbase.db import schema
-from tests.conftest import ROOT, Run, subprocess_env
+from tests.helpers import ROOT, Run, new_database, ok, subprocess_env
 
 CLIENT = Path(
     os.environ.get("CARDBASE_CLIENT_DIR") or ROOT.parent / "shared" / "free-realms-client"
@@ -37,14 +36,8 @@ def cards():  # type: ignore[no-untyped-def]
 @pytest.fixture(scope="module")
 def real(tmp_path_factory: pytest.TempPathFactory) -> Run:
     path = tmp_path_factory.mktemp("real") / "real.db"
-    schema.prepare(path, built_in(REAL))
+    new_database(path, built_in(REAL))
     return Run(path)
-
-
-def ok(run: Run, *args: str, input: str | None = None) -> str:
-    result = run(*args, input=input)
-    assert result.exit_code == 0, (args, result.output)
-    return result.stdout
 
 
 def test_the_tool_rebuilds_cards_csv_from_the_client_byte_for_byte(tmp_path: Path) -> None:

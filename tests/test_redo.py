@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Run
+from tests.helpers import Run
 from tests.test_collectors import holdings, totals
 
 # Changes that split, move, tag, re-note and drop holdings: what undo and redo must restore.

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from cardbase.db import schema
-from tests.conftest import (
+from tests.helpers import (
     MINI_CATALOGUE,
     ROOT,
     Run,

@@ -14,7 +14,7 @@ from cardbase.catalog.choice import SAMPLE, built_in
 from cardbase.catalog.load import read_catalogue
 from cardbase.fields import RARITY_NAMES as RARITIES
 from cardbase.games import FREE_REALMS
-from tests.conftest import ROOT
+from tests.helpers import ROOT
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Run
+from tests.helpers import Run
 
 # (code, finish, condition, language, location, tags) -> (copies, note)
 Held = dict[tuple[str, str, str, str, str, str], tuple[int, str]]

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openpyxl import load_workbook
 
-from cardbase.db import schema
-from tests.conftest import MINI_CATALOGUE, Run
+from cardbase.library import Library
+from tests.helpers import MINI_CATALOGUE, Run, new_database
 from tests.test_sheet_holdings import add_collector, holdings
 
 
@@ -95,7 +95,7 @@ def test_round_trip_keeps_every_attribute(run: Run, tmp_path: Path, suffix: str)
     path = tmp_path / f"collection{suffix}"
     assert run("export", str(path)).exit_code == 0
     fresh = tmp_path / "fresh.db"
-    schema.prepare(fresh, MINI_CATALOGUE)
+    new_database(fresh, MINI_CATALOGUE)
     back = Run(fresh)
     result = back("import", str(path), "--mode", "replace")
     assert result.exit_code == 0, result.output
@@ -151,7 +151,7 @@ copies = st.tuples(
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("template") / "mini.db"
-    schema.prepare(path, catalogue=MINI_CATALOGUE)
+    new_database(path, MINI_CATALOGUE)
     return path
 
 
@@ -169,7 +169,7 @@ def test_any_holdings_survive_the_round_trip(
     from cardbase.db.connect import open_db
     from cardbase.sheets.exporter import export_cards
     from cardbase.sheets.importer import import_collection
-    from tests.conftest import copy_database
+    from tests.helpers import copy_database
 
     source, target = tmp_path / "source.db", tmp_path / "target.db"
     for path in (source, target):
@@ -186,10 +186,10 @@ def test_any_holdings_survive_the_round_trip(
                 Selector(condition, language, location, tags), note)
         for code, foil, condition, language, location, tags, note, count in held
     ]  # fmt: skip
-    change_collection(source, requests, Mode.REPLACE, "test")
+    change_collection(Library(source), requests, Mode.REPLACE, "test")
     sheet = tmp_path / f"out{suffix}"
     export_cards(conn, sheet, "collection", force=True)
     conn.close()
-    import_collection(target, sheet, None, Mode.REPLACE)
+    import_collection(Library(target), sheet, None, Mode.REPLACE)
     assert holdings(target) == holdings(source)
-    assert import_collection(source, sheet, None, Mode.REPLACE).changes == []
+    assert import_collection(Library(source), sheet, None, Mode.REPLACE).changes == []

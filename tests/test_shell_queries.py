@@ -10,21 +10,20 @@ from pathlib import Path
 import pytest
 
 from cardbase.db import connect as db
-from cardbase.db import schema
 from cardbase.errors import QueryError
 from cardbase.query.argv import argument_term, query_text
 from cardbase.query.parse import parse_query
 from cardbase.query.search import plan, search
-from tests.conftest import MINI_CATALOGUE, ROOT, Run
+from tests.helpers import MINI_CATALOGUE, ROOT, Run, new_database
 
 
 @pytest.fixture(scope="module")
 def reader(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Run, sqlite3.Connection]]:
     path = tmp_path_factory.mktemp("shell") / "shell.db"
-    schema.prepare(path, MINI_CATALOGUE)
+    new_database(path, MINI_CATALOGUE)
     Run(path)("add", "1 C 14 x2", "2 C 101 foil", "1 E 82 foil")
     conn = db.open_db(path)
-    conn.execute("PRAGMA query_only = ON")
+    conn.engine.read_only(conn)
     yield Run(path), conn
     conn.close()
 
@@ -209,7 +208,7 @@ def test_hero_sphere_counts_add_up(reader: tuple[Run, sqlite3.Connection]) -> No
 def test_order_by_name_ignores_case(tmp_path: Path) -> None:
     """'Wizard of the High Tower' before 'Wizard Timekeeper', as a reader sorts them."""
     path = tmp_path / "sample.db"
-    schema.prepare(path, ROOT / "sample-cards.csv")
+    new_database(path, ROOT / "sample-cards.csv")
     conn = db.open_db(path)
     names = [card.name for card in search(conn, parse_query("n:wizard order:name"))]
     conn.close()

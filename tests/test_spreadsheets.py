@@ -9,17 +9,7 @@ from pathlib import Path
 import pytest
 from openpyxl import Workbook, load_workbook
 
-from cardbase.db import schema
-from tests.conftest import MINI_CATALOGUE, Run, formula_database
-
-
-def owned(run: Run) -> dict[tuple[str, str], int]:
-    counts = {}
-    for card in json.loads(run("collection", "-o", "json").stdout):
-        for finish in ("nonfoil", "foil"):
-            if card[finish]:
-                counts[(card["code"], finish)] = card[finish]
-    return counts
+from tests.helpers import MINI_CATALOGUE, Run, formula_database, new_database, owned
 
 
 def workbook(path: Path, rows: list[list], title: str = "Cards", extra_sheets: int = 0) -> Path:
@@ -262,7 +252,7 @@ def test_formula_injection_is_written_as_text(tmp_path: Path) -> None:
     assert "'=1+2 attack" in text
     assert "'-lore" in text
     fresh = tmp_path / "fresh.db"
-    schema.prepare(fresh, catalogue)
+    new_database(fresh, catalogue)
     back = Run(fresh)
     assert back("import", str(csv_path), "--mode", "replace").exit_code == 0
     assert owned(back) == {("3 C 1", "nonfoil"): 1}
@@ -274,7 +264,7 @@ def test_round_trip_into_a_fresh_database(run: Run, tmp_path: Path, suffix: str)
     path = tmp_path / f"collection{suffix}"
     run("export", str(path))
     fresh = tmp_path / "fresh.db"
-    schema.prepare(fresh, MINI_CATALOGUE)
+    new_database(fresh, MINI_CATALOGUE)
     back = Run(fresh)
     result = back("import", str(path), "--mode", "replace")
     assert result.exit_code == 0, result.output
@@ -293,7 +283,7 @@ def test_round_trip_through_libreoffice_style_cells(run: Run, tmp_path: Path) ->
         ],
     )
     fresh = tmp_path / "fresh.db"
-    schema.prepare(fresh, MINI_CATALOGUE)
+    new_database(fresh, MINI_CATALOGUE)
     back = Run(fresh)
     assert back("import", str(path), "--mode", "replace").exit_code == 0
     assert owned(back) == owned(run)

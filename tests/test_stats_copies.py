@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import json
 
-from tests.conftest import Run
+from tests.helpers import Run
 from tests.test_sheet_holdings import add_collector
 
 

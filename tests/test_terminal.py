@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 
 from cardbase.text import visible
-from tests.conftest import Run
+from tests.helpers import Run
 
 # Clear the screen, retitle the window, overwrite the line, an 8-bit CSI, a right-to-left
 # override: what a hostile or broken catalogue file can put in a card's text.

@@ -18,8 +18,9 @@ from cardbase.decks.check import get_format, place
 from cardbase.decks.lists import parse_deck_text
 from cardbase.decks.saved import save_deck
 from cardbase.fields import DEFAULT_FORMAT
+from cardbase.library import Library
 from cardbase.trades import Offer, deck_usage, haves, lobby, match_with, wants
-from tests.conftest import Run
+from tests.helpers import Run
 
 
 @pytest.fixture
@@ -149,7 +150,7 @@ def save_deck_of(db_path: Path, collector: str, name: str, text: str) -> None:
     finally:
         conn.close()
     assert not problems
-    save_deck(db_path, name, fmt.key, placed, collector=collector)
+    save_deck(Library(db_path, collector), name, fmt.key, placed)
 
 
 def detailed(listing: list[dict]) -> set[tuple[str, str, int, str, str]]:

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.conftest import Run
+from tests.helpers import Run
 
 
 @pytest.mark.parametrize(

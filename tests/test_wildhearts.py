@@ -6,8 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from cardbase.db import schema
-from tests.conftest import ROOT, Run
+from tests.helpers import ROOT, Run, new_database
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
@@ -21,7 +20,7 @@ def readme_deck() -> str:
 
 def test_the_readme_example_works(tmp_path: Path) -> None:
     path = tmp_path / "wh.db"
-    schema.prepare(path)  # the bundled Free Realms catalogue, as a new user has it
+    new_database(path)  # the bundled Free Realms catalogue, as a new user has it
     run = Run(path)
     imported = run("catalog", "import", str(ROOT / "wildhearts-cards.csv"))
     assert imported.exit_code == 0, imported.output

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import re
-import sqlite3
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -16,6 +15,7 @@ from typing import Any, NamedTuple, Protocol
 
 from cardbase.codes import CollectorCode
 from cardbase.db import tables
+from cardbase.db.engine import Connection
 from cardbase.fields import JSON_KEYS, NAME_LANGUAGES, TRAIT_SEPARATOR
 from cardbase.games import set_name
 
@@ -152,7 +152,7 @@ def card_from_row(row: Sequence[Any]) -> Card:
 
 
 def fetch_cards(
-    conn: sqlite3.Connection,
+    conn: Connection,
     where: str = "",
     params: Sequence[Any] = (),
     order: str = CATALOGUE_ORDER,
@@ -167,7 +167,7 @@ def fetch_cards(
     return [card_from_row(row) for row in conn.execute(sql, tuple(params))]
 
 
-def cards_named(conn: sqlite3.Connection, name: str) -> list[Card]:
+def cards_named(conn: Connection, name: str) -> list[Card]:
     return fetch_cards(conn, "c.name_key = ?", (name_key(name),))
 
 
@@ -184,7 +184,7 @@ def id_chunks(card_ids: Iterable[int]) -> Iterator[tuple[list[int], str]]:
         yield chunk, ", ".join("?" * len(chunk))
 
 
-def cards_by_id(conn: sqlite3.Connection, card_ids: Iterable[int]) -> dict[int, Card]:
+def cards_by_id(conn: Connection, card_ids: Iterable[int]) -> dict[int, Card]:
     """Many cards by id."""
     found: dict[int, Card] = {}
     for chunk, marks in id_chunks(card_ids):
@@ -226,7 +226,7 @@ class CardRef(NamedTuple):
         return f"{self.name} ({self.code})"
 
 
-def card_refs_by_id(conn: sqlite3.Connection, card_ids: Iterable[int]) -> dict[int, CardRef]:
+def card_refs_by_id(conn: Connection, card_ids: Iterable[int]) -> dict[int, CardRef]:
     found: dict[int, CardRef] = {}
     for chunk, marks in id_chunks(card_ids):
         rows = conn.execute(
@@ -242,7 +242,7 @@ def card_refs_by_id(conn: sqlite3.Connection, card_ids: Iterable[int]) -> dict[i
     return found
 
 
-def in_language(conn: sqlite3.Connection, card: Card, language: str) -> Card:
+def in_language(conn: Connection, card: Card, language: str) -> Card:
     """The card as printed in `language` (a language tag): its name there, and its game
     text and lore there where `catalog import-client` read them, else the English ones.
     A tag with a region falls back to its language (es for es-AR)."""

@@ -19,13 +19,12 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardbase.catalog.cards import name_key
 from cardbase.db import tables
-from cardbase.db.location import dialect_of
+from cardbase.db.engine import Connection
 
 SUGGESTION_CUTOFF = 70.0  # the WRatio a name, or a word of one, needs to be suggested
 SUGGESTION_SPREAD = 5.0  # 'Chugawug Cok' suggests Chugawug Cook, not every Chugawug near it
@@ -87,7 +86,7 @@ class CloseNames:
         self._vocabulary: list[str] | None = None
 
     @classmethod
-    def load(cls, conn: sqlite3.Connection) -> CloseNames:
+    def load(cls, conn: Connection) -> CloseNames:
         """Every name, in catalogue order (so ties read as the catalogue does).
 
         SQLite joins them into one string: a third of the time of 100k rows as tuples. It joins
@@ -97,7 +96,7 @@ class CloseNames:
         them would cost more than scoring them twice.
         """
         ordered = f"SELECT name FROM {tables.CARD_TABLE} ORDER BY game, series, number, rarity"
-        if dialect_of(conn) != "sqlite":  # rows from a server: no single string to gain
+        if not conn.engine.in_process:  # rows from a server: no single string to gain
             return cls([row[0] for row in conn.execute(ordered)])
         count, joined = conn.execute(
             f"SELECT count(*), coalesce(group_concat(name, char(10)), '') FROM ({ordered})"

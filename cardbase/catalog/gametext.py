@@ -10,7 +10,6 @@ cards is refused whole. One transaction; a SQLite database is backed up beside i
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -21,6 +20,7 @@ from cardbase.client.folder import find_client
 from cardbase.client.locale import LOCALES
 from cardbase.client.texts import CardTexts, card_texts
 from cardbase.db import tables
+from cardbase.db.engine import Connection, Database
 from cardbase.db.location import Location
 from cardbase.errors import CardbaseError
 from cardbase.maintenance import backup_beside
@@ -61,23 +61,19 @@ class _Plan(NamedTuple):
 
 
 def import_client_texts(
-    location: Location, folder: Path, *, dry_run: bool = False, backup: bool = True
+    db: Database, folder: Path, *, dry_run: bool = False, backup: bool = True
 ) -> TextImport:
     """Fill every matched card's game text and lore, in every language the client has."""
-    from cardbase.db.connect import open_db, write_transaction
-
+    location = db.location
     client = find_client(folder)
     catalogue = read_client_cards(client)
     texts = card_texts(client, catalogue.cards)
-    conn = open_db(location)
-    try:
+    with db.reading() as conn:
         plan = _plan(conn, catalogue.cards, texts)
-    finally:
-        conn.close()
     if dry_run or not (plan.english or plan.translated):  # nothing to write, nothing to keep
         return _report(folder, catalogue.cards, texts, plan, dry_run, None, _is_postgres(location))
     saved = backup_beside(location, "import-client") if backup else None
-    with write_transaction(location, whole=True) as conn:
+    with db.writing(whole=True) as conn:
         plan = _plan(conn, catalogue.cards, texts)
         _write(conn, plan)
     return _report(folder, catalogue.cards, texts, plan, False, saved, _is_postgres(location))
@@ -88,7 +84,7 @@ def _is_postgres(location: Location) -> bool:
 
 
 def _plan(
-    conn: sqlite3.Connection, cards: list[ClientCard], texts: dict[str, dict[int, CardTexts]]
+    conn: Connection, cards: list[ClientCard], texts: dict[str, dict[int, CardTexts]]
 ) -> _Plan:
     """Which catalogue card each client card is, and the rows to write for it."""
     rows = conn.execute(
@@ -131,7 +127,7 @@ def _plan(
     return _Plan(english, translated, matched, missing, others)
 
 
-def _write(conn: sqlite3.Connection, plan: _Plan) -> None:
+def _write(conn: Connection, plan: _Plan) -> None:
     cursor = conn.cursor()
     cursor.executemany(
         f"UPDATE {tables.CARD_TABLE} SET text = ?, lore = ? WHERE id = ?", plan.english

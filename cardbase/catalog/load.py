@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import io
-import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +17,7 @@ from pathlib import Path
 from cardbase.catalog.cards import Card, card_from_row, name_key, split_names
 from cardbase.catalog.values import CONTROL, Row, RowError, RowReader
 from cardbase.db import tables
+from cardbase.db.engine import Connection
 from cardbase.errors import CardbaseError, CatalogueError, first_few
 from cardbase.fields import CATALOGUE_COLUMNS, NAME_COLUMNS, REQUIRED_COLUMNS
 from cardbase.limits import MAX_CATALOGUE_FILE, MAX_COLUMNS
@@ -166,7 +166,7 @@ def _map_header(header: list[str], source: str) -> dict[str, int]:
 
 
 def store_rows(
-    conn: sqlite3.Connection,
+    conn: Connection,
     rows: list[Row],
     skipped: int = 0,
     progress: Progress = quiet,
@@ -179,7 +179,7 @@ def store_rows(
     much of the table sets its indexes and full-text triggers aside and rebuilds them once
     (`cardbase.db.bulkload`). `progress` hears "Writing" and "Indexing" move.
     """
-    from cardbase.db.bulkload import bulk_load, is_bulk
+    from cardbase.db.bulkload import is_bulk
 
     columns = tables.CARD_COLUMNS[1:]  # all but the id, in the table's order
     cursor = conn.cursor()
@@ -200,7 +200,7 @@ def store_rows(
             changed_rows.append((*values, old[0]))
     written = len(new_rows) + len(changed_rows)
     stage = Stage("Writing", written, progress)
-    with bulk_load(conn, is_bulk(written, len(existing) + len(new_rows)), progress):
+    with conn.engine.bulk_load(conn, is_bulk(written, len(existing) + len(new_rows)), progress):
         if new_rows:
             marks = ", ".join("?" * len(columns))
             insert = f"INSERT INTO {tables.CARD_TABLE} ({', '.join(columns)}) VALUES ({marks})"
@@ -229,7 +229,7 @@ def checked_rows(parsed: CatalogueFile, source: str, skip_bad: bool) -> list[Row
     return parsed.rows
 
 
-def load_catalogue(conn: sqlite3.Connection, path: Path) -> ImportCounts:
+def load_catalogue(conn: Connection, path: Path) -> ImportCounts:
     """Load a whole catalogue file, which must have no bad rows, in `conn`'s transaction."""
     from cardbase.bulk import paused_gc
 
@@ -239,7 +239,7 @@ def load_catalogue(conn: sqlite3.Connection, path: Path) -> ImportCounts:
         return store_rows(conn, rows, given=parsed.given)
 
 
-def index_card_names(conn: sqlite3.Connection) -> None:
+def index_card_names(conn: Connection) -> None:
     """The card_name rows, made anew from every card's `names`: what looks a card up by its
     name in another language. A few thousand rows, rebuilt whole by the write that changed
     a card's names, so the two cannot disagree."""

@@ -11,13 +11,12 @@ All in one transaction, a SQLite database backed up first.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from cardbase.catalog.load import checked_rows, read_catalogue, store_rows
 from cardbase.db import tables
-from cardbase.db.location import Location
+from cardbase.db.engine import Connection, Database
 from cardbase.games import DEFAULT_GAME, OLD_SAMPLE
 from cardbase.maintenance import backup_beside
 
@@ -70,7 +69,7 @@ MOVE_NOTICE = (
 )
 
 
-def looks_like_old_sample(conn: sqlite3.Connection) -> bool:
+def looks_like_old_sample(conn: Connection) -> bool:
     """Whether the database's Free Realms cards are (nearly all) the old sample's."""
     from cardbase.catalog.cards import name_key
     from cardbase.catalog.choice import SAMPLE, built_in
@@ -85,28 +84,24 @@ def looks_like_old_sample(conn: sqlite3.Connection) -> bool:
     return bool(found) and same >= SAMPLE_SHARE * max(len(found), len(sample))
 
 
-def move_to_catalogue(
-    location: Location, catalogue: Path, *, dry_run: bool = False
-) -> CatalogueMove:
-    """Move the database at `location` onto `catalogue` (the real one, as a rule); a
-    database that is on it already is left alone, and not backed up."""
+def move_to_catalogue(db: Database, catalogue: Path, *, dry_run: bool = False) -> CatalogueMove:
+    """Move `db` onto `catalogue` (the real one, as a rule); a database that is on it
+    already is left alone, and not backed up."""
     parsed = read_catalogue(catalogue)
     rows = checked_rows(parsed, str(catalogue), skip_bad=False)
-    trial = _run(location, rows, parsed.given, keep=False)  # the whole move, rolled back
+    trial = _run(db, rows, parsed.given, keep=False)  # the whole move, rolled back
     if dry_run or trial.nothing:
         return trial._replace(dry_run=dry_run)
-    saved = backup_beside(location, "move")
-    return _run(location, rows, parsed.given, keep=True)._replace(backup=saved)
+    saved = backup_beside(db.location, "move")
+    return _run(db, rows, parsed.given, keep=True)._replace(backup=saved)
 
 
 def _run(
-    location: Location, rows: list[tuple[object, ...]], given: frozenset[str], *, keep: bool
+    db: Database, rows: list[tuple[object, ...]], given: frozenset[str], *, keep: bool
 ) -> CatalogueMove:
     """The move in one write transaction, committed only if `keep`."""
-    from cardbase.db.connect import write_transaction
-
     try:
-        with write_transaction(location, whole=True) as conn:
+        with db.writing(whole=True) as conn:
             report = _move(conn, rows, given)
             if not keep:
                 raise _RolledBack(report)
@@ -123,9 +118,7 @@ class _RolledBack(Exception):
         self.report = report
 
 
-def _move(
-    conn: sqlite3.Connection, rows: list[tuple[object, ...]], given: frozenset[str]
-) -> CatalogueMove:
+def _move(conn: Connection, rows: list[tuple[object, ...]], given: frozenset[str]) -> CatalogueMove:
     real = {(row[1], row[2], row[3]): row for row in rows if row[0] == DEFAULT_GAME}
     by_name: dict[str, list[tuple[object, ...]]] = {}
     for row in real.values():
@@ -172,7 +165,7 @@ def _move(
     )
 
 
-def _referenced(conn: sqlite3.Connection) -> dict[int, int]:
+def _referenced(conn: Connection) -> dict[int, int]:
     """Card id -> copies owned (over all collectors), for every card something points at."""
     used: dict[int, int] = {}
     for table in (tables.HISTORY_TABLE, tables.DECK_ENTRY_TABLE):
@@ -185,7 +178,7 @@ def _referenced(conn: sqlite3.Connection) -> dict[int, int]:
     return used
 
 
-def _repoint(conn: sqlite3.Connection, old: int, new: int) -> None:
+def _repoint(conn: Connection, old: int, new: int) -> None:
     """Every row pointing at card `old` points at `new`; a holding or ownership row keyed
     alike with one of `new`'s adds its counts to it."""
     for table, key in _REFERENCES.items():
@@ -230,7 +223,7 @@ def _merged_note(kept: str, moved: str) -> str:
     return f"{kept}; {moved}"[:MAX_NOTE]
 
 
-def _drop(conn: sqlite3.Connection, card_ids: list[int]) -> None:
+def _drop(conn: Connection, card_ids: list[int]) -> None:
     """The sample cards nothing points at any more, with their names and texts."""
     for table in (tables.CARD_NAME_TABLE, tables.CARD_TEXT_TABLE):
         conn.executemany(f"DELETE FROM {table} WHERE card_id = ?", [(i,) for i in card_ids])

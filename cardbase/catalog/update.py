@@ -12,8 +12,7 @@ from typing import NamedTuple
 
 from cardbase.bulk import paused_gc
 from cardbase.catalog.load import ImportCounts, checked_rows, read_catalogue, store_rows
-from cardbase.db.connect import write_transaction
-from cardbase.db.location import Location
+from cardbase.db.engine import Database
 from cardbase.progress import Progress, quiet
 
 
@@ -24,13 +23,13 @@ class CatalogueImport(NamedTuple):
 
 
 def import_catalogue(
-    db_path: Location, source: Path, skip_bad: bool = False, progress: Progress = quiet
+    db: Database, source: Path, skip_bad: bool = False, progress: Progress = quiet
 ) -> CatalogueImport:
-    """Import a catalogue file into the database at `db_path` in one transaction; `progress`
+    """Import a catalogue file into `db` in one transaction; `progress`
     hears it read, write and index."""
     with paused_gc():
         parsed = read_catalogue(source, progress)
         rows = checked_rows(parsed, str(source), skip_bad)
-        with write_transaction(db_path, whole=True) as conn:
+        with db.writing(whole=True) as conn:
             counts = store_rows(conn, rows, len(parsed.problems), progress, parsed.given)
     return CatalogueImport(counts, parsed.problems, parsed.ignored_columns)

@@ -47,7 +47,7 @@ def import_(
     from cardbase.catalog.update import import_catalogue
 
     with render.progress_bar() as progress:
-        report = import_catalogue(STATE.db_path, file, skip_bad=skip_bad, progress=progress)
+        report = import_catalogue(STATE.library, file, skip_bad=skip_bad, progress=progress)
     counts = report.counts
     if output is Output.json:
         render.print_json(
@@ -101,7 +101,7 @@ def import_client(
     from cardbase.catalog.gametext import import_client_texts, summary_lines
 
     report = import_client_texts(
-        STATE.db_path, folder.expanduser(), dry_run=dry_run, backup=not no_backup
+        STATE.library, folder.expanduser(), dry_run=dry_run, backup=not no_backup
     )
     if output is Output.json:
         render.print_json(report.to_dict())
@@ -128,7 +128,7 @@ def move_to_real(
     from cardbase.catalog.choice import REAL, built_in
     from cardbase.catalog.move import move_to_catalogue
 
-    report = move_to_catalogue(STATE.db_path, built_in(REAL), dry_run=dry_run)
+    report = move_to_catalogue(STATE.library, built_in(REAL), dry_run=dry_run)
     if output is Output.json:
         render.print_json(report.to_dict())
         return

@@ -50,34 +50,21 @@ def selector(
     condition: str | None, language: str | None, location: str | None, tags: list[str] | None
 ) -> "Selector":
     """The attribute options as the library reads them: None where not given."""
-    from cardbase.collection.attributes import (
-        parse_condition,
-        parse_language,
-        parse_location,
-        parse_tags,
-    )
-    from cardbase.collection.changes import Selector
+    from cardbase.library import Library
 
-    return Selector(
-        parse_condition(condition) if condition is not None else None,
-        parse_language(language) if language is not None else None,
-        parse_location(location) if location is not None else None,
-        parse_tags(tags) if tags else None,
-    )
+    return Library.selector(condition, language, location, tags)
 
 
 def _change(
     verb: str, items: list[str], foil: bool, dry_run: bool, output: Output, chosen: "Selector",
     note: str | None,
 ) -> None:  # fmt: skip
-    from cardbase.collection.changes import Mode
-    from cardbase.collection.items import STDIN, change_items, read_pasted
+    from cardbase.collection.items import STDIN, read_pasted
 
     pasted = read_pasted(sys.stdin) if STDIN in items else ""
-    changes = change_items(
-        STATE.db_path, items, Mode(verb), pasted=pasted, foil=foil, selector=chosen, note=note,
-        collector=STATE.collector, defaults=STATE.defaults, dry_run=dry_run,
-    )  # fmt: skip
+    changes = STATE.library.change(
+        verb, items, selector=chosen, pasted=pasted, foil=foil, note=note, dry_run=dry_run
+    )
     print_changes(changes, dry_run, output)
 
 
@@ -170,8 +157,8 @@ def move(
     pasted = read_pasted(sys.stdin) if STDIN in items else ""
     chosen = selector(condition, language, from_, tag)
     changes = move_items(
-        STATE.db_path, items, to_location(parse_location(to)), "move", pasted=pasted,
-        foil=foil, selector=chosen, collector=STATE.collector, dry_run=dry_run,
+        STATE.library, items, to_location(parse_location(to)), "move", pasted=pasted,
+        foil=foil, selector=chosen, dry_run=dry_run,
     )  # fmt: skip
     print_changes(changes, dry_run, output)
 
@@ -203,8 +190,8 @@ def _register_tagging(verb: str, doc: str) -> None:
         chosen = selector(condition, language, location, [tags] if verb == "untag" else None)
         reshape = tagged(tags) if verb == "tag" else untagged(tags)
         changes = move_items(
-            STATE.db_path, items, reshape, verb, pasted=pasted, foil=foil, selector=chosen,
-            collector=STATE.collector, dry_run=dry_run,
+            STATE.library, items, reshape, verb, pasted=pasted, foil=foil, selector=chosen,
+            dry_run=dry_run,
         )  # fmt: skip
         print_changes(changes, dry_run, output)
 
@@ -234,10 +221,8 @@ def undo(output: ReportOutputOption = Output.table) -> None:
 
     Example: cardbase undo
     """
-    from cardbase.collection.store import undo_last
-
     with render.progress_bar() as progress:
-        batch = undo_last(STATE.db_path, STATE.collector, progress)
+        batch = STATE.library.undo(progress)
     _print_batch(batch, "Undid", "undo", output)
 
 
@@ -247,9 +232,7 @@ def redo(output: ReportOutputOption = Output.table) -> None:
 
     Example: cardbase redo
     """
-    from cardbase.collection.store import redo_last
-
-    _print_batch(redo_last(STATE.db_path, STATE.collector), "Redid", "redo", output)
+    _print_batch(STATE.library.redo(), "Redid", "redo", output)
 
 
 def _print_batch(batch: "Batch | None", done: str, verb: str, output: Output) -> None:

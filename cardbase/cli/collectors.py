@@ -73,7 +73,7 @@ def collectors_root(
 def _list(output: Output) -> None:
     from cardbase.collection.roster import list_collectors
 
-    found = list_collectors(STATE.db_path)
+    found = list_collectors(STATE.library)
     if output is Output.json:
         render.print_json([summary.to_dict() for summary in found])
         return
@@ -114,7 +114,7 @@ def add(
     """
     from cardbase.collection.roster import add_collector
 
-    added = add_collector(STATE.db_path, name, default)
+    added = add_collector(STATE.library, name, default)
     render.echo(f"Added collector '{added.name}'" + (" (the default)" if default else ""))
 
 
@@ -126,7 +126,7 @@ def rename(name: Name, new: Annotated[str, typer.Argument(metavar="NEW")]) -> No
     """
     from cardbase.collection.roster import rename_collector
 
-    before, renamed = rename_collector(STATE.db_path, name, new)
+    before, renamed = rename_collector(STATE.library, name, new)
     render.echo(f"Renamed '{before.name}' to '{renamed.name}'")
 
 
@@ -138,7 +138,7 @@ def default(name: Name) -> None:
     """
     from cardbase.collection.roster import make_default
 
-    chosen = make_default(STATE.db_path, name)
+    chosen = make_default(STATE.library, name)
     render.echo(f"'{chosen.name}' is now the default collector")
 
 
@@ -160,7 +160,7 @@ def remove(
     from cardbase.text import plural
 
     confirm(f"Remove the collector '{name}' and all their cards, history and decks?", yes)
-    removal = remove_collector(STATE.db_path, name, force)
+    removal = remove_collector(STATE.library, name, force)
     render.echo(
         f"Removed '{removal.collector.name}' ({plural(removal.copies, 'card')}, "
         f"{plural(removal.decks, 'deck')})"

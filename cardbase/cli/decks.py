@@ -9,6 +9,7 @@ import typer
 
 from cardbase.cli import options as opt
 from cardbase.cli import render
+from cardbase.cli.render import CHECK, CROSS
 from cardbase.cli.root import (
     STATE,
     Output,
@@ -54,7 +55,6 @@ PlayersOption = Annotated[
     int | None,
     typer.Option("--players", min=1, help="Player count, for formats that vary by it (3 or 4)."),
 ]
-CHECK, CROSS = "\u2714", "\u2718"
 LEFT_OUT_SHOWN = 8  # notes on cards the builder left out
 
 
@@ -97,10 +97,9 @@ def check(
 
         check_many(decks, format_, players, owned, report, force, output)
         return
-    from cardbase.decks import desk
-
-    with STATE.connect() as conn:
-        found = desk.check(conn, decks[0], format_, players, owned, STATE.config.get("format"))
+    found = STATE.library.check_deck(
+        decks[0], format_, players, owned, default_format=STATE.config.get("format")
+    )
     if output is Output.json:
         render.print_json(found.to_dict())
     elif output is Output.csv:
@@ -170,12 +169,11 @@ def save(
     from cardbase.decks import desk
 
     saved, fmt = desk.save_file(
-        STATE.db_path,
+        STATE.library,
         file,
         name,
         format_,
         replace=force,
-        collector=STATE.collector,
         default_format=STATE.config.get("format"),
     )
     render.echo(f"Saved '{saved.name}': {plural(saved.cards, 'card')}, {fmt.title}")
@@ -246,7 +244,7 @@ def delete(
     with STATE.connect() as conn:
         deck = find_deck(conn, name)
     confirm(f"Delete the deck '{deck.name}' ({plural(deck.cards, 'card')})?", yes)
-    delete_deck(STATE.db_path, deck, STATE.collector)
+    delete_deck(STATE.library, deck)
     render.echo(f"Deleted '{deck.name}'.")
 
 
@@ -328,8 +326,7 @@ def build(
     from cardbase.decks import desk
 
     built = desk.build_and_keep(
-        STATE.db_path, sphere, heroes, save=save, name=name, out=out, force=force,
-        collector=STATE.collector,
+        STATE.library, sphere, heroes, save=save, name=name, out=out, force=force,
     )  # fmt: skip
     result, stats = built.result, built.stats
     if result.shortage or built.report is None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from cardbase.cli import render
-from cardbase.cli.decks import CHECK, CROSS
+from cardbase.cli.render import CHECK, CROSS
 from cardbase.cli.root import STATE, Output
 from cardbase.text import plural
 

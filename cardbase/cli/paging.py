@@ -7,12 +7,12 @@ a terminal shows `render.TERMINAL_PAGE` rows and says how many more there are; `
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from cardbase.cli import render
 from cardbase.cli.root import Output
+from cardbase.db.engine import Connection
 
 if TYPE_CHECKING:
     from cardbase.catalog.cards import Card
@@ -31,7 +31,7 @@ def _page(limit: int | None, show_all: bool, output: Output) -> int | None:
 
 
 def search_page(
-    conn: sqlite3.Connection, query: Query, limit: int | None, show_all: bool, output: Output
+    conn: Connection, query: Query, limit: int | None, show_all: bool, output: Output
 ) -> tuple[list[Card], int]:
     """The cards to show, and how many more matched but are not shown."""
     from cardbase.query import search as lib
@@ -41,7 +41,7 @@ def search_page(
 
 
 def copies_page(
-    conn: sqlite3.Connection, query: Query, limit: int | None, show_all: bool, output: Output
+    conn: Connection, query: Query, limit: int | None, show_all: bool, output: Output
 ) -> tuple[list[Copy], int]:
     """`search_page` for `collection --copies`: the holdings to show, and how many more."""
     from cardbase.query import search as lib

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 CARD_HEADERS = tuple(field.table or field.name for field in TABLE_FIELDS)
 
 
+CHECK, CROSS = "\u2714", "\u2718"  # a valid deck, an invalid one
 TERMINAL_PAGE = 50  # rows of a table on a terminal; see cardbase.cli.paging
 # rich draws about 1,200 rows a second; a longer table (a big import's history, --all) is
 # printed plain rather than keep the terminal waiting for its box.

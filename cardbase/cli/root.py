@@ -19,12 +19,14 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
+from cardbase.db.engine import Connection
 from cardbase.db.location import Location
 from cardbase.errors import CardbaseError, UnknownCollectorError
 
 if TYPE_CHECKING:
     from cardbase.collection.plan import Defaults
     from cardbase.config import Config
+    from cardbase.library import Library
 
 F = TypeVar("F", bound=Callable[..., Any])
 INTERNAL_ERROR = 70  # EX_SOFTWARE: distinct from 1 (a check failed) and 2 (bad input)
@@ -130,15 +132,17 @@ class State:
         config = self.config
         return Defaults(config.get("condition") or "NM", config.get("language") or "en")
 
-    @contextmanager
-    def connect(self) -> Iterator[sqlite3.Connection]:
-        from cardbase.db.connect import open_db
+    @property
+    def library(self) -> Library:
+        """The database the options name, as the collector they name: every command's."""
+        from cardbase.library import Library
 
-        conn = open_db(self.db_path, self.collector)
-        try:
+        return Library(self.db_path, self.collector, self.defaults)
+
+    @contextmanager
+    def connect(self) -> Iterator[Connection]:
+        with self.library.reading() as conn:
             yield conn
-        finally:
-            conn.close()
 
 
 STATE = State()

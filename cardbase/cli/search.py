@@ -6,7 +6,6 @@ their options can never drift apart.
 """
 
 import inspect
-import sqlite3
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -16,6 +15,7 @@ from cardbase.cli import render
 from cardbase.cli.paging import copies_page, print_hidden, search_page
 from cardbase.cli.queryargs import QueryCommand
 from cardbase.cli.root import STATE, Output, OutputOption, app, command
+from cardbase.db.engine import Connection
 from cardbase.text import plural
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ Copies = Annotated[
 ]
 
 
-def _close_names(conn: sqlite3.Connection, words: str) -> str:
+def _close_names(conn: Connection, words: str) -> str:
     """The " Did you mean: ..." for words that matched nothing; rapidfuzz loads only then."""
     from cardbase.catalog.names import NameResolver, did_you_mean
 
@@ -39,7 +39,7 @@ def _close_names(conn: sqlite3.Connection, words: str) -> str:
     return f" {did_you_mean(suggestions)}" if suggestions else ""
 
 
-def checked(conn: sqlite3.Connection, query: "Query") -> "Query":
+def checked(conn: Connection, query: "Query") -> "Query":
     """The query to run, after its warnings (a term no card can match) went to stderr."""
     from cardbase.query.checks import check
 
@@ -50,11 +50,10 @@ def checked(conn: sqlite3.Connection, query: "Query") -> "Query":
 
 
 def _explain(query: "Query", limit: int | None, count: bool, copies: bool, output: Output) -> None:
-    from cardbase.db.location import PostgresUrl
     from cardbase.query import search as lib
 
-    dialect = "postgresql" if isinstance(STATE.db_path, PostgresUrl) else "sqlite"
-    found = lib.plan(query, limit, count, copies, dialect)
+    with STATE.connect() as conn:
+        found = lib.plan_on(conn, query, limit, count=count, copies=copies)
     if output is Output.json:
         render.print_json(found.to_dict())
     else:

@@ -65,22 +65,13 @@ def import_(
 
     Example: cardbase import Collection.xlsx --mode set --dry-run
     """
-    from cardbase.sheets.importer import import_collection
-
     if mode is ImportMode.REPLACE and not dry_run:
         _confirm_replace(file, yes)
     with render.progress_bar() as progress:
-        report = import_collection(
-            STATE.db_path,
-            file,
-            sheet,
-            mode.mode,
-            dry_run=dry_run,
-            skip_bad=skip_bad,
+        report = STATE.library.import_sheet(
+            file, sheet=sheet, mode=mode.value, dry_run=dry_run, skip_bad=skip_bad,
             progress=progress,
-            collector=STATE.collector,
-            defaults=STATE.defaults,
-        )
+        )  # fmt: skip
     _print_import(report, dry_run, output)
 
 
@@ -172,14 +163,12 @@ def export(
 
     Example: cardbase export collection.xlsx; cardbase export - | other-program
     """
-    from cardbase.sheets.exporter import export_cards
-
     if catalogue and query is not None:
         raise CardbaseError("--catalogue exports every card, --query some of them: give one")
     what = "catalogue" if catalogue else "query" if query is not None else "collection"
-    with STATE.connect() as conn, render.progress_bar() as progress:
-        report = export_cards(
-            conn, file, what, query, force=force, bom=bom, fmt=fmt.lower() if fmt else None,
+    with render.progress_bar() as progress:
+        report = STATE.library.export(
+            file, what, query, force=force, bom=bom, fmt=fmt.lower() if fmt else None,
             progress=progress,
         )  # fmt: skip
     rows = f" in {plural(report.rows, 'row')}" if report.rows != report.cards else ""

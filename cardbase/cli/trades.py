@@ -19,14 +19,13 @@ from cardbase.cli.root import (
     command,
     with_examples,
 )
+from cardbase.db.engine import Connection
 from cardbase.errors import CardbaseError
 from cardbase.fields import PLAYSET
 from cardbase.limits import MAX_SERIES
 from cardbase.text import plural
 
 if TYPE_CHECKING:
-    import sqlite3
-
     from cardbase.trades import Rules, TradeItem, TradeMatch
 
 trade_app = typer.Typer(
@@ -110,7 +109,7 @@ def _lists(rules: Rules) -> tuple[list[TradeItem], list[TradeItem]]:
     return mine.offered, mine.wanted
 
 
-def _warn_series(conn: sqlite3.Connection, series: int | None) -> None:
+def _warn_series(conn: Connection, series: int | None) -> None:
     """--complete-series of a series the catalogue lacks wants nothing: say so, not silently."""
     from cardbase.query.checks import catalogue_series, no_series
 

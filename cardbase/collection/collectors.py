@@ -10,13 +10,12 @@ filter. Writes name the collector's id explicitly, read from the same view.
 from __future__ import annotations
 
 import shlex
-import sqlite3
 from datetime import UTC, datetime
 from typing import NamedTuple
 
 from cardbase.catalog.cards import name_key
 from cardbase.db import tables
-from cardbase.db.location import dialect_of
+from cardbase.db.engine import Connection
 from cardbase.errors import CardbaseError, UnknownCollectorError, shorten
 from cardbase.naming import clean, refuse_mixed_script, skeleton
 from cardbase.similar import NAME_CUTOFF, closest
@@ -38,7 +37,7 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def create_default(conn: sqlite3.Connection) -> None:
+def create_default(conn: Connection) -> None:
     """A new database's one collector."""
     conn.execute(
         f"INSERT INTO {tables.COLLECTOR_TABLE} (name, name_key, is_default, created_at) "
@@ -47,11 +46,11 @@ def create_default(conn: sqlite3.Connection) -> None:
     )
 
 
-def all_collectors(conn: sqlite3.Connection) -> list[Collector]:
+def all_collectors(conn: Connection) -> list[Collector]:
     return [Collector(i, n, bool(d)) for i, n, d in conn.execute(f"{_SELECT} ORDER BY id")]
 
 
-def find_collector(conn: sqlite3.Connection, name: str | None) -> Collector:
+def find_collector(conn: Connection, name: str | None) -> Collector:
     """The collector of that name (ignoring case and spacing), or the default for None."""
     if name is None:
         row = conn.execute(f"{_SELECT} WHERE is_default").fetchone()
@@ -74,23 +73,18 @@ def find_collector(conn: sqlite3.Connection, name: str | None) -> Collector:
     )
 
 
-def use_collector(conn: sqlite3.Connection, name: str | None) -> Collector:
+def use_collector(conn: Connection, name: str | None) -> Collector:
     """Make `conn` a connection of that collector (the default for None): (re)create the
     temporary views every read of "your" cards goes through. PostgreSQL's are permanent
     views of a session setting (`cardbase.db.postgres.schema`), which a read-only standby
     lets a connection set, where it refuses to create views."""
     collector = find_collector(conn, name)
     number = int(collector.id)  # an integer from our own table, never text from a user
-    if dialect_of(conn) != "sqlite":
-        conn.execute(f"SELECT set_config('{tables.COLLECTOR_SETTING}', ?, false)", (str(number),))
-        return collector
-    for view, select in tables.collector_views(str(number)).items():
-        conn.execute(f"DROP VIEW IF EXISTS temp.{view}")
-        conn.execute(f"CREATE TEMP VIEW {view} AS {select}")
+    conn.engine.scope_to_collector(conn, number)
     return collector
 
 
-def current_collector(conn: sqlite3.Connection) -> Collector:
+def current_collector(conn: Connection) -> Collector:
     """The collector `use_collector` chose for this connection."""
     row = conn.execute(
         f"SELECT c.id, c.name, c.is_default FROM {tables.MY_COLLECTOR} AS m "
@@ -114,7 +108,7 @@ def check_name(name: str) -> str:
     return cleaned
 
 
-def refuse_confusable(conn: sqlite3.Connection, name: str, but: int | None = None) -> None:
+def refuse_confusable(conn: Connection, name: str, but: int | None = None) -> None:
     """Refuse `name` for a new (or renamed) collector when it looks like another's
     (`naming.skeleton`: 'Kate' and 'KATE' in Cyrillic letters), so no one can pass for another in
     a list of collectors. The collector `but` (being renamed) does not count, nor one of the

@@ -18,8 +18,7 @@ from cardbase.collection.attributes import CONDITION_SYNONYMS, parse_language, p
 from cardbase.collection.changes import ANY, Change, Mode, Request, Selector
 from cardbase.collection.plan import Defaults
 from cardbase.collection.store import change_collection
-from cardbase.db.connect import open_db
-from cardbase.db.location import Location
+from cardbase.db.engine import Database
 from cardbase.errors import CardbaseError
 from cardbase.fields import FOIL, NONFOIL
 from cardbase.limits import MAX_ITEM_LINE, MAX_PASTED
@@ -102,7 +101,7 @@ def _is_code(word: str) -> bool:
 
 
 def change_items(
-    db_path: Location,
+    db: Database,
     items: list[str],
     mode: Mode,
     *,
@@ -110,7 +109,6 @@ def change_items(
     foil: bool = False,
     selector: Selector = ANY,
     note: str | None = None,
-    collector: str | None = None,
     defaults: Defaults | None = None,
     dry_run: bool = False,
 ) -> list[Change]:
@@ -125,11 +123,8 @@ def change_items(
         raise CardbaseError(f"nothing to {mode}: name at least one card")
     split = [split_attributes(line) for line in lines]
     entries = [parse_entry(text, minimum=0 if mode is Mode.SET else 1) for text, _ in split]
-    conn = open_db(db_path, collector)
-    try:
+    with db.reading() as conn:
         resolved = resolve_entries(conn, entries)
-    finally:
-        conn.close()
     default = FOIL if foil else NONFOIL
     requests = [
         Request(r.card, r.entry.finish or default, r.copies, _overlay(selector, own), note)
@@ -137,7 +132,7 @@ def change_items(
     ]
     typed = f"({plural(len(lines), 'line')})" if STDIN in items else shlex.join(items)
     return change_collection(
-        db_path, requests, mode, f"{mode} {typed}", collector=collector, defaults=defaults,
+        db, requests, mode, f"{mode} {typed}", defaults=defaults,
         dry_run=dry_run,
     )  # fmt: skip
 

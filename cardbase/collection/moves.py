@@ -10,7 +10,6 @@ holding, or the item must say which (the same rule as `remove`).
 from __future__ import annotations
 
 import shlex
-import sqlite3
 from collections.abc import Callable
 
 from cardbase.catalog.entries import parse_entry
@@ -25,21 +24,20 @@ from cardbase.collection.store import (
     tag_spellings,
     write_changes,
 )
-from cardbase.db.connect import open_db, write_transaction
-from cardbase.db.location import Location
+from cardbase.db.engine import Connection, Database
 from cardbase.errors import CardbaseError
 from cardbase.fields import FOIL, NONFOIL
 from cardbase.text import plural
 
 Reshape = Callable[[Holding], Holding]
 # A reshape made inside the write transaction, from what the collector holds then.
-MakeReshape = Callable[[sqlite3.Connection], Reshape]
+MakeReshape = Callable[[Connection], Reshape]
 
 
 def to_location(location: str) -> MakeReshape:
     """To `location`, spelled as the collector first spelled it ('binder 1' is 'Binder 1')."""
 
-    def make(conn: sqlite3.Connection) -> Reshape:
+    def make(conn: Connection) -> Reshape:
         spelled = location_spellings(conn).get(location.casefold(), location)
         return lambda holding: holding._replace(location=spelled)
 
@@ -49,7 +47,7 @@ def to_location(location: str) -> MakeReshape:
 def tagged(tags: str) -> MakeReshape:
     """With `tags` added, each spelled as the collector first spelled it."""
 
-    def make(conn: sqlite3.Connection) -> Reshape:
+    def make(conn: Connection) -> Reshape:
         known = tag_spellings(conn)
         spelled = parse_tags([known.get(tag.casefold(), tag) for tag in tag_list(tags)])
         return lambda holding: holding._replace(tags=with_tags(holding.tags, spelled))
@@ -62,7 +60,7 @@ def untagged(tags: str) -> MakeReshape:
 
 
 def move_items(
-    db_path: Location,
+    db: Database,
     items: list[str],
     make_reshape: MakeReshape,
     verb: str,
@@ -70,7 +68,6 @@ def move_items(
     pasted: str = "",
     foil: bool | None = None,
     selector: Selector = ANY,
-    collector: str | None = None,
     dry_run: bool = False,
 ) -> list[Change]:
     """Move the copies the items name into the holdings `make_reshape` makes of theirs, as
@@ -81,13 +78,10 @@ def move_items(
         raise CardbaseError(f"nothing to {verb}: name at least one card")
     split = [split_attributes(line) for line in lines]
     entries = [parse_entry(text) for text, _ in split]
-    conn = open_db(db_path, collector)
-    try:
+    with db.reading() as conn:
         resolved = resolve_entries(conn, entries)
-    finally:
-        conn.close()
     typed = f"({plural(len(lines), 'line')})" if STDIN in items else shlex.join(items)
-    with write_transaction(db_path, collector) as conn:
+    with db.writing() as conn:
         working = Working(*read_holdings(conn, {r.card.id for r in resolved}))
         reshape = make_reshape(conn)
         problems = []

@@ -8,7 +8,6 @@ written beside it first: `cardbase restore` brings everything back.
 from __future__ import annotations
 
 import re
-import sqlite3
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -21,8 +20,7 @@ from cardbase.collection.collectors import (
     refuse_confusable,
 )
 from cardbase.db import tables
-from cardbase.db.connect import open_db, write_transaction
-from cardbase.db.location import Location
+from cardbase.db.engine import Connection, Database
 from cardbase.errors import CardbaseError
 from cardbase.text import plural
 
@@ -39,9 +37,8 @@ class CollectorSummary(NamedTuple):
         return self._asdict()
 
 
-def list_collectors(db_path: Location) -> list[CollectorSummary]:
-    conn = open_db(db_path)
-    try:
+def list_collectors(db: Database) -> list[CollectorSummary]:
+    with db.reading() as conn:
         rows = conn.execute(
             f"SELECT c.name, c.is_default, "
             f"(SELECT coalesce(sum(nonfoil + foil), 0) FROM {tables.OWNERSHIP_TABLE} "
@@ -50,12 +47,10 @@ def list_collectors(db_path: Location) -> list[CollectorSummary]:
             f"(SELECT count(*) FROM {tables.DECK_TABLE} WHERE collector_id = c.id), "
             f"c.created_at FROM {tables.COLLECTOR_TABLE} AS c ORDER BY c.id"
         ).fetchall()
-    finally:
-        conn.close()
     return [CollectorSummary(n, bool(d), *rest) for n, d, *rest in rows]
 
 
-def _refuse_taken(conn: sqlite3.Connection, name: str, but: int | None = None) -> None:
+def _refuse_taken(conn: Connection, name: str, but: int | None = None) -> None:
     row = conn.execute(
         f"SELECT id, name FROM {tables.COLLECTOR_TABLE} WHERE name_key = ?", (name_key(name),)
     ).fetchone()
@@ -63,9 +58,9 @@ def _refuse_taken(conn: sqlite3.Connection, name: str, but: int | None = None) -
         raise CardbaseError(f"there is already a collector named '{row[1]}'; nothing was changed")
 
 
-def add_collector(db_path: Location, name: str, make_default: bool = False) -> Collector:
+def add_collector(db: Database, name: str, make_default: bool = False) -> Collector:
     cleaned = check_name(name)
-    with write_transaction(db_path, whole=True) as conn:
+    with db.writing(whole=True) as conn:
         _refuse_taken(conn, cleaned)
         refuse_confusable(conn, cleaned)
         if make_default:
@@ -78,10 +73,10 @@ def add_collector(db_path: Location, name: str, make_default: bool = False) -> C
     return Collector(int(new_id), cleaned, make_default)
 
 
-def rename_collector(db_path: Location, old: str, new: str) -> tuple[Collector, Collector]:
+def rename_collector(db: Database, old: str, new: str) -> tuple[Collector, Collector]:
     """The collector as it was (its name as stored, however `old` was typed) and as it is."""
     cleaned = check_name(new)
-    with write_transaction(db_path, whole=True) as conn:
+    with db.writing(whole=True) as conn:
         found = find_collector(conn, old)
         _refuse_taken(conn, cleaned, but=found.id)
         refuse_confusable(conn, cleaned, but=found.id)
@@ -92,9 +87,9 @@ def rename_collector(db_path: Location, old: str, new: str) -> tuple[Collector, 
     return found, found._replace(name=cleaned)
 
 
-def make_default(db_path: Location, name: str) -> Collector:
+def make_default(db: Database, name: str) -> Collector:
     """The collector commands use when none is named (and no config file names one)."""
-    with write_transaction(db_path, whole=True) as conn:
+    with db.writing(whole=True) as conn:
         found = find_collector(conn, name)
         conn.execute(f"UPDATE {tables.COLLECTOR_TABLE} SET is_default = FALSE")
         conn.execute(
@@ -110,14 +105,11 @@ class Removal(NamedTuple):
     backup: Path | None  # the database as it was, when anything of theirs was dropped
 
 
-def remove_collector(db_path: Location, name: str, force: bool = False) -> Removal:
+def remove_collector(db: Database, name: str, force: bool = False) -> Removal:
     """Remove a collector; one with cards, history or decks only with `force`, after a backup."""
-    conn = open_db(db_path)
-    try:
+    with db.reading() as conn:
         found = find_collector(conn, name)
         copies, decks, batches = _belongings(conn, found.id)
-    finally:
-        conn.close()
     if found.is_default:
         raise CardbaseError(
             f"'{found.name}' is the default collector; nothing was changed",
@@ -132,9 +124,9 @@ def remove_collector(db_path: Location, name: str, force: bool = False) -> Remov
         )
     # A file is copied aside; a PostgreSQL server is backed up with its own tools.
     kept = None
-    if (copies or decks or batches) and isinstance(db_path, Path):
-        kept = _backup_before(db_path, found)
-    with write_transaction(db_path, whole=True) as conn:
+    if (copies or decks or batches) and isinstance(db.location, Path):
+        kept = _backup_before(db.location, found)
+    with db.writing(whole=True) as conn:
         # The backup was taken before the write lock: if anything of theirs changed since,
         # it is not in the backup, so nothing is removed.
         if _belongings(conn, found.id) != (copies, decks, batches):
@@ -146,7 +138,7 @@ def remove_collector(db_path: Location, name: str, force: bool = False) -> Remov
     return Removal(found, copies, decks, kept)
 
 
-def _belongings(conn: sqlite3.Connection, collector_id: int) -> tuple[int, int, int]:
+def _belongings(conn: Connection, collector_id: int) -> tuple[int, int, int]:
     row = conn.execute(
         f"SELECT (SELECT coalesce(sum(copies), 0) FROM {tables.HOLDING_TABLE} "
         f"WHERE collector_id = :c), (SELECT count(*) FROM {tables.DECK_TABLE} "
@@ -157,7 +149,7 @@ def _belongings(conn: sqlite3.Connection, collector_id: int) -> tuple[int, int, 
     return int(row[0]), int(row[1]), int(row[2])
 
 
-def _drop_belongings(conn: sqlite3.Connection, collector_id: int) -> None:
+def _drop_belongings(conn: Connection, collector_id: int) -> None:
     mine = (collector_id,)
     conn.execute(
         f"DELETE FROM {tables.HISTORY_TABLE} WHERE batch_id IN "

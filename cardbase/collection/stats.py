@@ -6,15 +6,15 @@ collection live in `cardbase.collection.store`.
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any, NamedTuple
 
 from cardbase.catalog.cards import cards_by_id
 from cardbase.collection.attributes import CONDITION_NAMES, condition_rank
 from cardbase.collection.changes import Batch, Change, Holding
 from cardbase.db import tables
+from cardbase.db.engine import Connection
 from cardbase.db.tables import copies_of
-from cardbase.fields import FOIL, NONFOIL, RARITY_LETTERS, RARITY_NAMES
+from cardbase.fields import FOIL, NONFOIL, RARITY_LETTERS, RARITY_NAMES, letter_rank
 from cardbase.games import GAMES, set_label
 
 NO_LOCATION_LABEL = "(no location)"
@@ -64,7 +64,7 @@ _COMPLETION = (
 )
 
 
-def totals(conn: sqlite3.Connection, game: str | None = None) -> Totals:
+def totals(conn: Connection, game: str | None = None) -> Totals:
     """Copies and distinct printings owned: of `game`'s cards, else of every game's."""
     where, params = ("", ()) if game is None else (" AND c.game = ?", (game,))
     row = conn.execute(
@@ -76,12 +76,12 @@ def totals(conn: sqlite3.Connection, game: str | None = None) -> Totals:
     return Totals(row[0] + row[1], row[0], row[1], row[2])
 
 
-def completion_by_set(conn: sqlite3.Connection, game: str) -> list[Completion]:
+def completion_by_set(conn: Connection, game: str) -> list[Completion]:
     """Per series and rarity, in set order: what a collector ticks off in a binder."""
     rows = conn.execute(
         f"SELECT c.series, c.rarity, {_COMPLETION} FROM {tables.CARD_TABLE} AS c {_OWN} "
         "WHERE c.game = ? GROUP BY c.series, c.rarity "
-        f"ORDER BY c.series, instr('{RARITY_LETTERS}', c.rarity)",
+        f"ORDER BY c.series, {letter_rank('c.rarity', RARITY_LETTERS)}",
         (game,),
     )
     return [
@@ -90,7 +90,7 @@ def completion_by_set(conn: sqlite3.Connection, game: str) -> list[Completion]:
     ]
 
 
-def completion_by_series(conn: sqlite3.Connection, game: str) -> list[Completion]:
+def completion_by_series(conn: Connection, game: str) -> list[Completion]:
     rows = conn.execute(
         f"SELECT c.series, {_COMPLETION} FROM {tables.CARD_TABLE} AS c {_OWN} "
         "WHERE c.game = ? GROUP BY c.series ORDER BY c.series",
@@ -99,7 +99,7 @@ def completion_by_series(conn: sqlite3.Connection, game: str) -> list[Completion
     return [Completion(set_label(game, series), *counts) for series, *counts in rows]
 
 
-def completion_by_sphere(conn: sqlite3.Connection, game: str) -> list[Completion]:
+def completion_by_sphere(conn: Connection, game: str) -> list[Completion]:
     rows = conn.execute(
         f"SELECT coalesce(c.sphere, 'Heroes'), {_COMPLETION} FROM {tables.CARD_TABLE} AS c "
         f"{_OWN} WHERE c.game = ? GROUP BY 1 ORDER BY 1",
@@ -108,7 +108,7 @@ def completion_by_sphere(conn: sqlite3.Connection, game: str) -> list[Completion
     return [Completion(sphere, *counts) for sphere, *counts in rows]
 
 
-def completion_by_type(conn: sqlite3.Connection, game: str) -> list[Completion]:
+def completion_by_type(conn: Connection, game: str) -> list[Completion]:
     """Per card type, in the game's own order: for a game without spheres (Wildhearts), where
     grouping by sphere put every card under "Heroes"."""
     order = GAMES[game].types if game in GAMES else ()
@@ -122,7 +122,7 @@ def completion_by_type(conn: sqlite3.Connection, game: str) -> list[Completion]:
 
 
 def _held_by(
-    conn: sqlite3.Connection, column: str, game: str | None
+    conn: Connection, column: str, game: str | None
 ) -> list[tuple[str, int, int, int, int]]:
     """(value, copies, non-foil, foil, distinct cards) of the collector's holdings (of `game`'s
     cards) per value of one holding column (a name from `tables.HOLDING_COLUMNS`, never a
@@ -138,13 +138,13 @@ def _held_by(
     ).fetchall()
 
 
-def copies_by_location(conn: sqlite3.Connection, game: str | None = None) -> list[Breakdown]:
+def copies_by_location(conn: Connection, game: str | None = None) -> list[Breakdown]:
     """Per location, by name; the copies with none last."""
     rows = sorted(_held_by(conn, "location", game), key=lambda r: (not r[0], r[0].casefold()))
     return [Breakdown(where or NO_LOCATION_LABEL, where, *counts) for where, *counts in rows]
 
 
-def copies_by_condition(conn: sqlite3.Connection, game: str | None = None) -> list[Breakdown]:
+def copies_by_condition(conn: Connection, game: str | None = None) -> list[Breakdown]:
     """Per condition, best first."""
     rows = sorted(_held_by(conn, "condition", game), key=lambda row: condition_rank(row[0]))
     return [Breakdown(f"{code} ({CONDITION_NAMES[code]})", code, *counts) for code, *counts in rows]
@@ -180,7 +180,7 @@ class CollectionStats(NamedTuple):
         return rows
 
 
-def collection_stats(conn: sqlite3.Connection, game: str) -> CollectionStats:
+def collection_stats(conn: Connection, game: str) -> CollectionStats:
     """`game`'s cards only, header totals included: `stats --game wildhearts` beside a Free
     Realms collection must not report the Free Realms copies. A game with spheres is grouped
     by sphere, one without (Wildhearts) by its card types."""
@@ -203,7 +203,7 @@ def collection_stats(conn: sqlite3.Connection, game: str) -> CollectionStats:
     )
 
 
-def history(conn: sqlite3.Connection, limit: int | None = None) -> list[Batch]:
+def history(conn: Connection, limit: int | None = None) -> list[Batch]:
     """The connection's collector's batches newest first, each with its changes (as deltas
     from zero when shown alone)."""
     batches = conn.execute(

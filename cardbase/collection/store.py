@@ -10,7 +10,6 @@ applies completely or not at all, and two commands at once both count.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable
 from datetime import UTC, datetime
 
@@ -20,8 +19,7 @@ from cardbase.collection.attributes import parse_tags, tag_list
 from cardbase.collection.changes import Batch, Change, Holding, Mode, Request
 from cardbase.collection.plan import Defaults, Working, apply, problems_message
 from cardbase.db import tables
-from cardbase.db.connect import write_transaction
-from cardbase.db.location import Location
+from cardbase.db.engine import Connection, Database
 from cardbase.db.tables import copies_of
 from cardbase.errors import CardbaseError
 from cardbase.fields import FOIL, NONFOIL
@@ -39,20 +37,19 @@ _KEYED = _HOLDING.split(", ")
 
 
 def change_collection(
-    db_path: Location,
+    db: Database,
     requests: list[Request],
     mode: Mode,
     source: str,
     *,
-    collector: str | None = None,
     defaults: Defaults | None = None,
     dry_run: bool = False,
     progress: Progress = quiet,
 ) -> list[Change]:
-    """Apply requests as `collector` in one transaction and one history batch; return what
-    changed. `progress` hears the "Writing" stage move (copies, totals, history)."""
+    """Apply requests to `db`'s collection in one transaction and one history batch; return
+    what changed. `progress` hears the "Writing" stage move (copies, totals, history)."""
     cards: dict[int, CardLike] = {request.card.id: request.card for request in requests}
-    with write_transaction(db_path, collector) as conn:
+    with db.writing() as conn:
         scope = None if mode is Mode.REPLACE else set(cards)
         working = Working(*read_holdings(conn, scope))
         requests = _same_spellings(conn, requests)
@@ -67,7 +64,7 @@ def change_collection(
     return changes
 
 
-def _same_spellings(conn: sqlite3.Connection, requests: list[Request]) -> list[Request]:
+def _same_spellings(conn: Connection, requests: list[Request]) -> list[Request]:
     """'binder 1' is the collector's 'Binder 1' when that exists, else the spelling these
     requests first give it: a location keeps the spelling it was first given, and so does a
     tag, so copies that differ only in case are one holding (a sheet's rows too)."""
@@ -90,7 +87,7 @@ def _same_spellings(conn: sqlite3.Connection, requests: list[Request]) -> list[R
     return spelled
 
 
-def location_spellings(conn: sqlite3.Connection) -> dict[str, str]:
+def location_spellings(conn: Connection) -> dict[str, str]:
     """The collector's locations as first spelled, by their folded names (`label_key`: an
     old NFD spelling is the NFC one)."""
     return {
@@ -99,7 +96,7 @@ def location_spellings(conn: sqlite3.Connection) -> dict[str, str]:
     }
 
 
-def tag_spellings(conn: sqlite3.Connection) -> dict[str, str]:
+def tag_spellings(conn: Connection) -> dict[str, str]:
     """The collector's tags as first spelled, by their folded words (`label_key`)."""
     return {
         label_key(tag): tag
@@ -109,7 +106,7 @@ def tag_spellings(conn: sqlite3.Connection) -> dict[str, str]:
 
 
 def read_holdings(
-    conn: sqlite3.Connection, card_ids: set[int] | None
+    conn: Connection, card_ids: set[int] | None
 ) -> tuple[dict[Holding, int], dict[Holding, str]]:
     """The connection's collector's holdings of `card_ids` (of every card for None), and
     their notes: a one-card `add` reads its own rows by the key, not a 63k-card collection."""
@@ -134,12 +131,12 @@ def read_holdings(
     return counts, notes
 
 
-def collector_id(conn: sqlite3.Connection) -> int:
+def collector_id(conn: Connection) -> int:
     return int(conn.execute(f"SELECT id FROM {tables.MY_COLLECTOR}").fetchone()[0])
 
 
 def write_changes(
-    conn: sqlite3.Connection, changes: list[Change], source: str, progress: Progress = quiet
+    conn: Connection, changes: list[Change], source: str, progress: Progress = quiet
 ) -> int:
     """Write the holdings and totals, and record them as one batch; return the batch id."""
     owner = collector_id(conn)
@@ -167,7 +164,7 @@ def writing(changes: list[Change], progress: Progress, history: bool = False) ->
 
 
 def store_holdings(
-    conn: sqlite3.Connection, owner: int, changes: list[Change], stage: Stage | None = None
+    conn: Connection, owner: int, changes: list[Change], stage: Stage | None = None
 ) -> None:
     """Set each change's holding; a holding left with no copies is dropped. The per-card
     totals move by the same deltas."""
@@ -185,9 +182,7 @@ def store_holdings(
     _store_totals(conn, owner, changes, stage)
 
 
-def _store_totals(
-    conn: sqlite3.Connection, owner: int, changes: list[Change], stage: Stage
-) -> None:
+def _store_totals(conn: Connection, owner: int, changes: list[Change], stage: Stage) -> None:
     """Recount the changed cards' totals from their holdings: exact whatever came before."""
     for chunk, marks in id_chunks({change.card.id for change in changes}):
         conn.execute(
@@ -204,12 +199,10 @@ def _store_totals(
         stage.add(len(chunk))
 
 
-def undo_last(
-    db_path: Location, collector: str | None = None, progress: Progress = quiet
-) -> Batch | None:
+def undo_last(db: Database, progress: Progress = quiet) -> Batch | None:
     """Revert `collector`'s newest batch not yet undone; None when there is nothing left.
     `progress` hears "Reading history" and "Writing" move."""
-    with write_transaction(db_path, collector) as conn:
+    with db.writing() as conn:
         owner = collector_id(conn)
         row = conn.execute(
             f"SELECT id, created_at, source FROM {tables.BATCH_TABLE} "
@@ -235,7 +228,7 @@ def undo_last(
     return Batch(batch_id, created_at, source, True, changes)
 
 
-def _reverted(conn: sqlite3.Connection, batch_id: int, recorded: Iterable[tuple]) -> list[Change]:
+def _reverted(conn: Connection, batch_id: int, recorded: Iterable[tuple]) -> list[Change]:
     rows = [(Holding(*row[:6]), row[6], row[7]) for row in recorded]
     card_ids = {holding.card_id for holding, _, _ in rows}
     cards = card_refs_by_id(conn, card_ids)  # a name and a code each, in one query a batch
@@ -253,7 +246,7 @@ def _reverted(conn: sqlite3.Connection, batch_id: int, recorded: Iterable[tuple]
     return changes
 
 
-def keep_for_redo(conn: sqlite3.Connection, owner: int, batch_id: int) -> None:
+def keep_for_redo(conn: Connection, owner: int, batch_id: int) -> None:
     """Called by `undo_last` as it reverts `batch_id`, in its transaction, before it writes.
 
     A history row whose undo changes the holding's note (the batch replaced the note, or
@@ -278,7 +271,7 @@ def keep_for_redo(conn: sqlite3.Connection, owner: int, batch_id: int) -> None:
     )
 
 
-def redo_last(db_path: Location, collector: str | None = None) -> Batch | None:
+def redo_last(db: Database) -> Batch | None:
     """Re-apply `collector`'s most recently undone batch; None when there is nothing to redo.
 
     Undo always reverts the newest applied batch, so the batches that can be redone are the
@@ -286,7 +279,7 @@ def redo_last(db_path: Location, collector: str | None = None) -> Batch | None:
     applied one), and the most recently undone of them is the oldest. Redoing marks it
     applied again, so the next `undo` reverts it and undo and redo alternate.
     """
-    with write_transaction(db_path, collector) as conn:
+    with db.writing() as conn:
         owner = collector_id(conn)
         row = conn.execute(
             f"SELECT id, created_at, source FROM {tables.BATCH_TABLE} "
@@ -306,7 +299,7 @@ def redo_last(db_path: Location, collector: str | None = None) -> Batch | None:
     return Batch(batch_id, created_at, source, False, changes)
 
 
-def _reapplied(conn: sqlite3.Connection, batch_id: int) -> list[Change]:
+def _reapplied(conn: Connection, batch_id: int) -> list[Change]:
     """The batch's changes made again on the holdings as they are now; a row that replaced a
     note sets the note the batch had set, and keeps the one it replaces (`keep_for_redo`)."""
     recorded = conn.execute(

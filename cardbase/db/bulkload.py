@@ -15,12 +15,11 @@ schema and rows until the commit.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from cardbase.db import tables
-from cardbase.db.location import dialect_of
+from cardbase.db.engine import Connection
 from cardbase.progress import Progress, quiet, step
 
 # A load that writes at least 1/BULK_SHARE of the table's rows rebuilds rather than trickles.
@@ -37,13 +36,11 @@ def is_bulk(written: int, total: int) -> bool:
 
 
 @contextmanager
-def bulk_load(
-    conn: sqlite3.Connection, active: bool = True, progress: Progress = quiet
-) -> Iterator[None]:
+def bulk_load(conn: Connection, active: bool = True, progress: Progress = quiet) -> Iterator[None]:
     """Within the caller's transaction: set the card table's triggers and indexes aside for
     the block, then put them back as they were and rebuild the full-text index (the
     "Indexing" stage `progress` hears, one statement that cannot report from inside)."""
-    if not active or dialect_of(conn) != "sqlite":  # PostgreSQL's GIN indexes take batches
+    if not active:
         yield
         return
     card = tables.CARD_TABLE

@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from cardbase.db.connection import BUSY_TIMEOUT_MS, connect, transaction
+from cardbase.db.engine import Connection
 from cardbase.db.header import is_current, read_header
 from cardbase.db.location import Location, PostgresUrl
 from cardbase.errors import DatabaseError
@@ -85,19 +86,19 @@ def read_only_query(path: Path) -> str | None:
     return "immutable=1"
 
 
-def open_existing(path: Location) -> sqlite3.Connection:
+def open_existing(path: Location) -> Connection:
     """The file as it is, nothing created, upgraded or checked: what `doctor` must see of a
     database that every other command refuses. (A PostgreSQL database: a plain connection.)"""
     if not isinstance(path, Path):
         from cardbase.db.postgres.connection import connect as connect_postgres
 
-        return connect_postgres(path)  # type: ignore[return-value]
+        return connect_postgres(path)
     if not existing_file(path):
         raise DatabaseError(f"{path}: no database here (the first command creates one)")
     return connect(path, read_only_query(path))
 
 
-def open_db(path: Location, collector: str | None = None) -> sqlite3.Connection:
+def open_db(path: Location, collector: str | None = None) -> Connection:
     """Open the database for reading, creating or upgrading it first when needed, as a
     connection of `collector` (the database's default for None): see
     `cardbase.collection.collectors.use_collector`. A `PostgresUrl` opens that server's
@@ -113,7 +114,7 @@ def open_db(path: Location, collector: str | None = None) -> sqlite3.Connection:
     return conn
 
 
-def _ready(path: Path) -> sqlite3.Connection:
+def _ready(path: Path) -> Connection:
     if existing_file(path):
         query = read_only_query(path)
         conn = connect(path, query)
@@ -170,12 +171,12 @@ def init_database(location: Location, catalogue: Path) -> int:
         conn.close()
 
 
-def _ready_postgres(url: PostgresUrl) -> sqlite3.Connection:
+def _ready_postgres(url: PostgresUrl) -> Connection:
     from cardbase.db.postgres import schema
     from cardbase.db.postgres.connection import connect as connect_postgres
 
     schema.prepare(url)
-    return connect_postgres(url)  # type: ignore[return-value]
+    return connect_postgres(url)
 
 
 def _read_only(path: Path, what: str) -> DatabaseError:
@@ -189,19 +190,16 @@ def _read_only(path: Path, what: str) -> DatabaseError:
 @contextmanager
 def write_transaction(
     path: Location, collector: str | None = None, *, whole: bool = False
-) -> Iterator[sqlite3.Connection]:
+) -> Iterator[Connection]:
     """The one way to write: a prepared, undamaged database, then one transaction on it, by
     `collector` (the default for None). `whole`: a write beyond one collector's cards (the
     catalogue, the collectors themselves). SQLite has one writer at a time anyway; on
     PostgreSQL, such a write waits for every other, and a collector's waits only for that
-    collector's (`cardbase.db.postgres.connection.begin_write`); the server keeps its pages
-    whole itself."""
+    collector's (the engine's `begin_write`); the server keeps its pages whole itself."""
     if not isinstance(path, Path):
-        from cardbase.db.postgres.connection import begin_write
-
         conn = open_db(path, collector)
         try:
-            with transaction(conn, lambda c: begin_write(c, whole)):
+            with transaction(conn, lambda c: c.engine.begin_write(c, whole)):
                 yield conn
         finally:
             conn.close()
@@ -233,7 +231,7 @@ def write_transaction(
         conn.close()
 
 
-def _begin_waiting(conn: sqlite3.Connection, waited: list[bool]) -> None:
+def _begin_waiting(conn: Connection, waited: list[bool]) -> None:
     """BEGIN IMMEDIATE, waiting for another command's write as long as a bulk job takes.
 
     SQLite's busy timeout would wait in one call that Ctrl-C cannot stop, so the wait is a

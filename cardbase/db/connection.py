@@ -1,4 +1,5 @@
-"""A sqlite3 connection with the settings every cardbase connection uses, and a transaction.
+"""SQLite's engine: a sqlite3 connection with the settings every cardbase connection uses,
+the pieces of SQL SQLite spells its own way (`SqliteEngine`), and a write transaction.
 
 The lowest layer of `cardbase.db`: `connect` (which opens databases ready for use) and
 `schema` (which makes them ready) both build on it.
@@ -9,13 +10,14 @@ Every connection's statements end when Ctrl-C is pressed (see `cardbase.db.inter
 from __future__ import annotations
 
 import sqlite3
-import unicodedata
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
-from cardbase.db import interrupt
+from cardbase.db import interrupt, tables
+from cardbase.db.engine import Clause, Connection, Engine, TextTerm
 from cardbase.errors import DatabaseError
+from cardbase.progress import Progress
 
 BUSY_TIMEOUT_MS = 10_000
 # Reads go through a memory map instead of a read() call per page: a filtered scan of 100k
@@ -23,7 +25,67 @@ BUSY_TIMEOUT_MS = 10_000
 MMAP_BYTES = 256 * 1024 * 1024
 
 
-def connect(path: Path, uri_query: str | None = None) -> sqlite3.Connection:
+_FTS = tables.CARD_FTS_TABLE
+
+
+class SqliteEngine(Engine):
+    """FTS5 ranked by bm25, REGEXP through RE2 (`_regexp`), BEGIN IMMEDIATE in WAL mode."""
+
+    name = "sqlite"
+    walks_sort_index = True
+    in_process = True
+
+    def position(self, haystack: str, needle: str) -> str:
+        return f"instr({haystack}, {needle})"
+
+    def regex(self, value: str, pattern: str) -> Clause:
+        return f"regexp(?, {value})", [pattern]
+
+    def text_match(self, term: TextTerm) -> Clause:
+        return f"c.id IN (SELECT rowid FROM {_FTS} WHERE {_FTS} MATCH ?)", [term.fts]
+
+    def ranked_text(self, terms: Sequence[TextTerm], top: int | None) -> Clause:
+        limit, tail = (" ORDER BY fts_rank LIMIT ?", [top]) if top is not None else ("", [])
+        words = " AND ".join(term.fts for term in terms)
+        return (
+            f" JOIN (SELECT rowid AS fts_id, bm25({_FTS}) AS fts_rank FROM {_FTS}"
+            f" WHERE {_FTS} MATCH ?{limit}) AS f ON f.fts_id = c.id",
+            [words, *tail],
+        )
+
+    def prepare_write(self, conn: Connection) -> None:
+        conn.execute("PRAGMA journal_mode = WAL")  # lets readers read while a bulk job writes
+        conn.execute("PRAGMA synchronous = NORMAL")
+
+    def begin_write(self, conn: Connection, whole: bool = True) -> None:
+        conn.execute("BEGIN IMMEDIATE")  # one writer at a time, whatever it writes
+
+    def read_only(self, conn: Connection) -> None:
+        conn.execute("PRAGMA query_only = ON")
+
+    def scope_to_collector(self, conn: Connection, number: int) -> None:
+        for view, select in tables.collector_views(str(number)).items():
+            conn.execute(f"DROP VIEW IF EXISTS temp.{view}")
+            conn.execute(f"CREATE TEMP VIEW {view} AS {select}")
+
+    def bulk_load(
+        self, conn: Connection, active: bool, progress: Progress
+    ) -> AbstractContextManager[None]:
+        from cardbase.db.bulkload import bulk_load
+
+        return bulk_load(conn, active, progress)
+
+
+SQLITE = SqliteEngine()
+
+
+class SqliteConnection(interrupt.Connection):
+    """A cardbase connection to a SQLite file, which knows its engine."""
+
+    engine: Engine = SQLITE
+
+
+def connect(path: Path, uri_query: str | None = None) -> SqliteConnection:
     """A plain sqlite3 connection with the settings every cardbase connection uses.
 
     Autocommit (``isolation_level=None``): transactions are begun explicitly, by
@@ -38,13 +100,12 @@ def connect(path: Path, uri_query: str | None = None) -> sqlite3.Connection:
             timeout=BUSY_TIMEOUT_MS / 1000,
             isolation_level=None,
             uri=bool(uri_query),
-            factory=interrupt.Connection,
+            factory=SqliteConnection,
         )
     except sqlite3.Error as exc:
         raise DatabaseError(f"{path}: cannot open the database ({exc})") from exc
     conn.row_factory = sqlite3.Row
     conn.create_function("regexp", 2, _regexp, deterministic=True)
-    conn.create_function("casefold", 1, _casefold, deterministic=True)
     interrupt.watch(conn)
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
@@ -61,13 +122,6 @@ def _regexp(pattern: str, value: str | None) -> bool:
     return isinstance(value, str) and compile_pattern(pattern)(value)
 
 
-@interrupt.callback
-def _casefold(value: str | None) -> str | None:
-    """Python's casefold for SQL: locations and tags match in any case, 'Böx' as 'böx' too,
-    where SQLite's own lower() and NOCASE fold only ASCII."""
-    return unicodedata.normalize("NFC", value).casefold() if isinstance(value, str) else value
-
-
 # Transactions this process has committed: a Ctrl-C that comes after a commit, while the
 # command prints its report, must not say that nothing was changed.
 _COMMITTED = [0]
@@ -79,16 +133,16 @@ def committed() -> int:
 
 @contextmanager
 def transaction(
-    conn: sqlite3.Connection, begin: Callable[[sqlite3.Connection], None] | None = None
-) -> Iterator[sqlite3.Connection]:
-    """One write transaction on an open connection: committed whole, or rolled back whole.
+    conn: Connection, begin: Callable[[Connection], None] | None = None
+) -> Iterator[Connection]:
+    """One write transaction on an open connection of either engine: committed whole, or
+    rolled back whole.
 
-    `begin` takes the write lock in place of a plain BEGIN IMMEDIATE (a writer that waits).
+    `begin` takes the write lock in place of the engine's own (a writer that waits).
     """
-    conn.execute("PRAGMA journal_mode = WAL")  # lets readers read while a bulk job writes
-    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.engine.prepare_write(conn)
     if begin is None:
-        conn.execute("BEGIN IMMEDIATE")
+        conn.engine.begin_write(conn)
     else:
         begin(conn)
     try:

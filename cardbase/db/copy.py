@@ -41,8 +41,9 @@ from cardbase.db.dbfiles import (
     side_files,
     temporary_beside,
 )
-from cardbase.db.location import Location, PostgresUrl, dialect_of
-from cardbase.db.transfer import TableSum, copy_tables, set_sequences, table_specs, verify
+from cardbase.db.engine import Connection
+from cardbase.db.location import Location, PostgresUrl
+from cardbase.db.transfer import TableSum, copy_tables, table_specs, verify
 from cardbase.errors import DatabaseError
 from cardbase.progress import Progress, quiet
 
@@ -97,7 +98,7 @@ def _refuse_same_file(source: Location, target: Location) -> None:
         raise DatabaseError(f"{target}: that is the source database itself; nothing was copied")
 
 
-def _open_source(source: Location) -> sqlite3.Connection:
+def _open_source(source: Location) -> Connection:
     """The source, as `open_db` opens it, once it is known to hold a cardbase database:
     `open_db` alone would make one in an empty file or PostgreSQL database."""
     from cardbase.db.connect import existing_file, open_db
@@ -142,47 +143,34 @@ def _is_cardbase_file(path: Path) -> bool:
     return bool(app_id == tables.APPLICATION_ID)
 
 
-def _begin_snapshot(src: sqlite3.Connection) -> None:
+def _begin_snapshot(src: Connection) -> None:
     """One read transaction over the whole copy: every table, and the checksums, as of one
     moment, whatever other commands write meanwhile."""
-    if dialect_of(src) == "postgresql":
-        src.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-    else:
-        src.execute("BEGIN")
+    src.engine.begin_snapshot(src)
 
 
-def _copy_into(
-    src: sqlite3.Connection, dst: sqlite3.Connection, progress: Progress
-) -> list[TableSum]:
+def _copy_into(src: Connection, dst: Connection, progress: Progress) -> list[TableSum]:
     """Within `dst`'s transaction, on its empty schema: the rows, the full-text index, the
     id sequences, then the proof."""
     specs = table_specs()
     with _filling(dst, progress):
         read = copy_tables(src, dst, specs, progress)
-    if dialect_of(dst) == "postgresql":
-        set_sequences(dst, specs)
-        dst.execute(f"ANALYZE {', '.join(spec.name for spec in specs)}")  # for the first query
+    dst.engine.after_copy(dst, [spec.name for spec in specs])
     verify(dst, specs, read, progress)
     return read
 
 
-def _filling(dst: sqlite3.Connection, progress: Progress) -> AbstractContextManager[None]:
+def _filling(dst: Connection, progress: Progress) -> AbstractContextManager[None]:
     """The card table's indexes and full-text index built once, after its rows are in,
     rather than row by row (see each engine's module)."""
-    if dialect_of(dst) == "postgresql":
-        from cardbase.db.postgres.bulk import filling_cards
-
-        return filling_cards(dst, progress)
-    from cardbase.db.bulkload import bulk_load
-
-    return bulk_load(dst, progress=progress)
+    return dst.engine.filling_cards(dst, progress)
 
 
 # -- a SQLite file ------------------------------------------------------------------------
 
 
 def _to_sqlite(
-    src: sqlite3.Connection, target: Path, force: bool, progress: Progress
+    src: Connection, target: Path, force: bool, progress: Progress
 ) -> tuple[list[TableSum], bool]:
     path = Path(os.path.realpath(target))  # through a symlink, as writing in place would go
     live = _check_sqlite_target(target, path, force)
@@ -233,7 +221,7 @@ def _check_sqlite_target(target: Path, path: Path, force: bool) -> bool:
     return True
 
 
-def _fill_file(src: sqlite3.Connection, temporary: Path, progress: Progress) -> list[TableSum]:
+def _fill_file(src: Connection, temporary: Path, progress: Progress) -> list[TableSum]:
     """The copy in a new file of its own, committed only once verified."""
     from cardbase.db import schema
     from cardbase.db.connection import connect
@@ -251,8 +239,8 @@ def _fill_file(src: sqlite3.Connection, temporary: Path, progress: Progress) -> 
 
 
 @contextmanager
-def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
-    conn.execute("BEGIN IMMEDIATE")
+def _transaction(conn: Connection) -> Iterator[None]:
+    conn.engine.begin_write(conn)
     try:
         yield
     except BaseException:
@@ -297,7 +285,7 @@ def _put_in_place(temporary: Path, path: Path, live: bool) -> None:
 
 
 def _to_postgres(
-    src: sqlite3.Connection, source: Location, target: PostgresUrl, force: bool, progress: Progress
+    src: Connection, source: Location, target: PostgresUrl, force: bool, progress: Progress
 ) -> tuple[list[TableSum], bool]:
     from cardbase.db.postgres.connection import connect
 
@@ -305,10 +293,10 @@ def _to_postgres(
     try:
         if isinstance(source, PostgresUrl) and _same_postgres(src, conn):
             raise DatabaseError(f"{target}: that is the source database itself; nothing was copied")
-        conn.execute("BEGIN IMMEDIATE")  # the write lock every cardbase writer waits for
+        conn.engine.begin_write(conn)  # the write lock every cardbase writer waits for
         try:
             replaced = _empty_postgres(conn, target, force)
-            read = _copy_into(src, conn, progress)  # type: ignore[arg-type]
+            read = _copy_into(src, conn, progress)
             conn.commit()
         except BaseException:
             with suppress(sqlite3.Error):
@@ -321,7 +309,7 @@ def _to_postgres(
     return read, replaced
 
 
-def _same_postgres(src: sqlite3.Connection, dst: Any) -> bool:
+def _same_postgres(src: Connection, dst: Any) -> bool:
     """Whether two connections reach the same database of the same server, however their
     URLs spell it: the source's session is among the target database's own."""
     pid, started = src.execute("SELECT pg_backend_pid(), pg_postmaster_start_time()").fetchone()

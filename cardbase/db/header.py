@@ -10,10 +10,11 @@ import sqlite3
 from pathlib import Path
 
 from cardbase.db import tables
+from cardbase.db.engine import Connection
 from cardbase.errors import DatabaseError
 
 
-def read_header(conn: sqlite3.Connection, path: Path) -> tuple[int, int, int]:
+def read_header(conn: Connection, path: Path) -> tuple[int, int, int]:
     """(application id, schema version, number of schema objects) of an open database."""
     try:
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]

@@ -31,6 +31,8 @@ import sqlite3
 from pathlib import Path
 
 from cardbase.db import tables
+from cardbase.db.connection import SqliteConnection
+from cardbase.db.engine import Connection
 from cardbase.db.location import Location
 from cardbase.errors import DatabaseError
 
@@ -82,9 +84,7 @@ def _first_line(detail: object) -> str:
     return lines[0] if lines else "no detail"
 
 
-def page_problems(
-    conn: sqlite3.Connection, check: str = "quick_check", limit: int = 3
-) -> list[str]:
+def page_problems(conn: Connection, check: str = "quick_check", limit: int = 3) -> list[str]:
     """SQLite's page checks as a list of problems, empty when all is well.
 
     When the damage stops the check itself, the error is the one problem.
@@ -115,7 +115,7 @@ SCHEMA_OBJECTS = frozenset(
 )
 
 
-def check_before_write(conn: sqlite3.Connection, path: Path) -> None:
+def check_before_write(conn: Connection, path: Path) -> None:
     """Refuse to write into a file with damaged pages, with tables or triggers missing, or
     with a table, index, trigger or view that is not cardbase's (which could run, or change
     what a write does): one read of sqlite_master, no SQLModel."""
@@ -127,7 +127,7 @@ def check_before_write(conn: sqlite3.Connection, path: Path) -> None:
         raise schema_broken(path, found)
 
 
-def schema_problem(conn: sqlite3.Connection) -> str | None:
+def schema_problem(conn: Connection) -> str | None:
     """What is missing from the schema, or the first object in it that is not cardbase's
     (a table, index, trigger or view that could run or change what a write does)."""
     rows = conn.execute(
@@ -169,7 +169,7 @@ _WALK = (
 )
 
 
-def walk_problems(conn: sqlite3.Connection) -> list[str]:
+def walk_problems(conn: Connection) -> list[str]:
     """The first page of a table or index that does not decode, as a list of problems (empty
     when every page does); `quick_check`'s when this SQLite has no ``dbstat``."""
     try:
@@ -183,7 +183,7 @@ def walk_problems(conn: sqlite3.Connection) -> list[str]:
     return [] if bad is None else [f"page {bad[1]} of {bad[0]} cannot be read"]
 
 
-def check_pages(conn: sqlite3.Connection, path: Path) -> None:
+def check_pages(conn: Connection, path: Path) -> None:
     problems = page_problems(conn)
     if problems:
         raise damaged(path, problems[0])
@@ -196,7 +196,7 @@ def required_objects() -> tuple[str, ...]:
     return (*_TABLES, *FTS_TRIGGERS)
 
 
-def schema_differences(conn: sqlite3.Connection) -> list[str]:
+def schema_differences(conn: Connection) -> list[str]:
     """What differs between this database's schema and the one the SQLModel tables compile to.
 
     Compared object by object (tables, indexes, triggers, the full-text table), with the SQL
@@ -215,8 +215,8 @@ def schema_differences(conn: sqlite3.Connection) -> list[str]:
     return found
 
 
-def _reference_schema() -> sqlite3.Connection:
-    reference = sqlite3.connect(":memory:")
+def _reference_schema() -> Connection:
+    reference = sqlite3.connect(":memory:", factory=SqliteConnection)
     from cardbase.db.ddl import FTS_DDL, create_statements
 
     for statement in (*create_statements(), *FTS_DDL):
@@ -224,7 +224,7 @@ def _reference_schema() -> sqlite3.Connection:
     return reference
 
 
-def _shape(conn: sqlite3.Connection) -> dict[tuple[str, str], str]:
+def _shape(conn: Connection) -> dict[tuple[str, str], str]:
     rows = conn.execute("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
     return {(kind, name): re.sub(r"[\s\"]+", "", sql or "") for kind, name, sql in rows}
 
@@ -235,7 +235,7 @@ def _kind(key: tuple[str, str], sql: str) -> str:
     return key[0]
 
 
-def _changed(reference: sqlite3.Connection, conn: sqlite3.Connection, key: tuple[str, str]) -> str:
+def _changed(reference: Connection, conn: Connection, key: tuple[str, str]) -> str:
     kind, name = key
     if kind != "table":
         return f"{kind} {name} differs from this cardbase's"
@@ -248,7 +248,7 @@ def _changed(reference: sqlite3.Connection, conn: sqlite3.Connection, key: tuple
     return "; ".join(parts) or f"table {name}'s definition differs from this cardbase's"
 
 
-def fts_in_sync(conn: sqlite3.Connection) -> bool:
+def fts_in_sync(conn: Connection) -> bool:
     """FTS5's own integrity-check; it is an INSERT, so it runs on a copy or a private file."""
     fts = tables.CARD_FTS_TABLE
     try:

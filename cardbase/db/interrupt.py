@@ -104,9 +104,12 @@ def watch(conn: sqlite3.Connection) -> None:
         signal.signal(signal.SIGINT, _on_ctrl_c)
 
 
-def unwatch(conn: sqlite3.Connection) -> None:
+def unwatch(conn: object) -> None:
     """Take `watch`'s progress handler off `conn`, for good: Ctrl-C no longer ends its
-    statements (a server, where the handler's Python calls cost concurrent requests)."""
+    statements (a server, where the handler's Python calls cost concurrent requests). A
+    PostgreSQL connection has none: psycopg cancels the statement on Ctrl-C itself."""
+    if not isinstance(conn, sqlite3.Connection):
+        return
     conn.set_progress_handler(None, 0)
     if isinstance(conn, Connection):
         conn.watched = False

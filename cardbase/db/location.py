@@ -244,11 +244,6 @@ def postgres_url(text: str) -> PostgresUrl:
     return PostgresUrl(_SCHEME.sub("postgresql://", text, count=1))
 
 
-def dialect_of(conn: object) -> str:
-    """ "sqlite" or "postgresql": which engine a connection's statements run on."""
-    return str(getattr(conn, "dialect", "sqlite"))
-
-
 def sqlite_file(location: Location, what: str, instead: str) -> Path:
     """The file of a SQLite database, for work only a file allows (copying it, reading its
     pages); for a PostgreSQL one, an error naming the server's own tool for it."""

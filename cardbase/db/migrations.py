@@ -9,8 +9,9 @@ upgraded schema equals a new one and that nothing was lost.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
+
+from cardbase.db.engine import Connection
 
 _V2_SAVED_DECKS = (
     """CREATE TABLE deck (
@@ -39,7 +40,7 @@ _V2_SAVED_DECKS = (
 )
 
 
-def _to_v2(conn: sqlite3.Connection) -> None:
+def _to_v2(conn: Connection) -> None:
     """Version 2 (cardbase 0.2): saved decks."""
     for statement in _V2_SAVED_DECKS:
         conn.execute(statement)
@@ -148,7 +149,7 @@ _V3_INDEXES = (
 )
 
 
-def _to_v3(conn: sqlite3.Connection) -> None:
+def _to_v3(conn: Connection) -> None:
     """Version 3 (cardbase 0.3): collectors, and holdings with condition, language, location
     and tags. Runs with foreign keys off (`cardbase.db.schema.migrate` checks them after),
     as SQLite's own recipe for rebuilding a table says."""
@@ -188,7 +189,7 @@ _V4_BATCH = (
 )
 
 
-def _to_v4(conn: sqlite3.Connection) -> None:
+def _to_v4(conn: Connection) -> None:
     """Version 4 (cardbase 0.4): an index per direction of the cost, attack and defense
     sorts; a batch's `undone` an integer of three states (it was declared BOOLEAN)."""
     for statement in (*_V4_SORT_INDEXES, *_V4_BATCH):
@@ -275,7 +276,7 @@ _V5_CARD = (
 )
 
 
-def _to_v5(conn: sqlite3.Connection) -> None:
+def _to_v5(conn: Connection) -> None:
     """Version 5 (cardbase 0.5, the real catalogue): a card is its series, rarity letter and
     number (`1 U 5` and `1 P 5` are two cards); cards have an artist and names in other
     languages, which the full-text index reads too. Cards keep their ids, so every copy,
@@ -289,7 +290,12 @@ def _to_v5(conn: sqlite3.Connection) -> None:
         notices.tell(MOVE_NOTICE)
 
 
+def _to_v6(conn: Connection) -> None:
+    """Version 6 (cardbase 0.6): PostgreSQL's full-text index drops accents, as this one's
+    always did (`remove_diacritics`); a SQLite file has nothing to change."""
+
+
 # MIGRATIONS[n] upgrades a database at schema version n - 1 to version n.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
-    2: _to_v2, 3: _to_v3, 4: _to_v4, 5: _to_v5,
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {
+    2: _to_v2, 3: _to_v3, 4: _to_v4, 5: _to_v5, 6: _to_v6,
 }  # fmt: skip

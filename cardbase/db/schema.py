@@ -16,6 +16,7 @@ from pathlib import Path
 from cardbase.db import tables
 from cardbase.db.connection import connect, transaction
 from cardbase.db.ddl import FTS_DDL, create_statements
+from cardbase.db.engine import Connection
 from cardbase.db.header import is_current, read_header
 from cardbase.db.health import RESTORE_HINT, check_pages, damaged, is_damage
 from cardbase.db.paths import default_db_path
@@ -97,7 +98,7 @@ def make_folder(path: Path) -> None:
         raise DatabaseError(f"{path}: cannot create its folder ({exc.strerror or exc})") from exc
 
 
-def _create(conn: sqlite3.Connection, catalogue: Path | None) -> None:
+def _create(conn: Connection, catalogue: Path | None) -> None:
     from cardbase.catalog.choice import new_database_catalogue
     from cardbase.catalog.load import load_catalogue
     from cardbase.collection.collectors import create_default
@@ -107,7 +108,7 @@ def _create(conn: sqlite3.Connection, catalogue: Path | None) -> None:
     load_catalogue(conn, catalogue or new_database_catalogue())
 
 
-def create_empty(conn: sqlite3.Connection) -> None:
+def create_empty(conn: Connection) -> None:
     """The schema and its header stamp, inside the caller's transaction, with no row at all:
     not even the default collector, which a copy (`cardbase.db.copy`) brings with its id."""
     for statement in (*create_statements(), *FTS_DDL):
@@ -115,7 +116,7 @@ def create_empty(conn: sqlite3.Connection) -> None:
     _stamp(conn, tables.SCHEMA_VERSION)
 
 
-def upgrade(conn: sqlite3.Connection, version: int) -> None:
+def upgrade(conn: Connection, version: int) -> None:
     """`migrate` in a transaction of its own, with foreign keys off while tables are rebuilt."""
     conn.execute("PRAGMA foreign_keys = OFF")
     try:
@@ -125,7 +126,7 @@ def upgrade(conn: sqlite3.Connection, version: int) -> None:
         conn.execute("PRAGMA foreign_keys = ON")
 
 
-def migrate(conn: sqlite3.Connection, version: int) -> None:
+def migrate(conn: Connection, version: int) -> None:
     """Bring a database at a known older `version` forward, inside the caller's transaction."""
     from cardbase.db.migrations import MIGRATIONS
 
@@ -141,11 +142,11 @@ def migrate(conn: sqlite3.Connection, version: int) -> None:
     _stamp(conn, tables.SCHEMA_VERSION)
 
 
-def _stamp(conn: sqlite3.Connection, version: int) -> None:
+def _stamp(conn: Connection, version: int) -> None:
     conn.execute(f"PRAGMA application_id = {tables.APPLICATION_ID}")
     conn.execute(f"PRAGMA user_version = {int(version)}")
 
 
-def rebuild_fts(conn: sqlite3.Connection) -> None:
+def rebuild_fts(conn: Connection) -> None:
     fts = tables.CARD_FTS_TABLE
     conn.execute(f"INSERT INTO {fts}({fts}) VALUES ('rebuild')")

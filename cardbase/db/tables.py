@@ -97,7 +97,7 @@ def collector_views(collector: str) -> dict[str, str]:
 # somebody else's SQLite file for ours, nor write into it.
 APPLICATION_ID = 0x43524442
 # Bumped with every schema change; `cardbase.db.migrations.MIGRATIONS` knows how to get here.
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 
 def copies_of(finish: str, table: str = "") -> str:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardbase.db import interrupt
-from cardbase.db.location import dialect_of
+from cardbase.db.engine import Connection, Engine
 from cardbase.errors import DatabaseError
 from cardbase.progress import Progress, Stage, quiet
 
@@ -44,9 +44,9 @@ class TableSpec:
     text_keys: frozenset[str]  # key columns holding text, ordered by their bytes
     serial: str | None  # the id column whose PostgreSQL sequence must follow the copied ids
 
-    def select(self, dialect: str) -> str:
+    def select(self, engine: Engine) -> str:
         """Every row, in primary-key order, the same order on either engine."""
-        collate = ' COLLATE "C"' if dialect == "postgresql" else ""
+        collate = engine.byte_order
         order = ", ".join(c + (collate if c in self.text_keys else "") for c in self.key)
         return f"SELECT {', '.join(self.columns)} FROM {self.name} ORDER BY {order}"
 
@@ -54,9 +54,9 @@ class TableSpec:
         marks = ", ".join("?" for _ in self.columns)
         return f"INSERT INTO {self.name} ({', '.join(self.columns)}) VALUES ({marks})"
 
-    def converter(self, dialect: str) -> Callable[[Row], Row]:
+    def converter(self, engine: Engine) -> Callable[[Row], Row]:
         """A row as the target engine takes it: PostgreSQL refuses 0 and 1 for a boolean."""
-        return _with_booleans(self.booleans, bool if dialect == "postgresql" else int)
+        return _with_booleans(self.booleans, engine.boolean)
 
 
 def table_specs() -> list[TableSpec]:
@@ -134,26 +134,19 @@ class Checksum:
         return TableSum(self.spec.name, self.rows, self._digest.hexdigest())
 
 
-def chunks(conn: sqlite3.Connection, sql: str) -> Iterator[list[Row]]:
+def chunks(conn: Connection, sql: str) -> Iterator[list[Row]]:
     """A query's rows as tuples, `CHUNK_ROWS` at a time (on PostgreSQL, through a server-side
     cursor), so no table is ever held in memory whole."""
-    if dialect_of(conn) == "postgresql":
-        yield from conn.chunks(sql, CHUNK_ROWS)  # type: ignore[attr-defined]
-        return
-    cursor = conn.cursor()
-    cursor.row_factory = None
-    cursor.execute(sql)
-    while rows := cursor.fetchmany(CHUNK_ROWS):
-        yield rows
+    yield from conn.engine.chunks(conn, sql, CHUNK_ROWS)
 
 
-def count_rows(conn: sqlite3.Connection, specs: Sequence[TableSpec]) -> dict[str, int]:
+def count_rows(conn: Connection, specs: Sequence[TableSpec]) -> dict[str, int]:
     return {s.name: conn.execute(f"SELECT count(*) FROM {s.name}").fetchone()[0] for s in specs}
 
 
 def copy_tables(
-    source: sqlite3.Connection,
-    target: sqlite3.Connection,
+    source: Connection,
+    target: Connection,
     specs: Sequence[TableSpec],
     progress: Progress = quiet,
 ) -> list[TableSum]:
@@ -175,27 +168,25 @@ def copy_tables(
     return read
 
 
-def _copy_table(
-    source: sqlite3.Connection, target: sqlite3.Connection, spec: TableSpec, stage: Stage
-) -> TableSum:
+def _copy_table(source: Connection, target: Connection, spec: TableSpec, stage: Stage) -> TableSum:
     summed = Checksum(spec)
-    insert, convert = spec.insert(), spec.converter(dialect_of(target))
-    for chunk in chunks(source, spec.select(dialect_of(source))):
+    insert, convert = spec.insert(), spec.converter(target.engine)
+    for chunk in chunks(source, spec.select(source.engine)):
         summed.add(chunk)
         target.executemany(insert, [convert(row) for row in chunk])
         stage.add(len(chunk))
     return summed.result()
 
 
-def table_sum(conn: sqlite3.Connection, spec: TableSpec) -> TableSum:
+def table_sum(conn: Connection, spec: TableSpec) -> TableSum:
     summed = Checksum(spec)
-    for chunk in chunks(conn, spec.select(dialect_of(conn))):
+    for chunk in chunks(conn, spec.select(conn.engine)):
         summed.add(chunk)
     return summed.result()
 
 
 def verify(
-    target: sqlite3.Connection,
+    target: Connection,
     specs: Sequence[TableSpec],
     read: Sequence[TableSum],
     progress: Progress = quiet,
@@ -219,7 +210,7 @@ def _agree(expected: TableSum, found: TableSum) -> str:
     return "equal" if expected.checksum == found.checksum else "different"
 
 
-def set_sequences(conn: sqlite3.Connection, specs: Sequence[TableSpec]) -> None:
+def set_sequences(conn: Connection, specs: Sequence[TableSpec]) -> None:
     """PostgreSQL's id sequences past the copied ids, so the next row added gets a new one
     (SQLite takes the largest id plus one by itself)."""
     for spec in specs:

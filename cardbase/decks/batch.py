@@ -9,14 +9,15 @@ hundred decks of the same cards look each name up once.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from cardbase.catalog.names import NameResolver
+from cardbase.db.engine import Connection
 from cardbase.decks.check import DeckReport, check_deck, get_format, own_format
 from cardbase.decks.formats import Problem
-from cardbase.decks.lists import SHEET_SUFFIXES, read_deck_file
+from cardbase.decks.lists import SHEET_SUFFIXES
+from cardbase.decks.sheetdecks import read_deck_file
 from cardbase.errors import CardbaseError
 from cardbase.fields import DEFAULT_FORMAT
 from cardbase.progress import Progress, Stage, quiet
@@ -115,7 +116,7 @@ def _is_deck_file(path: Path) -> bool:
 
 
 def check_files(
-    conn: sqlite3.Connection,
+    conn: Connection,
     files: list[Path],
     format_key: str | None = None,
     players: int | None = None,

@@ -9,11 +9,11 @@ the same deck.
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter
 from typing import NamedTuple
 
 from cardbase.catalog.cards import Card, fetch_cards, name_key
+from cardbase.db.engine import Connection
 from cardbase.decks.formats import FORMATS, Placed
 from cardbase.decks.lists import MAIN, DeckLine
 from cardbase.errors import CardbaseError
@@ -70,7 +70,7 @@ class BuildResult(NamedTuple):
         ]
 
 
-def _pool(conn: sqlite3.Connection, sphere: str) -> tuple[list[Offer], list[Offer]]:
+def _pool(conn: Connection, sphere: str) -> tuple[list[Offer], list[Offer]]:
     """Owned cards of the sphere and owned Heroes, one offer per name (its best printing)."""
     owned = fetch_cards(
         conn,
@@ -135,7 +135,7 @@ def choose_sphere(text: str) -> str:
     return chosen[0]
 
 
-def build_deck(conn: sqlite3.Connection, sphere: str, heroes: int | None = None) -> BuildResult:
+def build_deck(conn: Connection, sphere: str, heroes: int | None = None) -> BuildResult:
     """A 40-card deck of `sphere` and Heroes from the collection, with a note for each choice.
 
     `heroes` is the most Heroes the deck may hold. None is the game client's helper: a deck of

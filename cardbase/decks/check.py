@@ -7,7 +7,6 @@ the collection judge it. The report keeps every problem, never only the first.
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter, defaultdict
 from typing import Any, NamedTuple
 
@@ -15,6 +14,7 @@ from cardbase.catalog.cards import cards_by_id, name_key
 from cardbase.catalog.names import NameResolver, Printing
 from cardbase.codes import looks_like_code
 from cardbase.db import tables
+from cardbase.db.engine import Connection
 from cardbase.decks.formats import FORMATS, Format, Placed, Problem, check
 from cardbase.decks.lists import DeckLine, DeckList
 from cardbase.errors import CardbaseError, shorten
@@ -69,7 +69,7 @@ def own_format(source: str, said: str | None, default: str) -> Format:
 
 
 def place(
-    conn: sqlite3.Connection,
+    conn: Connection,
     deck: DeckList,
     game: str | None = None,
     resolver: NameResolver | None = None,
@@ -114,7 +114,7 @@ def place(
 
 
 def check_deck(
-    conn: sqlite3.Connection,
+    conn: Connection,
     deck: DeckList,
     format_key: str = DEFAULT_FORMAT,
     players: int | None = None,
@@ -141,7 +141,7 @@ def check_deck(
     )
 
 
-def shortfall(conn: sqlite3.Connection, placed: list[Placed]) -> list[Problem]:
+def shortfall(conn: Connection, placed: list[Placed]) -> list[Problem]:
     """Cards the deck needs beyond what the collection holds, by name (any printing or finish)."""
     needed: Counter[str] = Counter()
     lines: dict[str, list[int]] = defaultdict(list)
@@ -169,7 +169,7 @@ def shortfall(conn: sqlite3.Connection, placed: list[Placed]) -> list[Problem]:
     return problems
 
 
-def owned_by_name(conn: sqlite3.Connection, keys: list[str]) -> dict[str, int]:
+def owned_by_name(conn: Connection, keys: list[str]) -> dict[str, int]:
     """Copies owned of each folded name, every printing and finish together."""
     if not keys:
         return {}

@@ -9,12 +9,10 @@ otherwise", are here, so that the command line only parses and renders.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import NamedTuple
 
-from cardbase.db.connect import open_db
-from cardbase.db.location import Location
+from cardbase.db.engine import Connection, Database
 from cardbase.decks.builder import BuildResult, build_deck, choose_sphere
 from cardbase.decks.check import (
     DeckReport,
@@ -26,7 +24,7 @@ from cardbase.decks.check import (
     place,
 )
 from cardbase.decks.formats import Format
-from cardbase.decks.lists import DeckList, parse_deck_text, read_deck_file
+from cardbase.decks.lists import DeckList, parse_deck_text
 from cardbase.decks.registration import write_registration_sheet
 from cardbase.decks.saved import (
     SavedDeck,
@@ -36,6 +34,7 @@ from cardbase.decks.saved import (
     saved_deck_list,
     saved_placed,
 )
+from cardbase.decks.sheetdecks import read_deck_file
 from cardbase.decks.workbooks import write_deck
 from cardbase.errors import CardbaseError, InvalidDeckError, first_few
 from cardbase.fields import DEFAULT_FORMAT
@@ -51,7 +50,7 @@ class OpenedDeck(NamedTuple):
     saved: SavedDeck | None = None
 
 
-def open_deck(conn: sqlite3.Connection, where: str) -> OpenedDeck:
+def open_deck(conn: Connection, where: str) -> OpenedDeck:
     """A deck file if there is one at that path (or it looks like a file), else the saved deck
     of that name."""
     path = Path(where)
@@ -71,7 +70,7 @@ def deck_format(opened: OpenedDeck, format_key: str | None, default: str | None)
 
 
 def check(
-    conn: sqlite3.Connection,
+    conn: Connection,
     where: str,
     format_key: str | None = None,
     players: int | None = None,
@@ -86,7 +85,7 @@ def check(
 
 
 def stats(
-    conn: sqlite3.Connection,
+    conn: Connection,
     where: str,
     format_key: str | None = None,
     default_format: str | None = None,
@@ -103,12 +102,11 @@ def stats(
 
 
 def save_file(
-    db_path: Location,
+    db: Database,
     file: Path,
     name: str,
     format_key: str | None = None,
     replace: bool = False,
-    collector: str | None = None,
     default_format: str | None = None,
 ) -> tuple[SavedDeck, Format]:
     """Save a deck list under a name among `collector`'s decks, in `format_key`, else the
@@ -116,18 +114,15 @@ def save_file(
     a card (the deck need not be legal)."""
     deck = read_deck_file(file)
     fmt = deck_format(OpenedDeck(deck, deck.format), format_key, default_format)
-    conn = open_db(db_path, collector)
-    try:
+    with db.reading() as conn:
         placed, problems = place(conn, deck, fmt.game)
-    finally:
-        conn.close()
     if problems:
         listed = "; ".join(first_few([p.message for p in problems], SHOWN_PROBLEMS))
         raise CardbaseError(f"{file}: {listed}. Nothing was saved")
-    return save_deck(db_path, name, fmt.key, placed, replace=replace, collector=collector), fmt
+    return save_deck(db, name, fmt.key, placed, replace=replace), fmt
 
 
-def export_saved(conn: sqlite3.Connection, name: str, file: Path, force: bool = False) -> SavedDeck:
+def export_saved(conn: Connection, name: str, file: Path, force: bool = False) -> SavedDeck:
     """A saved deck as a text list (.txt) or a workbook with stats and a cost chart (.xlsx)."""
     deck = find_deck(conn, name)
     placed = saved_placed(conn, deck)
@@ -137,7 +132,7 @@ def export_saved(conn: sqlite3.Connection, name: str, file: Path, force: bool = 
 
 
 def registration_sheet(
-    conn: sqlite3.Connection, name: str, file: Path, player: str, paper: str, force: bool = False
+    conn: Connection, name: str, file: Path, player: str, paper: str, force: bool = False
 ) -> DeckReport:
     """A saved deck's printable tournament registration sheet, on A4 or letter paper.
 
@@ -172,7 +167,7 @@ class BuiltDeck(NamedTuple):
 
 
 def build_and_keep(
-    db_path: Location,
+    db: Database,
     sphere: str,
     heroes: int | None,
     *,
@@ -180,7 +175,6 @@ def build_and_keep(
     name: str | None = None,
     out: Path | None = None,
     force: bool = False,
-    collector: str | None = None,
 ) -> BuiltDeck:
     """The Deck Builder Helper's deck, saved and written as asked.
 
@@ -190,20 +184,17 @@ def build_and_keep(
     if out is not None:
         check_target(out, force, (".txt",))
     chosen = choose_sphere(sphere)
-    conn = open_db(db_path, collector)
-    try:
+    with db.reading() as conn:
         result = build_deck(conn, chosen, heroes)
         placed = result.placed()
         text = deck_text(conn, placed) if not result.shortage else ""
         # Read back as a user's file would be: the builder's deck must pass the same checks.
         report = check_deck(conn, parse_deck_text(text, f"{chosen} build")) if text else None
-    finally:
-        conn.close()
     saved_as = None
     if not result.shortage:
         if save:
-            saved_as = save_deck(db_path, name or f"{chosen} build", DEFAULT_FORMAT, placed,
-                                 replace=force, collector=collector).name  # fmt: skip
+            saved_as = save_deck(db, name or f"{chosen} build", DEFAULT_FORMAT, placed,
+                                 replace=force).name  # fmt: skip
         if out is not None:
             write_text(out, text, force=force)
     return BuiltDeck(result, text, report, deck_stats(placed), saved_as)

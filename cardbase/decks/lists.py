@@ -13,12 +13,9 @@ the same). The format line is the deck's own, as a saved deck's format is.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import NamedTuple
 
 from cardbase.catalog.entries import EntryError, parse_entry
-from cardbase.errors import CardbaseError
-from cardbase.limits import MAX_DECK_FILE
 
 MAIN = "main"
 # Section headers people write, folded to lower case, and the section each means.
@@ -127,49 +124,6 @@ def parse_deck_text(text: str, source: str) -> DeckList:
             continue
         lines.append(DeckLine(number, section, entry.copies, entry.card, entry.whole, line))
     return DeckList(source, lines, problems, about.get("player"), about.get("format"))
-
-
-def read_deck_file(path: Path) -> DeckList:
-    """A deck from a text file or a spreadsheet; unreadable files raise `CardbaseError`.
-
-    Only a regular file is read, at most `MAX_DECK_FILE` bytes of a text list.
-    """
-    from cardbase.sheets.bounded import read_bounded
-    from cardbase.sheets.files import decode
-
-    if (path.suffix.lower() in SHEET_SUFFIXES and path.suffix.lower() != ".csv") or _is_sheet_csv(
-        path
-    ):
-        return _deck_from_sheet(path)
-    text = decode(read_bounded(path, MAX_DECK_FILE, "deck list", noun="deck"), str(path))
-    if not text.strip():
-        raise CardbaseError(f"{path}: the deck list is empty")
-    return parse_deck_text(text, path.name)
-
-
-def _is_sheet_csv(path: Path) -> bool:
-    """A .csv deck with a header row (Qty,Name), perhaps below "Player: Ada" lines, rather
-    than plain deck lines: some line near the top splits into cells naming a card column."""
-    import csv
-
-    from cardbase.sheets.bounded import read_bounded
-    from cardbase.sheets.header import map_header
-
-    if path.suffix.lower() != ".csv":
-        return False
-    head = read_bounded(path, MAX_DECK_FILE, "deck list", head=4000, noun="deck")
-    for line in head.decode("utf-8-sig", errors="replace").splitlines()[:HEADER_LINES]:
-        for delimiter in ",;\t":
-            cells = next(csv.reader([line], delimiter=delimiter), [])
-            if len(cells) > 1 and {"name", "code"} & set(map_header(cells)[0]):
-                return True
-    return False
-
-
-def _deck_from_sheet(path: Path) -> DeckList:
-    from cardbase.decks.sheetdecks import read_deck_sheet
-
-    return read_deck_sheet(path)
 
 
 def format_deck(

@@ -9,14 +9,12 @@ another of the collector's decks ('Bog Stew', and 'Bog Stew' with a Cyrillic VE,
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime
 from typing import NamedTuple
 
 from cardbase.catalog.cards import Card, cards_by_id, cards_named, name_key
 from cardbase.db import tables
-from cardbase.db.connect import write_transaction
-from cardbase.db.location import Location
+from cardbase.db.engine import Connection, Database
 from cardbase.decks.formats import Placed
 from cardbase.decks.lists import DeckLine, DeckList, format_deck
 from cardbase.errors import CardbaseError, NotFoundError, shorten
@@ -35,7 +33,7 @@ class SavedDeck(NamedTuple):
         return self._asdict()
 
 
-def list_decks(conn: sqlite3.Connection) -> list[SavedDeck]:
+def list_decks(conn: Connection) -> list[SavedDeck]:
     rows = conn.execute(
         f"SELECT d.id, d.name, d.format, coalesce(sum(e.copies), 0), d.updated_at "
         f"FROM {tables.DECK_TABLE} AS d LEFT JOIN {tables.DECK_ENTRY_TABLE} AS e "
@@ -45,7 +43,7 @@ def list_decks(conn: sqlite3.Connection) -> list[SavedDeck]:
     return [SavedDeck(*row) for row in rows]
 
 
-def find_deck(conn: sqlite3.Connection, name: str) -> SavedDeck:
+def find_deck(conn: Connection, name: str) -> SavedDeck:
     decks = list_decks(conn)
     for deck in decks:
         if name_key(deck.name) == name_key(name):
@@ -57,7 +55,7 @@ def find_deck(conn: sqlite3.Connection, name: str) -> SavedDeck:
     )
 
 
-def saved_placed(conn: sqlite3.Connection, deck: SavedDeck) -> list[Placed]:
+def saved_placed(conn: Connection, deck: SavedDeck) -> list[Placed]:
     rows = conn.execute(
         f"SELECT section, card_id, copies, line FROM {tables.DECK_ENTRY_TABLE} "
         "WHERE deck_id = ? ORDER BY line, id",
@@ -80,26 +78,25 @@ def saved_placed(conn: sqlite3.Connection, deck: SavedDeck) -> list[Placed]:
     ]
 
 
-def saved_deck_list(conn: sqlite3.Connection, deck: SavedDeck) -> DeckList:
+def saved_deck_list(conn: Connection, deck: SavedDeck) -> DeckList:
     """The saved deck as a deck list whose lines name their cards by code (exactly)."""
     return DeckList(deck.name, [placed.line for placed in saved_placed(conn, deck)], [])
 
 
 def save_deck(
-    db_path: Location,
+    db: Database,
     name: str,
     fmt: str,
     placed: list[Placed],
     *,
     replace: bool = False,
-    collector: str | None = None,
 ) -> SavedDeck:
     """Store (or with `replace`, overwrite) one of `collector`'s decks in one transaction."""
     cleaned = clean(name, "a deck's name")
     if not cleaned:
         raise CardbaseError("a deck needs a name")
     now = datetime.now(UTC).isoformat(timespec="seconds")
-    with write_transaction(db_path, collector) as conn:
+    with db.writing() as conn:
         existing = conn.execute(
             f"SELECT id, name FROM {tables.DECK_TABLE} WHERE name_key = ? "
             f"AND collector_id = (SELECT id FROM {tables.MY_COLLECTOR})",
@@ -137,7 +134,7 @@ def save_deck(
     return SavedDeck(int(deck_id or 0), cleaned, fmt, sum(p.line.copies for p in placed), now)
 
 
-def _refuse_lookalike(conn: sqlite3.Connection, name: str) -> None:
+def _refuse_lookalike(conn: Connection, name: str) -> None:
     """A new deck's name in one alphabet a word, and not one that looks like another of the
     collector's decks (`naming.skeleton`): `deck check NAME` would read one for the other's
     look-alike, and --force, which replaces a deck of the same name, must not make a twin."""
@@ -153,15 +150,13 @@ def _refuse_lookalike(conn: sqlite3.Connection, name: str) -> None:
             )
 
 
-def delete_deck(db_path: Location, deck: SavedDeck, collector: str | None = None) -> None:
-    with write_transaction(db_path, collector) as conn:
+def delete_deck(db: Database, deck: SavedDeck) -> None:
+    with db.writing() as conn:
         conn.execute(f"DELETE FROM {tables.DECK_ENTRY_TABLE} WHERE deck_id = ?", (deck.id,))
         conn.execute(f"DELETE FROM {tables.DECK_TABLE} WHERE id = ?", (deck.id,))
 
 
-def deck_text(
-    conn: sqlite3.Connection, placed: list[Placed], about: dict[str, str] | None = None
-) -> str:
+def deck_text(conn: Connection, placed: list[Placed], about: dict[str, str] | None = None) -> str:
     """Deck list text: names where the name is one card, codes where it has several printings
     (or is in several games); `about` lines ("Format: ...") first."""
     sections: dict[str, list[tuple[int, str]]] = {}
@@ -172,5 +167,5 @@ def deck_text(
     return format_deck(sections, about)
 
 
-def _label(conn: sqlite3.Connection, card: Card) -> str:
+def _label(conn: Connection, card: Card) -> str:
     return card.name if len(cards_named(conn, card.name)) == 1 else str(card.code)

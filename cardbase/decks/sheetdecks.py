@@ -1,5 +1,6 @@
 """Deck lists kept in spreadsheets (xlsx, xls, ods, csv): the collection reader's card rows,
-with sections and the lines about the deck.
+with sections and the lines about the deck; and `read_deck_file`, a deck from a file of
+either kind, text list or sheet.
 
 A Wildhearts deck is a main deck, Familiars, Fields, a side deck and a Judge Deck; a sheet
 that loses them is checked as one 40-odd card main deck and fails. So a sheet says a card's
@@ -21,15 +22,19 @@ from typing import Any
 
 from cardbase.decks.lists import (
     ABOUT_WORDS,
+    HEADER_LINES,
     MAIN,
     SECTION_WORDS,
+    SHEET_SUFFIXES,
     DeckLine,
     DeckList,
     LineProblem,
     about_line,
+    parse_deck_text,
     section_of,
 )
 from cardbase.errors import CardbaseError, SheetError
+from cardbase.limits import MAX_DECK_FILE
 from cardbase.sheets.cells import blank, cell, shorten, text
 from cardbase.sheets.columns import fold
 from cardbase.sheets.files import stream_sheets
@@ -122,3 +127,40 @@ def _about(rows: list[list[Any]]) -> dict[str, str]:
         if said is not None:
             about.setdefault(*said)
     return about
+
+
+def read_deck_file(path: Path) -> DeckList:
+    """A deck from a text file or a spreadsheet; unreadable files raise `CardbaseError`.
+
+    Only a regular file is read, at most `MAX_DECK_FILE` bytes of a text list.
+    """
+    from cardbase.sheets.bounded import read_bounded
+    from cardbase.sheets.files import decode
+
+    if (path.suffix.lower() in SHEET_SUFFIXES and path.suffix.lower() != ".csv") or _is_sheet_csv(
+        path
+    ):
+        return read_deck_sheet(path)
+    text = decode(read_bounded(path, MAX_DECK_FILE, "deck list", noun="deck"), str(path))
+    if not text.strip():
+        raise CardbaseError(f"{path}: the deck list is empty")
+    return parse_deck_text(text, path.name)
+
+
+def _is_sheet_csv(path: Path) -> bool:
+    """A .csv deck with a header row (Qty,Name), perhaps below "Player: Ada" lines, rather
+    than plain deck lines: some line near the top splits into cells naming a card column."""
+    import csv
+
+    from cardbase.sheets.bounded import read_bounded
+    from cardbase.sheets.header import map_header
+
+    if path.suffix.lower() != ".csv":
+        return False
+    head = read_bounded(path, MAX_DECK_FILE, "deck list", head=4000, noun="deck")
+    for line in head.decode("utf-8-sig", errors="replace").splitlines()[:HEADER_LINES]:
+        for delimiter in ",;\t":
+            cells = next(csv.reader([line], delimiter=delimiter), [])
+            if len(cells) > 1 and {"name", "code"} & set(map_header(cells)[0]):
+                return True
+    return False

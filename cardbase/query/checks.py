@@ -10,10 +10,10 @@ printed `1 U 132`) is searched as the card it names, as `show` and `code` find i
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 
 from cardbase.db import tables
+from cardbase.db.engine import Connection
 from cardbase.query import nodes as q
 
 _TESTS: dict[str, Callable[[int, int], bool]] = {
@@ -29,7 +29,7 @@ class _Checker:
     """One walk over a query with one connection: the catalogue's series are read once, and
     only when a series term asks."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: Connection) -> None:
         self.conn = conn
         self.notes: list[str] = []
         self._series: list[int] | None = None
@@ -104,7 +104,7 @@ class _Checker:
         return node._replace(rarity=right.rarity)
 
 
-def check(conn: sqlite3.Connection, query: q.Query) -> tuple[q.Query, list[str]]:
+def check(conn: Connection, query: q.Query) -> tuple[q.Query, list[str]]:
     """The query to run (codes with a wrong rarity letter put right) and what to warn of."""
     if query.root is None:
         return query, []
@@ -119,6 +119,6 @@ def no_series(term: str, known: list[int]) -> str:
     return f"{term}: the catalogue has no such series (it has series {has}), so no card matches"
 
 
-def catalogue_series(conn: sqlite3.Connection) -> list[int]:
+def catalogue_series(conn: Connection) -> list[int]:
     """The series numbers the catalogue holds (for `trade list --complete-series`)."""
     return _Checker(conn).series()

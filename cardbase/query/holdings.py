@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from cardbase.errors import CardbaseError, shorten
 from cardbase.fields import CardField, Kind
+from cardbase.naming import label_key
 from cardbase.query import nodes as q
 
 if TYPE_CHECKING:
@@ -59,6 +60,12 @@ def _term(field: CardField, op: str, shown: str, test: str, params: tuple[object
     if op == "!=":
         test = f"NOT ({test})"
     return q.HoldingTerm(f"{field.name}{op}{shown}", test, params)
+
+
+def _label_term(field: CardField, op: str, shown: str, column: str, names: list[str]) -> q.Node:
+    """A location or tags term: its test is made from the stored spellings (`q.Label`)."""
+    label = q.Label(column, tuple(label_key(name) for name in names), negated=op == "!=")
+    return q.HoldingTerm(f"{field.name}{op}{shown}", "", (), label=label)
 
 
 def _quoted(text: str) -> str:
@@ -123,7 +130,7 @@ def build_location(field: CardField, op: str, value: str, at: Span, errors: Erro
     name = _parsed(parse_location, text, at, errors)
     if not name:
         raise errors.error(f"expected a location's name, or {field.name}:{NONE}", at)
-    return _term(field, op, _quoted(name), "casefold(h.location) = ?", (name.casefold(),))
+    return _label_term(field, op, _quoted(name), "location", [name])
 
 
 def build_tag(field: CardField, op: str, value: str, at: Span, errors: Errors) -> q.Node:
@@ -138,9 +145,7 @@ def build_tag(field: CardField, op: str, value: str, at: Span, errors: Errors) -
     tags = tag_list(_parsed(lambda text: parse_tags([text]), text, at, errors))
     if not tags:
         raise errors.error(f"expected a tag, or {field.name}:{NONE}", at)
-    tests = " AND ".join(["instr(',' || casefold(h.tags) || ',', ?) > 0"] * len(tags))
-    params = tuple(f",{tag.casefold()}," for tag in tags)
-    return _term(field, op, _quoted(",".join(tags)), tests, params)
+    return _label_term(field, op, _quoted(",".join(tags)), "tags", tags)
 
 
 HOLDING_BUILDERS: dict[Kind, Callable[[CardField, str, str, Span, Errors], q.Node]] = {

@@ -9,11 +9,14 @@ the card table as ``c`` and ownership as ``o`` (see `cardbase.catalog.cards.SELE
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, Protocol
 
 from cardbase import fields
 from cardbase.db import tables
+from cardbase.db.engine import Engine, TextTerm
 from cardbase.fields import CardField
+from cardbase.naming import label_key
 
 Clause = tuple[str, list[Any]]
 
@@ -22,7 +25,7 @@ class Node(Protocol):
     """What every query node does. Nodes are NamedTuples: cheap to define, which matters
     because this module is imported on every search's cold start."""
 
-    def clause(self) -> Clause: ...
+    def clause(self, engine: Engine) -> Clause: ...
 
     def describe(self) -> str: ...
 
@@ -30,8 +33,8 @@ class Node(Protocol):
 class And(NamedTuple):
     children: tuple[Node, ...]
 
-    def clause(self) -> Clause:
-        return _join(_same_copy(self.children), " AND ")
+    def clause(self, engine: Engine) -> Clause:
+        return _join(_same_copy(self.children), " AND ", engine)
 
     def describe(self) -> str:
         return " ".join(_grouped(child, Or) for child in self.children)
@@ -40,8 +43,8 @@ class And(NamedTuple):
 class Or(NamedTuple):
     children: tuple[Node, ...]
 
-    def clause(self) -> Clause:
-        return _join(self.children, " OR ")
+    def clause(self, engine: Engine) -> Clause:
+        return _join(self.children, " OR ", engine)
 
     def describe(self) -> str:
         return " or ".join(_grouped(child, And) for child in self.children)
@@ -50,8 +53,8 @@ class Or(NamedTuple):
 class Not(NamedTuple):
     child: Node
 
-    def clause(self) -> Clause:
-        sql, params = self.child.clause()
+    def clause(self, engine: Engine) -> Clause:
+        sql, params = self.child.clause(engine)
         # A comparison with a missing value (a resource's attack) is NULL, and NOT NULL is
         # NULL again: coalesce makes "-atk>3" include the cards that have no attack.
         return f"NOT coalesce({sql}, FALSE)", params
@@ -65,11 +68,11 @@ def _grouped(node: Node, *kinds: type) -> str:
     return f"({text})" if isinstance(node, kinds) else text
 
 
-def _join(children: tuple[Node, ...], glue: str) -> Clause:
+def _join(children: tuple[Node, ...], glue: str, engine: Engine) -> Clause:
     parts: list[str] = []
     params: list[Any] = []
     for child in children:
-        sql, child_params = child.clause()
+        sql, child_params = child.clause(engine)
         parts.append(f"({sql})")
         params.extend(child_params)
     return glue.join(parts), params
@@ -82,7 +85,7 @@ class Compare(NamedTuple):
     op: str
     value: int
 
-    def clause(self) -> Clause:
+    def clause(self, engine: Engine) -> Clause:
         return f"{self.field.sql} {self.op} ?", [self.value]
 
     def describe(self) -> str:
@@ -96,7 +99,7 @@ class CompareFields(NamedTuple):
     op: str
     right: CardField
 
-    def clause(self) -> Clause:
+    def clause(self, engine: Engine) -> Clause:
         return f"{self.left.sql} {self.op} {self.right.sql}", []
 
     def describe(self) -> str:
@@ -110,7 +113,7 @@ class Range(NamedTuple):
     low: int | None
     high: int | None
 
-    def clause(self) -> Clause:
+    def clause(self, engine: Engine) -> Clause:
         if self.low is not None and self.high is not None:
             return f"{self.field.sql} BETWEEN ? AND ?", [self.low, self.high]
         if self.low is not None:
@@ -130,7 +133,7 @@ class Empty(NamedTuple):
     shown: str
     reason: str
 
-    def clause(self) -> Clause:
+    def clause(self, engine: Engine) -> Clause:
         return "0", []
 
     def describe(self) -> str:
@@ -143,11 +146,11 @@ class RarityCompare(NamedTuple):
     op: str
     letter: str
 
-    def clause(self) -> Clause:
+    def clause(self, engine: Engine) -> Clause:
         if self.op in ("=", "!="):
             return f"c.rarity {self.op} ?", [self.letter]
         rank = fields.RANKED_RARITIES.index(self.letter) + 1
-        ranked = f"instr('{fields.RANKED_RARITIES}', c.rarity)"
+        ranked = fields.letter_rank("c.rarity", fields.RANKED_RARITIES)
         return f"{ranked} > 0 AND {ranked} {self.op} ?", [rank]
 
     def describe(self) -> str:
@@ -162,7 +165,7 @@ class Choice(NamedTuple):
     field: CardField
     value: str | None
 
-    def clause(self) -> Clause:
+    def clause(self, engine: Engine) -> Clause:
         if self.value is None:
             return f"{self.field.sql} IS NULL", []
         return f"{self.field.sql} = ?", [self.value]
@@ -184,10 +187,12 @@ class TextMatch(NamedTuple):
     prefix: bool = False
     column: str | None = None  # name, traits or text; None: all three
 
-    def clause(self) -> Clause:
-        from cardbase.query.fulltext import match_clause
+    @property
+    def term(self) -> TextTerm:
+        return TextTerm(self.fts, self.words, self.prefix, self.column)
 
-        return match_clause(self)
+    def clause(self, engine: Engine) -> Clause:
+        return engine.text_match(self.term)
 
     def describe(self) -> str:
         return self.shown
@@ -197,14 +202,8 @@ class Regex(NamedTuple):
     field: CardField
     pattern: str
 
-    def clause(self) -> Clause:
-        from cardbase.query.fulltext import ENGINE
-
-        if ENGINE.get() == "postgresql":
-            from cardbase.query.regex import to_postgres
-
-            return f"regexp(?, {self.field.sql})", [to_postgres(self.pattern)]
-        return f"regexp(?, {self.field.sql})", [self.pattern]
+    def clause(self, engine: Engine) -> Clause:
+        return engine.regex(self.field.sql, self.pattern)
 
     def describe(self) -> str:
         return f"{self.field.name}:/{self.pattern}/"
@@ -214,7 +213,7 @@ class ExactName(NamedTuple):
     name: str
     key: str
 
-    def clause(self) -> Clause:
+    def clause(self, engine: Engine) -> Clause:
         return "c.name_key = ?", [self.key]
 
     def describe(self) -> str:
@@ -226,7 +225,7 @@ class CodeIs(NamedTuple):
     rarity: str
     number: int
 
-    def clause(self) -> Clause:
+    def clause(self, engine: Engine) -> Clause:
         return "c.series = ? AND c.rarity = ? AND c.number = ?", [
             self.series,
             self.rarity,
@@ -242,7 +241,7 @@ class GemColours(NamedTuple):
 
     colours: str
 
-    def clause(self) -> Clause:
+    def clause(self, engine: Engine) -> Clause:
         parts, params = [], []
         for colour in sorted(set(self.colours)):
             parts.append("(length(c.gems) - length(replace(c.gems, ?, ''))) >= ?")
@@ -256,7 +255,7 @@ class GemColours(NamedTuple):
 class Flag(NamedTuple):
     flag: str
 
-    def clause(self) -> Clause:
+    def clause(self, engine: Engine) -> Clause:
         if self.flag == "hero":
             return "c.hero = TRUE", []
         if self.flag == "owned":
@@ -274,6 +273,35 @@ class Flag(NamedTuple):
         return f"is:{self.flag}"
 
 
+class Label(NamedTuple):
+    """A location or tags term's names, as `cardbase.naming.label_key` keys them (any case,
+    any Unicode form): `column` is ``location`` (one key) or ``tags`` (every key).
+
+    Which stored spellings have those keys is asked of the database, in Python, before the
+    statement is made (`with_labels`), so that both engines match by exactly the rule that
+    the writes use, where SQL's own folding differs (PostgreSQL's lower() keeps 'ß')."""
+
+    column: str
+    keys: tuple[str, ...]
+    negated: bool = False
+
+    def test(self, engine: Engine, spellings: Sequence[str]) -> Clause:
+        """The condition on a holding ``h`` for the stored `spellings` of the column."""
+        if self.column == "location":
+            found = [text for text in spellings if label_key(text) in self.keys]
+            sql = f"h.location IN ({', '.join('?' * len(found))})" if found else "FALSE"
+            return (f"NOT ({sql})" if self.negated else sql), found
+        tests, params = [], []
+        wrapped = "',' || h.tags || ','"
+        for key in self.keys:
+            found = [text for text in spellings if label_key(text) == key]
+            each = [f"{engine.position(wrapped, '?')} > 0" for _ in found]
+            tests.append(f"({' OR '.join(each)})" if each else "FALSE")
+            params += [f",{text}," for text in found]
+        sql = " AND ".join(tests)
+        return (f"NOT ({sql})" if self.negated else sql), params
+
+
 class HoldingTerm(NamedTuple):
     """A term about the collector's copies: cond>=lp, lang:fr, in:"binder 1", tag:trade.
 
@@ -287,8 +315,11 @@ class HoldingTerm(NamedTuple):
     test: str
     params: tuple[Any, ...] = ()
     each: bool = False
+    label: Label | None = None  # in:, tag:: `test` is made from the stored spellings
 
-    def clause(self) -> Clause:
+    def clause(self, engine: Engine) -> Clause:
+        if self.label is not None:
+            raise ValueError(f"{self.shown}: its label has not been looked up (with_labels)")
         if self.each:
             return self.test, list(self.params)
         return (
@@ -316,6 +347,25 @@ def _same_copy(children: tuple[Node, ...]) -> tuple[Node, ...]:
     first = children.index(terms[0])
     rest = [child for child in children if not any(child is term for term in terms)]
     return (*rest[:first], one, *rest[first:])
+
+
+def with_labels(
+    node: Node | None, engine: Engine, spellings: Callable[[str], Sequence[str]] | None
+) -> Node | None:
+    """The tree with every location and tag term's test made from `spellings(column)`, the
+    spellings stored in that column (each tag alone); without them (`--explain` with no
+    database at hand), from the names as typed, folded."""
+    if isinstance(node, HoldingTerm) and node.label is not None:
+        label = node.label
+        stored = spellings(label.column) if spellings else label.keys
+        test, params = label.test(engine, stored)
+        return node._replace(test=test, params=tuple(params), label=None)
+    if isinstance(node, And | Or):
+        children = tuple(with_labels(child, engine, spellings) for child in node.children)
+        return type(node)(children)  # type: ignore[arg-type]
+    if isinstance(node, Not):
+        return Not(with_labels(node.child, engine, spellings))  # type: ignore[arg-type]
+    return node
 
 
 def per_holding(node: Node | None) -> Node | None:

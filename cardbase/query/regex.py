@@ -125,16 +125,3 @@ def _huge_repeat(pattern: str) -> str | None:
                 return repeat.group()
         position += 1
     return None
-
-
-# RE2 escapes whose meaning PostgreSQL's engine spells otherwise: a word boundary, not one,
-# the end of the text (PostgreSQL reads \b as a backspace, so o:/\bstun\b/ found nothing).
-_POSTGRES_ESCAPES = {"b": "\\y", "B": "\\Y", "z": "\\Z"}
-_ESCAPE = re.compile(r"\\(.)", re.S)
-
-
-def to_postgres(pattern: str) -> str:
-    r"""A pattern RE2 accepted, as PostgreSQL's `~*` reads the same: its word-boundary and
-    end escapes respelled; an escaped backslash stays one. What PostgreSQL cannot read at all
-    (`\pL`, named groups) it refuses, and the command says so in one line."""
-    return _ESCAPE.sub(lambda m: _POSTGRES_ESCAPES.get(m[1], m[0]), pattern)

@@ -8,7 +8,7 @@ every other term becomes part of the WHERE clause through its node's `clause()`.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardbase.catalog.cards import (
@@ -19,13 +19,13 @@ from cardbase.catalog.cards import (
     Card,
     card_from_row,
 )
+from cardbase.db import tables
+from cardbase.db.engine import Connection, Engine
 from cardbase.db.interrupt import interruptible, step_budget
-from cardbase.db.location import dialect_of
 from cardbase.errors import CardbaseError, shorten
 from cardbase.fields import FIELD_BY_NAME, SORT_INDEXED
 from cardbase.limits import MAX_RESULTS
 from cardbase.query import nodes as q
-from cardbase.query.fulltext import engine, ranked_join
 from cardbase.query.parse import parse_query
 from cardbase.query.terms import flag_node, option_node
 
@@ -64,13 +64,14 @@ class SearchPlan(NamedTuple):
             lines.append(f"or, if walking the index reads too many rows: {self.fallback}")
         return "\n".join([*lines, f"params: {self.params!r}"])
 
-    def rows(self, conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
+    def rows(self, conn: Connection) -> list[tuple[Any, ...]]:
         """The statement's rows as tuples: the walk within its budget, else the fallback."""
         cursor = conn.cursor()
         cursor.row_factory = None  # plain tuples: thousands of rows on a broad search
         if self.fallback is None:
             return cursor.execute(self.sql, self.params).fetchall()
         steps = WALK_STEPS + WALK_STEPS_PER_ROW * (self.limit or 0)
+        assert isinstance(conn, sqlite3.Connection)  # only SQLite is offered a walk
         with step_budget(conn, steps) as budget:
             try:
                 return cursor.execute(self.sql, self.params).fetchall()
@@ -137,24 +138,25 @@ def plan(
     limit: int | None = None,
     count: bool = False,
     copies: bool = False,
-    dialect: str = "sqlite",
+    engine: Engine | None = None,
+    spellings: Callable[[str], Sequence[str]] | None = None,
 ) -> SearchPlan:
-    """The statement for `query`: of cards, or with `copies` of the collector's holdings (one
-    row each, copy terms testing each copy), for the engine `dialect` names."""
-    with engine(dialect):
-        return _plan(query, limit, count, copies, dialect)
+    """The statement for `query`, on `engine` (SQLite's when None): of cards, or with
+    `copies` of the collector's holdings (one row each, copy terms testing each copy). A
+    `limit` past `MAX_RESULTS` means every match, as that one does, and is read as it:
+    SQLite holds no integer past 2**63."""
+    if engine is None:
+        from cardbase.db.connection import SQLITE
 
-
-def _plan(query: q.Query, limit: int | None, count: bool, copies: bool, dialect: str) -> SearchPlan:
-    """`plan`'s work. A `limit` past `MAX_RESULTS` means every match, as that one does, and
-    is read as it: SQLite holds no integer past 2**63."""
+        engine = SQLITE
     if limit is not None:
         if limit < 0:
             raise CardbaseError(f"the limit must be 0 or more, not {shorten(str(limit))}")
         limit = min(limit, MAX_RESULTS)
     if copies:  # loaded only for a listing of copies
         from cardbase.query import copies as listing
-    text_terms, rest = _ranked_terms(q.per_holding(query.root) if copies else query.root)
+    root = q.with_labels(q.per_holding(query.root) if copies else query.root, engine, spellings)
+    text_terms, rest = _ranked_terms(root)
     params: list[Any] = []
     columns = "count(*)" if count else listing.COLUMNS_SQL if copies else CARD_COLUMNS_SQL
     sql = f"SELECT {columns} FROM {CARD_FROM_SQL}"
@@ -165,19 +167,21 @@ def _plan(query: q.Query, limit: int | None, count: bool, copies: bool, dialect:
         # ORDER BY bm25() LIMIT keeps SQLite's sorter to the best `limit` (the same order,
         # 12.4 ms against 17.4 for "draw a card"'s 10.8k matches on 100k cards).
         top = not rest and not query.sort and not count and limit is not None and not copies
-        join, join_params = ranked_join(text_terms, limit if top else None)
+        join, join_params = engine.ranked_text(
+            [term.term for term in text_terms], limit if top else None
+        )
         sql += join
         params += join_params
     sql += f" {listing.JOIN_SQL} {OWNERSHIP_JOIN_SQL}" if copies else f" {OWNERSHIP_JOIN_SQL}"
     if rest:
-        where, where_params = (rest[0] if len(rest) == 1 else q.And(tuple(rest))).clause()
+        where, where_params = (rest[0] if len(rest) == 1 else q.And(tuple(rest))).clause(engine)
         sql += f" WHERE {where}"
         params.extend(where_params)
     if count:
         return SearchPlan(query, sql, params)
     if limit is not None:
         params.append(limit)
-    if dialect != "sqlite":  # PostgreSQL keeps statistics, and chooses a walk or a sort itself
+    if not engine.walks_sort_index:  # PostgreSQL chooses a walk or a sort with its statistics
         return SearchPlan(query, _ordered(sql, query, text_terms, copies, limit, walk=True), params)
     walk = bool(
         query.sort and query.sort[0].key in SORT_INDEXED and not (text_terms or copies)
@@ -207,31 +211,56 @@ def _ordered(
     return sql + " LIMIT ?" if limit is not None else sql
 
 
-def search(conn: sqlite3.Connection, query: q.Query, limit: int | None = None) -> list[Card]:
-    found = plan(query, limit, dialect=dialect_of(conn))
+def stored_spellings(conn: Connection) -> Callable[[str], list[str]]:
+    """The spellings the collector's copies hold in a column, read once per column: each
+    location, and each tag alone (a copy's tags are stored joined by commas)."""
+    read: dict[str, list[str]] = {}
+
+    def spellings(column: str) -> list[str]:
+        if column not in read:
+            rows = conn.execute(
+                f"SELECT DISTINCT {column} FROM {tables.MY_HOLDING} WHERE {column} <> ''"
+            ).fetchall()
+            parts = (text.split(",") if column == "tags" else [text] for (text,) in rows)
+            found = {part for texts in parts for part in texts}
+            read[column] = sorted(found)
+        return read[column]
+
+    return spellings
+
+
+def plan_on(
+    conn: Connection, query: q.Query, limit: int | None = None, **options: Any
+) -> SearchPlan:
+    """`plan` for the database `conn` is open on: its engine, its stored spellings."""
+    return plan(query, limit, engine=conn.engine, spellings=stored_spellings(conn), **options)
+
+
+def search(conn: Connection, query: q.Query, limit: int | None = None) -> list[Card]:
+    found = plan_on(conn, query, limit)
     with interruptible():
         return [card_from_row(row) for row in found.rows(conn)]
 
 
-def count(conn: sqlite3.Connection, query: q.Query, copies: bool = False) -> int:
+def count(conn: Connection, query: q.Query, copies: bool = False) -> int:
     """How many cards match (with `copies`, how many of the collector's holdings)."""
-    found = plan(query, count=True, copies=copies, dialect=dialect_of(conn))
+    found = plan_on(conn, query, count=True, copies=copies)
     with interruptible():
         return int(conn.execute(found.sql, found.params).fetchone()[0])
 
 
-def search_copies(conn: sqlite3.Connection, query: q.Query, limit: int | None = None) -> list[Copy]:
+def search_copies(conn: Connection, query: q.Query, limit: int | None = None) -> list[Copy]:
     """The collector's holdings of the cards `query` matches, those its copy terms pass."""
     from cardbase.query.copies import copy_from_row
 
-    found = plan(query, limit, copies=True, dialect=dialect_of(conn))
+    found = plan_on(conn, query, limit, copies=True)
     cursor = conn.cursor()
     cursor.row_factory = None
     with interruptible():
         return [copy_from_row(row) for row in cursor.execute(found.sql, found.params)]
 
 
-def run_query(conn: sqlite3.Connection, text: str, limit: int | None = None) -> list[Card]:
+def run_query(conn: Connection, text: str, limit: int | None = None) -> list[Card]:
     """Parse and run query text in one call (for scripts and the benchmarks)."""
     return search(conn, parse_query(text), limit)
 
@@ -244,11 +273,11 @@ def bare_words(query: q.Query) -> str | None:
     return " ".join(term.shown.strip('"').rstrip("*") for term in terms)
 
 
-def owned_totals(conn: sqlite3.Connection, query: q.Query) -> Totals:
+def owned_totals(conn: Connection, query: q.Query) -> Totals:
     """Copies and distinct cards owned among everything the query matches (ignoring limits)."""
     from cardbase.collection.stats import Totals
 
-    found = plan(query, dialect=dialect_of(conn))
+    found = plan_on(conn, query)
     with interruptible():
         row = conn.execute(
             f"SELECT coalesce(sum(nonfoil), 0), coalesce(sum(foil), 0), "
@@ -259,11 +288,11 @@ def owned_totals(conn: sqlite3.Connection, query: q.Query) -> Totals:
     return Totals(row[0] + row[1], row[0], row[1], row[2])
 
 
-def copies_totals(conn: sqlite3.Connection, query: q.Query) -> tuple[Totals, int]:
+def copies_totals(conn: Connection, query: q.Query) -> tuple[Totals, int]:
     """Copies, distinct cards and holdings among the holdings a copies search matches."""
     from cardbase.collection.stats import Totals
 
-    found = plan(query, copies=True, dialect=dialect_of(conn))
+    found = plan_on(conn, query, copies=True)
     with interruptible():
         row = conn.execute(
             "SELECT coalesce(sum(CASE WHEN finish = 'nonfoil' THEN copies END), 0), "

@@ -13,7 +13,6 @@ therefore exports one row a card, as it did before copies had attributes; a card
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -21,6 +20,7 @@ from typing import Any, NamedTuple
 from cardbase.catalog.cards import Card
 from cardbase.collection.attributes import condition_rank, tag_list
 from cardbase.db import tables
+from cardbase.db.engine import Connection
 from cardbase.errors import SheetError
 from cardbase.fields import EXPORT_FIELDS, FOIL, TRAIT_SEPARATOR, CardField
 from cardbase.limits import MAX_COUNT
@@ -86,7 +86,7 @@ def _cell(value: Any) -> Any:
 
 
 def held_copies(
-    conn: sqlite3.Connection, only: set[tuple[Any, ...]] | None = None
+    conn: Connection, only: set[tuple[Any, ...]] | None = None
 ) -> dict[int, list[Copies]]:
     """The connection's collector's holdings by card id, each card's in condition order;
     a holding's foil and non-foil copies that differ in nothing else share a row. Past
@@ -164,7 +164,7 @@ def totals_table(cards: Sequence[Card]) -> Table:
 
 
 def export_cards(
-    conn: sqlite3.Connection,
+    conn: Connection,
     path: Path,
     what: str,
     query_text: str | None = None,
@@ -207,7 +207,7 @@ def export_cards(
     return ExportReport(path, count, len(cards))
 
 
-def cards_to_export(conn: sqlite3.Connection, what: str, query_text: str | None) -> list[Card]:
+def cards_to_export(conn: Connection, what: str, query_text: str | None) -> list[Card]:
     """'collection' (owned cards), 'catalogue' (every card), or 'query' (search results)."""
     from cardbase.bulk import paused_gc
     from cardbase.query import search
@@ -218,7 +218,7 @@ def cards_to_export(conn: sqlite3.Connection, what: str, query_text: str | None)
 
 
 def picked_holdings(
-    conn: sqlite3.Connection, what: str, query_text: str | None
+    conn: Connection, what: str, query_text: str | None
 ) -> set[tuple[Any, ...]] | None:
     """For a query with copy terms (`tag:trade`, `in:"binder 1"`), the holdings they pick, as
     `collection --copies` lists them: `export --query tag:trade` writes the tagged copies,
@@ -250,7 +250,7 @@ def target_path(path: Path, fmt: str | None) -> Path:
 
 
 def _export_to_stdout(
-    conn: sqlite3.Connection, what: str, query_text: str | None, fmt: str, bom: bool
+    conn: Connection, what: str, query_text: str | None, fmt: str, bom: bool
 ) -> ExportReport:
     """CSV (or xlsx, when standard output is not a terminal) on standard output, so that an
     export pipes into another program or `cardbase import -`."""

@@ -9,7 +9,6 @@ import is all or nothing and `cardbase undo` reverts it whole.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import NamedTuple
 
@@ -20,6 +19,7 @@ from cardbase.codes import parse_code
 from cardbase.collection.attributes import NO_LOCATION
 from cardbase.collection.changes import Change, Mode, Request, Selector
 from cardbase.collection.plan import Defaults
+from cardbase.db.engine import Database
 from cardbase.db.location import Location
 from cardbase.errors import CardbaseError, first_few
 from cardbase.fields import FOIL, NONFOIL
@@ -197,7 +197,7 @@ def _by_code(resolver: NameResolver, row: SheetRow) -> Printing:
 
 
 def _read_beside_catalogue(
-    db_path: Location, path: Path, sheet_name: str | None, defaults: Defaults
+    location: Location, path: Path, sheet_name: str | None, defaults: Defaults
 ) -> tuple[Workbook, Catalogue]:
     """Read the sheets here while a second thread reads the whole catalogue for the resolver.
 
@@ -210,7 +210,7 @@ def _read_beside_catalogue(
     from cardbase.db.connect import open_existing
 
     def load() -> Catalogue:
-        conn = open_existing(db_path)  # prepared by the caller; read-only where it must be
+        conn = open_existing(location)  # prepared by the caller; read-only where it must be
         try:
             return Catalogue.load(conn)
         finally:
@@ -224,7 +224,7 @@ def _read_beside_catalogue(
 
 @paused_gc()  # a bulk job: see cardbase.bulk
 def import_collection(
-    db_path: Location,
+    db: Database,
     path: Path,
     sheet_name: str | None,
     mode: Mode,
@@ -232,20 +232,17 @@ def import_collection(
     dry_run: bool = False,
     skip_bad: bool = False,
     progress: Progress = quiet,
-    collector: str | None = None,
     defaults: Defaults | None = None,
 ) -> ImportReport:
-    """Import a collection sheet into `collector`'s collection in one transaction and one
-    history batch."""
+    """Import a collection sheet into `db`'s collection in one transaction and one history
+    batch."""
     from cardbase.catalog.cards import card_refs_by_id
     from cardbase.collection.store import change_collection
-    from cardbase.db import connect as db
 
     defaults = defaults or Defaults()
     progress("Reading the sheet", 0, 1)
-    conn: sqlite3.Connection = db.open_db(db_path, collector)
-    try:
-        book, catalogue = _read_beside_catalogue(db_path, path, sheet_name, defaults)
+    with db.reading() as conn:
+        book, catalogue = _read_beside_catalogue(db.location, path, sheet_name, defaults)
         progress("Reading the sheet", 1, 1)
         resolver = NameResolver(conn, catalogue=catalogue)
         wanted, problems = [], []
@@ -268,12 +265,10 @@ def import_collection(
                 "(fix them, or add --skip-bad to import the rest):\n" + "\n".join(shown)
             )
         cards = card_refs_by_id(conn, (held[0] for held in wanted))
-    finally:
-        conn.close()
     requests = _requests(cards, wanted, mode, defaults)
     del cards, wanted
     changes = change_collection(
-        db_path, requests, mode, f"import {_file_name(path)}", collector=collector,
+        db, requests, mode, f"import {_file_name(path)}",
         defaults=defaults, dry_run=dry_run, progress=progress,
     )  # fmt: skip
     return ImportReport(

@@ -6,13 +6,13 @@ sheet another collector sends, as long as it says which rows are offered and whi
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
 from cardbase.catalog.cards import cards_by_id
 from cardbase.catalog.names import NameResolver
+from cardbase.db.engine import Connection
 from cardbase.errors import CardbaseError
 from cardbase.sheets.files import Sheet, read_sheets
 from cardbase.sheets.names import shown
@@ -61,7 +61,7 @@ def write_trade_lists(
             write_xlsx(temporary, trade_tables(offered, wanted), {"Name": 30})
 
 
-def read_trade_lists(conn: sqlite3.Connection, path: Path) -> TheirList:
+def read_trade_lists(conn: Connection, path: Path) -> TheirList:
     """Another collector's Offered and Wanted lists (two sheets, or one with a List column)."""
     sheets = _split_lists(read_sheets(path), path)
     resolver = NameResolver(conn)
@@ -102,7 +102,7 @@ def _split_lists(sheets: list[Sheet], path: Path) -> dict[str, Sheet]:
 
 
 def _resolve_list(
-    conn: sqlite3.Connection, resolver: NameResolver, sheet: Sheet, source: str
+    conn: Connection, resolver: NameResolver, sheet: Sheet, source: str
 ) -> tuple[list[TradeItem], list[str]]:
     from cardbase.sheets.header import find_header
     from cardbase.sheets.importer import resolve_rows, rows_from_sheet

@@ -9,7 +9,6 @@ same code: `trade match --with` compares like with like.
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter
 from typing import NamedTuple
 
@@ -17,6 +16,7 @@ from cardbase.catalog.cards import ID_CHUNK, Card, cards_by_id, fetch_cards, nam
 from cardbase.collection.attributes import condition_rank, tag_list
 from cardbase.collection.collectors import current_collector
 from cardbase.db import tables
+from cardbase.db.engine import Connection
 from cardbase.errors import CardbaseError, shorten
 from cardbase.fields import FOIL, NONFOIL, PLAYSET
 from cardbase.similar import closest
@@ -55,12 +55,12 @@ class Copies(NamedTuple):
                 code.number, condition_rank(self.condition), self.language)  # fmt: skip
 
 
-def current_id(conn: sqlite3.Connection) -> int:
+def current_id(conn: Connection) -> int:
     """The id of the collector the connection was opened for."""
     return current_collector(conn).id
 
 
-def deck_usage(conn: sqlite3.Connection, collector_id: int | None = None) -> Counter[str]:
+def deck_usage(conn: Connection, collector_id: int | None = None) -> Counter[str]:
     """Copies of each folded name that one collector's saved decks use, all decks together
     (the connection's collector's by default)."""
     owner = current_id(conn) if collector_id is None else collector_id
@@ -74,7 +74,7 @@ def deck_usage(conn: sqlite3.Connection, collector_id: int | None = None) -> Cou
     return Counter({key: int(total) for key, total in rows})
 
 
-def _copies(conn: sqlite3.Connection, collector_id: int, offer: Offer) -> list[Copies]:
+def _copies(conn: Connection, collector_id: int, offer: Offer) -> list[Copies]:
     rows = conn.execute(
         "SELECT card_id, finish, condition, language, location, tags, copies "
         f"FROM {tables.HOLDING_TABLE} WHERE collector_id = ? AND copies > 0",
@@ -89,7 +89,7 @@ def _copies(conn: sqlite3.Connection, collector_id: int, offer: Offer) -> list[C
 
 
 def haves(
-    conn: sqlite3.Connection,
+    conn: Connection,
     playset: int = PLAYSET,
     keep_decks: bool = False,
     offer: Offer = ANY_COPY,
@@ -124,7 +124,7 @@ def haves(
     return sorted(items, key=TradeItem.order)
 
 
-def _owned_by_name(conn: sqlite3.Connection, owner: int, keys: list[str]) -> dict[str, int]:
+def _owned_by_name(conn: Connection, owner: int, keys: list[str]) -> dict[str, int]:
     """Copies one collector owns of each folded name, every printing and finish together."""
     owned: dict[str, int] = {}
     for start in range(0, len(keys), ID_CHUNK):
@@ -139,7 +139,7 @@ def _owned_by_name(conn: sqlite3.Connection, owner: int, keys: list[str]) -> dic
     return owned
 
 
-def _deck_cards(conn: sqlite3.Connection, owner: int) -> dict[str, int]:
+def _deck_cards(conn: Connection, owner: int) -> dict[str, int]:
     """The card each name of the collector's decks stands for in a want: its first printing
     any of their decks names."""
     rows = conn.execute(
@@ -153,7 +153,7 @@ def _deck_cards(conn: sqlite3.Connection, owner: int) -> dict[str, int]:
 
 
 def wants(
-    conn: sqlite3.Connection,
+    conn: Connection,
     complete_series: int | None = None,
     *,
     collector_id: int | None = None,
@@ -182,7 +182,7 @@ def wants(
 
 
 def trade_lists(
-    conn: sqlite3.Connection, rules: Rules = DEFAULT_RULES, collector_id: int | None = None
+    conn: Connection, rules: Rules = DEFAULT_RULES, collector_id: int | None = None
 ) -> TheirList:
     """One collector's Offered and Wanted lists, made by `rules`."""
     owner = current_id(conn) if collector_id is None else collector_id
@@ -193,7 +193,7 @@ def trade_lists(
     )
 
 
-def check_offer(conn: sqlite3.Connection, offer: Offer, collector_id: int | None = None) -> None:
+def check_offer(conn: Connection, offer: Offer, collector_id: int | None = None) -> None:
     """A location or tag that none of the collector's copies has is most likely mistyped:
     say so, with the nearest they have, rather than offer nothing without a word."""
     owner = current_id(conn) if collector_id is None else collector_id
@@ -208,7 +208,7 @@ def check_offer(conn: sqlite3.Connection, offer: Offer, collector_id: int | None
                 raise _none_has("tagged", tag, "tag", sorted(known, key=str.casefold))
 
 
-def _distinct(conn: sqlite3.Connection, owner: int, column: str) -> list[str]:
+def _distinct(conn: Connection, owner: int, column: str) -> list[str]:
     rows = conn.execute(  # grouped, not DISTINCT: PostgreSQL sorts DISTINCT only by its columns
         f"SELECT {column} FROM {tables.HOLDING_TABLE} WHERE collector_id = ? AND {column} != '' "
         f"GROUP BY {column} ORDER BY {column} COLLATE NOCASE",

@@ -7,10 +7,10 @@ so a trade looks the same from either side: what one gets the other gives.
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any, NamedTuple
 
 from cardbase.collection.collectors import all_collectors, current_collector, find_collector
+from cardbase.db.engine import Connection
 from cardbase.errors import CardbaseError, shorten
 from cardbase.progress import Progress, quiet, step
 from cardbase.trades.lists import DEFAULT_RULES, Rules, trade_lists
@@ -18,7 +18,7 @@ from cardbase.trades.matching import TradeMatch, match_trades
 
 
 def match_with(
-    conn: sqlite3.Connection, name: str, rules: Rules = DEFAULT_RULES, progress: Progress = quiet
+    conn: Connection, name: str, rules: Rules = DEFAULT_RULES, progress: Progress = quiet
 ) -> tuple[str, TradeMatch]:
     """The trades between the connection's collector and the one named: their name as
     stored, and the match seen from this side; `progress` hears each list made and the
@@ -74,7 +74,7 @@ class Lobby(NamedTuple):
     entries: list[LobbyEntry]  # those with something to trade, most first
 
 
-def lobby(conn: sqlite3.Connection, rules: Rules = DEFAULT_RULES) -> Lobby:
+def lobby(conn: Connection, rules: Rules = DEFAULT_RULES) -> Lobby:
     """Every other collector with something to trade with the connection's collector."""
     me = current_collector(conn)
     others = [c for c in all_collectors(conn) if c.id != me.id]

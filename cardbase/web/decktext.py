@@ -7,9 +7,8 @@ and leaves every other line, comment and section as it was.
 
 from __future__ import annotations
 
-import sqlite3
-
 from cardbase.catalog.cards import Card
+from cardbase.db.engine import Connection
 from cardbase.decks.check import place
 from cardbase.decks.formats import Placed
 from cardbase.decks.lists import MAIN, DeckLine, parse_deck_text
@@ -39,14 +38,14 @@ def bump(text: str, line: int, delta: int) -> str:
     return _joined(lines)
 
 
-def label(conn: sqlite3.Connection, card: Card) -> str:
+def label(conn: Connection, card: Card) -> str:
     """How a new line names a card: as `deck save` writes it (a name, or a code where the
     name has several printings)."""
     written = deck_text(conn, [Placed(DeckLine(1, MAIN, 1, "", "", ""), card)])
     return written.strip().splitlines()[-1].split(" ", 1)[1]
 
 
-def add_card(conn: sqlite3.Connection, text: str, card: Card) -> str:
+def add_card(conn: Connection, text: str, card: Card) -> str:
     """One more copy of `card` in the main deck: on its line if it has one, else a new line
     after the main deck's last."""
     placed, _problems = place(conn, parse_deck_text(text, "deck"), card.game)

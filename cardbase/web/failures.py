@@ -21,7 +21,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException
 
 from cardbase.errors import CardbaseError, NotFoundError, UnknownCollectorError
-from cardbase.web.guard import SAFE_METHODS, Refused
+from cardbase.web.guard import SAFE_METHODS, SECURITY_HEADERS, Refused, TooLarge
 from cardbase.web.site import COLLECTOR_COOKIE, ENV, FLASH_COOKIE, is_htmx, redirect, site_of
 
 log = logging.getLogger("cardbase.web")
@@ -65,8 +65,6 @@ def show(
 ) -> Response:  # fmt: skip
     """The error in the page's own frame (or alone, for htmx to show where it was asked).
     A refusal carries no CSRF token: it may be the answer to another site's page."""
-    from cardbase.web.gate import SECURITY_HEADERS
-
     headers = {**SECURITY_HEADERS, **(headers or {})}  # a 500 is sent outside the gate
     if wants_json(request):
         return JSONResponse({"error": message, "status": status}, status, headers)
@@ -104,8 +102,6 @@ async def error_page(request: Request, exc: Exception) -> Response:
 async def http_error_page(request: Request, exc: Exception) -> Response:
     """Starlette's 404 and 405 (and a body past the limit) in the site's words."""
     assert isinstance(exc, HTTPException)
-    from cardbase.web.gate import TooLarge
-
     if isinstance(exc, TooLarge):
         message = str(exc.detail)
     else:

@@ -13,37 +13,17 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qsl
 
-from fastapi import HTTPException, Request
+from fastapi import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cardbase.web import guard
-from cardbase.web.guard import SAFE_METHODS, Refused
+from cardbase.web.guard import SAFE_METHODS, SECURITY_HEADERS, Refused, TooLarge
 
 PREFIX = 64 * 1024  # bytes of a body read to find the token: the site's forms send it first
 # Scripts only from this server (htmx is vendored), no inline script or eval; styles from the
 # server's stylesheet, and the style attributes the templates set (a sphere's colour, a bar's
 # width): no <style> element. Nothing may frame the pages or send a form elsewhere.
-CSP = (
-    "default-src 'none'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
-    "img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; "
-    "frame-ancestors 'none'"
-)
-# same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on the
-# pages' own form posts, which the gate refuses as another site.
-SECURITY_HEADERS = {
-    "content-security-policy": CSP,
-    "x-frame-options": "DENY",
-    "x-content-type-options": "nosniff",
-    "referrer-policy": "same-origin",
-}
 _PART_NAME = re.compile(rb'content-disposition:[^\r\n]*;\s*name="([^"]*)"', re.IGNORECASE)
-
-
-class TooLarge(HTTPException):
-    """A body past the limit, found while it streamed (after the handler began reading)."""
-
-    def __init__(self) -> None:
-        super().__init__(413, guard.too_large())
 
 
 class SecurityHeaders:

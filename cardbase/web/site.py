@@ -9,13 +9,12 @@ shows the database as it is now, whatever the command line changed meanwhile.
 from __future__ import annotations
 
 import secrets
-import sqlite3
 import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote, urlencode
 
 from fastapi import Request
@@ -24,9 +23,12 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from cardbase.collection.plan import Defaults
 from cardbase.db import interrupt
-from cardbase.db.connect import open_db
+from cardbase.db.engine import Connection
 from cardbase.db.location import Location
 from cardbase.text import plural
+
+if TYPE_CHECKING:
+    from cardbase.library import Library
 
 COLLECTOR_COOKIE = "cardbase_collector"
 FLASH_COOKIE = "cardbase_flash"
@@ -53,19 +55,22 @@ class Site:
         chosen = chosen or unquote(request.cookies.get(COLLECTOR_COOKIE, ""))
         return chosen or self.collector
 
+    def library(self, request: Request) -> Library:
+        """The database as the request's collector sees it: what every handler calls."""
+        from cardbase.library import Library
+
+        return Library(self.db_path, self.collector_of(request), self.defaults)
+
     @contextmanager
-    def connect(self, request: Request) -> Iterator[sqlite3.Connection]:
+    def connect(self, request: Request) -> Iterator[Connection]:
         """A connection of the request's collector, without the progress handler the
         command line uses so that Ctrl-C ends a statement at once: a handler runs Python
         every few thousand SQLite steps, and with it each concurrent request's queries
         waited for the GIL again and again (4 clients on 100k cards: search page p95 231 ms,
         without it far less). Here Ctrl-C stops the server, which lets requests finish."""
-        conn = open_db(self.db_path, self.collector_of(request))
-        interrupt.unwatch(conn)
-        try:
+        with self.library(request).reading() as conn:
+            interrupt.unwatch(conn)
             yield conn
-        finally:
-            conn.close()
 
 
 def site_of(request: Request) -> Site:

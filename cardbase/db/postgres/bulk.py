@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from cardbase.db import tables
-from cardbase.db.postgres.schema import FTS_COLUMNS, fts_vectors
+from cardbase.db.postgres.fulltext import FTS_COLUMNS, fts_vectors
 from cardbase.progress import Progress, quiet, step
 
 _CARD, _FTS = tables.CARD_TABLE, tables.CARD_FTS_TABLE

@@ -1,12 +1,14 @@
-"""sqlite3's connection interface over a psycopg 3 connection.
+"""PostgreSQL's engine: the DB-API connection the library uses, over psycopg 3, and the
+pieces of SQL PostgreSQL spells its own way (`PostgresEngine`).
 
-Statements keep SQLite's `?` parameters, rewritten once per statement text to psycopg's
-`%s`; rows come back as tuples or, as `sqlite3.Row` does, by name too; psycopg's errors are
-raised as sqlite3's classes of the same DB-API name (IntegrityError, OperationalError...),
-so the library's handlers need not know the engine. The connection runs in autocommit, as
-cardbase's SQLite connections do: transactions are begun explicitly, and `BEGIN IMMEDIATE`
-(SQLite's "take the write lock now") becomes BEGIN plus a transaction-scoped advisory lock,
-so writers queue one behind the other exactly as they do on a file.
+Statements keep the `?` parameters both engines' statements are written with, rewritten
+once per statement text to psycopg's `%s`; rows come back as tuples or, as `sqlite3.Row`
+does, by name too; psycopg's errors are raised as the DB-API classes of the same name that
+sqlite3 has (IntegrityError, OperationalError...), so the library's handlers need not know
+the engine. The connection runs in autocommit, as cardbase's SQLite connections do:
+transactions are begun explicitly, by the engine's `begin_write`: BEGIN plus
+transaction-scoped advisory locks, so writers queue one behind the other as they do on a
+file.
 """
 
 from __future__ import annotations
@@ -16,12 +18,14 @@ import logging
 import re
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any, ClassVar
 
 from cardbase.db import tables
+from cardbase.db.engine import Clause, Connection, Engine, TextTerm
 from cardbase.db.location import ENCODE_HINT, PostgresUrl
 from cardbase.errors import DatabaseError
+from cardbase.progress import Progress
 
 INSTALL_HINT = "pip install 'cardbase[postgres]'"
 
@@ -85,18 +89,106 @@ def connect(url: PostgresUrl) -> PgConnection:
     return PgConnection(raw, url)
 
 
-def begin_write(conn: Any, whole: bool) -> None:
-    """BEGIN, then the locks of a write: every write of the whole database waits for all the
-    others; a collector's write waits for such writes and for that collector's, so eight
-    collectors' imports run side by side where SQLite's file takes one at a time."""
-    conn.execute("BEGIN")
-    if whole:
-        conn.execute(f"SELECT pg_advisory_xact_lock({WRITE_LOCK})")
-        return
-    conn.execute(
-        f"SELECT pg_advisory_xact_lock_shared({WRITE_LOCK}), pg_advisory_xact_lock({WRITE_LOCK}, "
-        f"current_setting('{tables.COLLECTOR_SETTING}')::integer)"
-    )
+_FTS = tables.CARD_FTS_TABLE
+# card_fts: a tsvector per searched column, and all_v of all three (`postgres.schema`).
+_VECTORS = {"name": "name_v", "traits": "traits_v", "text": "text_v", None: "all_v"}
+# RE2 escapes whose meaning PostgreSQL's engine spells otherwise: a word boundary, not one,
+# the end of the text (PostgreSQL reads \b as a backspace, so o:/\bstun\b/ found nothing).
+_REGEX_ESCAPES = {"b": "\\y", "B": "\\Y", "z": "\\Z"}
+_ESCAPE = re.compile(r"\\(.)", re.S)
+
+
+class PostgresEngine(Engine):
+    """Text search on tsvectors ranked by ts_rank, `~*` regular expressions, advisory locks."""
+
+    name = "postgresql"
+    byte_order = ' COLLATE "C"'
+    boolean = bool
+
+    def position(self, haystack: str, needle: str) -> str:
+        return f"strpos({haystack}, {needle})"
+
+    def regex(self, value: str, pattern: str) -> Clause:
+        r"""A pattern RE2 accepted, as `~*` reads the same: its word-boundary and end escapes
+        respelled; an escaped backslash stays one. What PostgreSQL cannot read at all (`\pL`,
+        named groups) it refuses, and the command says so in one line."""
+        respelled = _ESCAPE.sub(lambda m: _REGEX_ESCAPES.get(m[1], m[0]), pattern)
+        return f"{value} ~* ?", [respelled]
+
+    @staticmethod
+    def _tsquery(term: TextTerm) -> Clause:
+        """One term's query: a prefix, or words that must come in order."""
+        from cardbase.db.postgres.fulltext import accentless
+
+        config, words = f"'{tables.PG_TEXT_SEARCH}'", accentless(term.words)
+        if term.prefix:
+            return f"to_tsquery({config}, quote_literal(?) || ':*')", [words]
+        return f"phraseto_tsquery({config}, ?)", [words]
+
+    def text_match(self, term: TextTerm) -> Clause:
+        query, params = self._tsquery(term)
+        vector = _VECTORS[term.column]
+        return f"c.id IN (SELECT id FROM {_FTS} WHERE {vector} @@ {query})", params
+
+    def ranked_text(self, terms: Sequence[TextTerm], top: int | None) -> Clause:
+        limit, tail = (" ORDER BY fts_rank LIMIT ?", [top]) if top is not None else ("", [])
+        conditions, queries, params = [], [], []
+        for term in terms:
+            query, term_params = self._tsquery(term)
+            conditions.append(f"{_VECTORS[term.column]} @@ {query}")
+            queries.append(query)
+            params += term_params
+        rank = f"-ts_rank(all_v, {' && '.join(queries)})"
+        return (
+            f" JOIN (SELECT id AS fts_id, {rank} AS fts_rank FROM {_FTS}"
+            f" WHERE {' AND '.join(conditions)}{limit}) AS f ON f.fts_id = c.id",
+            [*params, *params, *tail],
+        )
+
+    def begin_write(self, conn: Connection, whole: bool = True) -> None:
+        """BEGIN, then the locks of a write: every write of the whole database waits for all
+        the others; a collector's write waits for such writes and for that collector's, so
+        eight collectors' imports run side by side where SQLite's file takes one at a time."""
+        conn.execute("BEGIN")
+        if whole:
+            conn.execute(f"SELECT pg_advisory_xact_lock({WRITE_LOCK})")
+            return
+        conn.execute(
+            f"SELECT pg_advisory_xact_lock_shared({WRITE_LOCK}), "
+            f"pg_advisory_xact_lock({WRITE_LOCK}, "
+            f"current_setting('{tables.COLLECTOR_SETTING}')::integer)"
+        )
+
+    def begin_snapshot(self, conn: Connection) -> None:
+        conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+
+    def read_only(self, conn: Connection) -> None:
+        conn.execute("SET default_transaction_read_only = on")
+
+    def scope_to_collector(self, conn: Connection, number: int) -> None:
+        """The "my" views are permanent views of a session setting (`postgres.schema`),
+        which a read-only standby lets a connection set, where it refuses to create views."""
+        conn.execute(f"SELECT set_config('{tables.COLLECTOR_SETTING}', ?, false)", (str(number),))
+
+    def chunks(self, conn: Connection, sql: str, size: int) -> Iterator[list[Any]]:
+        assert isinstance(conn, PgConnection)
+        yield from conn.chunks(sql, size)
+
+    def filling_cards(self, conn: Connection, progress: Progress) -> AbstractContextManager[None]:
+        from cardbase.db.postgres.bulk import filling_cards
+
+        return filling_cards(conn, progress)
+
+    def after_copy(self, conn: Connection, names: Sequence[str]) -> None:
+        """The id sequences past the copied ids, so the next row added gets a new one (SQLite
+        takes the largest id plus one by itself), and statistics for the first query."""
+        from cardbase.db.transfer import set_sequences, table_specs
+
+        set_sequences(conn, [spec for spec in table_specs() if spec.name in names])
+        conn.execute(f"ANALYZE {', '.join(names)}")
+
+
+POSTGRES = PostgresEngine()
 
 
 def _reason(exc: psycopg.Error) -> str:
@@ -172,12 +264,9 @@ class PgCursor:
         return self._cursor
 
     def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> PgCursor:
-        statement = self.connection.translate(sql)
-        if statement is None:
-            return self
         with _as_sqlite_errors():
             named = isinstance(params, dict)
-            self._new().execute(placeholders(statement, named), _values(params))
+            self._new().execute(placeholders(sql, named), _values(params))
         return self
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> PgCursor:
@@ -206,9 +295,10 @@ def _values(params: Any) -> Any:
 
 
 class PgConnection:
-    """The part of `sqlite3.Connection` cardbase uses, over psycopg."""
+    """The part of a DB-API connection cardbase uses (`cardbase.db.engine.Connection`), over
+    psycopg."""
 
-    dialect = "postgresql"
+    engine: Engine = POSTGRES
 
     def __init__(self, raw: psycopg.Connection[Any], url: PostgresUrl) -> None:
         self.raw, self.url = raw, url
@@ -232,20 +322,6 @@ class PgConnection:
             while rows := cursor.fetchmany(size):
                 yield rows
 
-    def translate(self, sql: str) -> str | None:
-        """SQLite's few statements that PostgreSQL spells otherwise; None: nothing to run."""
-        head = sql.lstrip()[:20].upper()
-        if head.startswith("BEGIN IMMEDIATE"):
-            with _as_sqlite_errors():
-                self.raw.execute("BEGIN")
-            return f"SELECT pg_advisory_xact_lock({WRITE_LOCK})"
-        if head.startswith("PRAGMA QUERY_ONLY"):
-            on = sql.rstrip().upper().endswith(("ON", "1", "TRUE"))
-            return f"SET default_transaction_read_only = {'on' if on else 'off'}"
-        if head.startswith("PRAGMA"):
-            return None  # SQLite's settings: this engine has its own
-        return sql
-
     @property
     def in_transaction(self) -> bool:
         return self.raw.info.transaction_status != pq.TransactionStatus.IDLE
@@ -262,9 +338,3 @@ class PgConnection:
 
     def close(self) -> None:
         self.raw.close()
-
-    def set_progress_handler(self, handler: Any, steps: int) -> None:
-        """SQLite's Ctrl-C hook: psycopg already cancels the statement on Ctrl-C."""
-
-    def create_function(self, *args: Any, **kwargs: Any) -> None:
-        raise sqlite3.NotSupportedError("Python functions do not run inside PostgreSQL")

@@ -5,8 +5,9 @@ what SQLite has built in and PostgreSQL spells otherwise.
   of all three, with GIN indexes, kept in step with the card table by a trigger, as SQLite's
   FTS5 table is by its triggers. Stemming is PostgreSQL's English (Snowball), FTS5's is
   Porter: the same family, agreeing on the query table of the tests.
-- SQL functions the library's statements call on SQLite (`instr`, `regexp`, `casefold`),
-  and a `nocase` collation (ICU, case-insensitive) for `COLLATE NOCASE`.
+- A `nocase` collation (ICU, case-insensitive) for `COLLATE NOCASE`. What else the engines
+  spell otherwise (regular expressions, finding text in text) is the engine's
+  (`PostgresEngine`), never a function imitating SQLite's.
 - The header SQLite keeps in its file (application id, schema version) is a row of
   `cardbase_meta`.
 
@@ -23,31 +24,12 @@ from cardbase.db import tables
 from cardbase.db.ddl import create_statements
 from cardbase.db.location import PostgresUrl
 from cardbase.db.postgres.connection import PgConnection, connect
+from cardbase.db.postgres.fulltext import FTS_COLUMNS, TEXT_SEARCH_CONFIG, fts_vectors
 from cardbase.db.postgres.upgrade import FIRST_VERSION, MIGRATIONS
 from cardbase.errors import DatabaseError
 
 META_TABLE = "cardbase_meta"
-FTS_COLUMNS = {"name": "name_v", "traits": "traits_v", "text": "text_v"}
-# What each vector reads of the card row: a name term finds the card by its name in any
-# language, so name_v holds them all (SQLite's FTS5 has a column for the others' names).
-_SOURCES = {"name": ("name", "names"), "traits": ("traits",), "text": ("text",)}
-TEXT_SEARCH_CONFIG = tables.PG_TEXT_SEARCH
-
 _FTS = tables.CARD_FTS_TABLE
-
-
-def fts_vector(row: str, column: str) -> str:
-    """The tsvector of one searched column (`FTS_COLUMNS`) of `row`, a name for a card row."""
-    sources = " || ' ' || ".join(f"coalesce({row}.{source}, '')" for source in _SOURCES[column])
-    return f"to_tsvector('{TEXT_SEARCH_CONFIG}', {sources})"
-
-
-def fts_vectors(row: str) -> str:
-    """Every searched column's tsvector of `row`, in `FTS_COLUMNS` order: what the trigger
-    stores, and a bulk fill (`postgres.bulk`) and the doctor's check too."""
-    return ", ".join(fts_vector(row, column) for column in FTS_COLUMNS)
-
-
 _VECTORS = fts_vectors("new")
 SUPPORT_DDL = (
     f"CREATE TABLE {META_TABLE} (key text PRIMARY KEY, value text NOT NULL)",
@@ -59,12 +41,6 @@ SUPPORT_DDL = (
     f"asciihword, hword_asciipart, word, hword, hword_part WITH {TEXT_SEARCH_CONFIG}_stem",
     "CREATE COLLATION IF NOT EXISTS nocase "
     "(provider = icu, locale = 'und-u-ks-level2', deterministic = false)",
-    "CREATE OR REPLACE FUNCTION instr(haystack text, needle text) RETURNS integer "
-    "LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT strpos(haystack, needle) $$",
-    "CREATE OR REPLACE FUNCTION casefold(value text) RETURNS text "
-    "LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT lower(value) $$",
-    "CREATE OR REPLACE FUNCTION regexp(pattern text, value text) RETURNS boolean "
-    "LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT value ~* pattern $$",
 )
 FTS_DDL = (
     f"""CREATE TABLE {_FTS} (
@@ -128,7 +104,7 @@ def prepare(url: PostgresUrl, catalogue: Path | None = None) -> None:
     try:
         if read_version(conn) == tables.SCHEMA_VERSION:
             return
-        conn.execute("BEGIN IMMEDIATE")  # the write lock: one first run creates it
+        conn.engine.begin_write(conn)  # the write lock: one first run creates it
         try:
             version = read_version(conn)
             if version is None:
@@ -183,8 +159,8 @@ def _create(conn: PgConnection, catalogue: Path | None) -> None:
     from cardbase.collection.collectors import create_default
 
     create_empty(conn)
-    create_default(conn)  # type: ignore[arg-type]
-    load_catalogue(conn, catalogue or new_database_catalogue())  # type: ignore[arg-type]
+    create_default(conn)
+    load_catalogue(conn, catalogue or new_database_catalogue())
 
 
 def create_empty(conn: PgConnection) -> None:

@@ -93,9 +93,45 @@ def _to_v5(conn: PgConnection) -> None:
     from cardbase import notices
     from cardbase.catalog.move import MOVE_NOTICE, looks_like_old_sample
 
-    if looks_like_old_sample(conn):  # type: ignore[arg-type]  # a league on the old sample
+    if looks_like_old_sample(conn):  # a league on the old sample
         notices.tell(MOVE_NOTICE)
 
 
+# The vectors without a Latin letter's accents: 'café' finds 'Cafe', as on SQLite.
+_V6_VECTORS = (
+    "to_tsvector('cardbase', regexp_replace(normalize(coalesce({row}.name, '') || ' ' || "
+    "coalesce({row}.names, ''), NFD), U&'([A-Za-z])[\\0300-\\036F]+', '\\1', 'g')), "
+    "to_tsvector('cardbase', regexp_replace(normalize(coalesce({row}.traits, ''), NFD), "
+    "U&'([A-Za-z])[\\0300-\\036F]+', '\\1', 'g')), "
+    "to_tsvector('cardbase', regexp_replace(normalize(coalesce({row}.text, ''), NFD), "
+    "U&'([A-Za-z])[\\0300-\\036F]+', '\\1', 'g'))"
+)
+_V6_FTS = (
+    "CREATE OR REPLACE FUNCTION card_fts_sync() RETURNS trigger LANGUAGE plpgsql AS $$\n"
+    "    BEGIN\n"
+    "        INSERT INTO card_fts (id, name_v, traits_v, text_v) VALUES (new.id, "
+    f"{_V6_VECTORS.format(row='new')})\n"
+    "        ON CONFLICT (id) DO UPDATE SET\n"
+    "            name_v = excluded.name_v, traits_v = excluded.traits_v, "
+    "text_v = excluded.text_v;\n"
+    "        RETURN NULL;\n"
+    "    END $$",
+    "INSERT INTO card_fts (id, name_v, traits_v, text_v) "
+    f"SELECT c.id, {_V6_VECTORS.format(row='c')} FROM card AS c "
+    "ON CONFLICT (id) DO UPDATE SET "
+    "name_v = excluded.name_v, traits_v = excluded.traits_v, text_v = excluded.text_v",
+)
+
+
+def _to_v6(conn: PgConnection) -> None:
+    """Version 6 (cardbase 0.6): the full-text vectors drop accents, as SQLite's index does,
+    so that both engines find 'Cafe' for 'café'; and the imitations of SQLite's functions
+    that version 4 made, which nothing calls now, are dropped."""
+    for statement in _V6_FTS:
+        conn.execute(statement)
+    for function in ("casefold(text)", "instr(text, text)", "regexp(text, text)"):
+        conn.execute(f"DROP FUNCTION IF EXISTS {function}")
+
+
 # MIGRATIONS[n] upgrades a PostgreSQL database at schema version n - 1 to version n.
-MIGRATIONS: dict[int, Callable[[PgConnection], None]] = {5: _to_v5}
+MIGRATIONS: dict[int, Callable[[PgConnection], None]] = {5: _to_v5, 6: _to_v6}

@@ -59,8 +59,8 @@ def change_copies(
     else:
         chosen = Selector(None, None, None, None)
     changes = change_items(
-        site.db_path, [str(card.code)], Mode(op), foil=finish == FOIL, selector=chosen,
-        collector=site.collector_of(request), defaults=site.defaults,
+        site.library(request), [str(card.code)], Mode(op), foil=finish == FOIL,
+        selector=chosen, defaults=site.defaults,
     )  # fmt: skip
     message = "; ".join(change.describe() for change in changes) or "Nothing changed."
     return redirect(card_url(card), message)
@@ -72,16 +72,7 @@ def _attributes(
     """The form's attributes as `cardbase add --condition/--language/--location/--tag` reads
     them (the same parsers): 'nm' is NM, and an unknown language, a control character or a
     double quote in a location is the command line's message, before anything is stored."""
-    from cardbase.collection.attributes import (
-        parse_condition,
-        parse_language,
-        parse_location,
-        parse_tags,
-    )
+    from cardbase.library import Library
 
-    return Selector(
-        parse_condition(condition) if condition else None,
-        parse_language(language) if language else None,
-        parse_location(location) if location is not None else None,
-        parse_tags([tags]) if tags else None,
-    )
+    # A form sends "" for a field left blank: not given, except a location ("" is none).
+    return Library.selector(condition or None, language or None, location, tags or None)

@@ -38,10 +38,9 @@ def collection_count(request: Request) -> HTMLResponse:
 @router.post("/undo")
 def undo(request: Request, back: str = Form("/collection")) -> Response:
     """Revert the collector's last change (a command, a page's +/-, or a whole import)."""
-    from cardbase.collection.store import undo_last
 
     site = site_of(request)
-    batch = undo_last(site.db_path, site.collector_of(request))
+    batch = site.library(request).undo()
     if batch is None:
         message = "Nothing to undo."
     else:

@@ -52,8 +52,7 @@ def save(
         raise CardbaseError(f"{state.name}: {listed}. Nothing was saved")
     if not placed:
         raise CardbaseError("the deck is empty: add cards before saving it")
-    saved = save_deck(site.db_path, state.name, fmt.key, placed, replace=replace,
-                      collector=site.collector_of(request))  # fmt: skip
+    saved = save_deck(site.library(request), state.name, fmt.key, placed, replace=replace)
     return redirect(url("/deck", {"open": saved.name}),
                     f"Saved '{saved.name}': {plural(saved.cards, 'card')}, "
                     f"{fmt.title}")  # fmt: skip
@@ -66,7 +65,7 @@ def delete(request: Request, name: str = Form(...)) -> Response:
     site = site_of(request)
     with site.connect(request) as conn:
         found = find_deck(conn, name)
-    delete_deck(site.db_path, found, site.collector_of(request))
+    delete_deck(site.library(request), found)
     return redirect("/deck", f"Deleted '{found.name}'.")
 
 

@@ -7,13 +7,13 @@ page only edits the deck list's text (`cardbase.web.decktext`).
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any, NamedTuple
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse
 
 from cardbase.catalog.names import NameResolver
+from cardbase.db.engine import Connection
 from cardbase.decks.check import DeckReport, DeckStats, check_deck, deck_stats, get_format, place
 from cardbase.decks.formats import FORMATS, Placed
 from cardbase.decks.lists import parse_deck_text
@@ -61,7 +61,7 @@ def read_state(
     return DeckState(text.replace("\r\n", "\n"), key, count, owned, name.strip())
 
 
-def panel(conn: sqlite3.Connection, state: DeckState, notes: list[str] | None = None) -> Panel:
+def panel(conn: Connection, state: DeckState, notes: list[str] | None = None) -> Panel:
     """The deck checked (every problem, as `deck check` reports them) and described."""
     deck = parse_deck_text(state.text, state.name or "deck")
     report = check_deck(conn, deck, state.format, state.players, state.owned)
@@ -70,7 +70,7 @@ def panel(conn: sqlite3.Connection, state: DeckState, notes: list[str] | None = 
     return Panel(state, report, stats, placed, cost_curve(stats.cost_curve), notes or [])
 
 
-def results(conn: sqlite3.Connection, form: SearchForm) -> Any:
+def results(conn: Connection, form: SearchForm) -> Any:
     return run_search(conn, form._replace(size=RESULTS))
 
 
@@ -161,7 +161,7 @@ def helper(
     site = site_of(request)
     if not 0 <= heroes <= 12:
         raise CardbaseError("Heroes: choose 0 to 12")
-    built = build_and_keep(site.db_path, sphere, heroes, collector=site.collector_of(request))
+    built = build_and_keep(site.library(request), sphere, heroes)
     result = built.result
     if result.shortage:
         notes = [f"✘ cannot build a {result.sphere} deck: {result.shortage}"]

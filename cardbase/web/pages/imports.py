@@ -30,8 +30,8 @@ def _import(request: Request, site: Site, path: Path, mode: ImportMode, sheet: s
     from cardbase.sheets.importer import import_collection
 
     report = import_collection(
-        site.db_path, path, sheet or None, mode.mode, dry_run=dry_run, skip_bad=skip_bad,
-        collector=site.collector_of(request), defaults=site.defaults,
+        site.library(request), path, sheet or None, mode.mode, dry_run=dry_run,
+        skip_bad=skip_bad, defaults=site.defaults,
     )  # fmt: skip
     return {"report": report, "counts": report.counts(), "shown": SHOWN_CHANGES}
 

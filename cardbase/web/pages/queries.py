@@ -4,11 +4,11 @@ drift apart."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from cardbase.catalog.cards import Card
+from cardbase.db.engine import Connection
 from cardbase.fields import FLAGS, OPTION_FIELDS, SORT_KEYS, TABLE_FIELDS
 from cardbase.query import search as lib
 from cardbase.query.nodes import Query
@@ -87,7 +87,7 @@ class Results(NamedTuple):
     total: int | None  # None until counted (`count_matches`)
 
 
-def run_search(conn: sqlite3.Connection, form: SearchForm, owned: bool = False) -> Results:
+def run_search(conn: Connection, form: SearchForm, owned: bool = False) -> Results:
     """One page of cards, one more read to know whether a next page exists. The count of
     every match is left to `count_matches` (the page asks for it once shown): on 100k cards
     it can cost as much again as the page, and the results need not wait for it."""
@@ -98,5 +98,5 @@ def run_search(conn: sqlite3.Connection, form: SearchForm, owned: bool = False) 
     return Results(cards[: form.size], form.page, more, total)
 
 
-def count_matches(conn: sqlite3.Connection, form: SearchForm, owned: bool = False) -> int:
+def count_matches(conn: Connection, form: SearchForm, owned: bool = False) -> int:
     return lib.count(conn, form.query(owned))

@@ -11,13 +11,9 @@ from __future__ import annotations
 from cardbase.db import tables
 from cardbase.db.location import PostgresUrl
 from cardbase.db.postgres.connection import PgConnection, connect
-from cardbase.db.postgres.schema import (
-    FTS_COLUMNS,
-    META_TABLE,
-    fts_vector,
-    fts_vectors,
-    read_version,
-)
+from cardbase.db.postgres.fulltext import FTS_COLUMNS, fts_vector, fts_vectors
+from cardbase.db.postgres.schema import META_TABLE, read_version
+from cardbase.doctor.findings import RESTORE_HINT, Finding, collection_totals
 
 _FTS = tables.CARD_FTS_TABLE
 _VECTORS = fts_vectors("c")
@@ -35,30 +31,32 @@ _REBUILD = (
 )
 
 
-def doctor(url: PostgresUrl, fix: bool = False) -> list[tuple[str, bool, str]]:
-    """(check, ok, detail) for each check, in the order the SQLite doctor gives them."""
-    from cardbase.doctor import collection_totals  # the same SQL on both engines
-
+def doctor(url: PostgresUrl, fix: bool = False) -> list[Finding]:
+    """Each check's finding, in the order the SQLite doctor gives them."""
     conn = connect(url)
     try:
         version = read_version(conn)
         if version is None:
-            return [("schema version", False, f"no cardbase schema ({META_TABLE} is missing)")]
+            return [
+                Finding("schema version", False, f"no cardbase schema ({META_TABLE} is missing)")
+            ]
         if version != tables.SCHEMA_VERSION:  # the other checks read this version's schema
             upgrade = (
                 " (any other cardbase command upgrades it)"
                 if version < tables.SCHEMA_VERSION
                 else ""
             )
-            return [("schema version", False,
+            return [Finding("schema version", False,
                      f"{version} (this cardbase: {tables.SCHEMA_VERSION}){upgrade}")]  # fmt: skip
         found = [
-            ("schema version", version == tables.SCHEMA_VERSION,
+            Finding("schema version", version == tables.SCHEMA_VERSION,
              f"{version} (this cardbase: {tables.SCHEMA_VERSION})"),
-            ("integrity", True, "pages and indexes are the server's: pg_amcheck checks them"),
+            Finding(
+                "integrity", True, "pages and indexes are the server's: pg_amcheck checks them"
+            ),
             _schema(conn),
-            ("references", True, "enforced by the server (its foreign keys: see schema)"),
-            _on_postgres(tuple(collection_totals(conn))),  # type: ignore[arg-type]
+            Finding("references", True, "enforced by the server (its foreign keys: see schema)"),
+            _on_postgres(collection_totals(conn)),  # the same SQL on both engines
             _fts(conn, fix),
         ]  # fmt: skip
         return found
@@ -66,15 +64,14 @@ def doctor(url: PostgresUrl, fix: bool = False) -> list[tuple[str, bool, str]]:
         conn.close()
 
 
-def _on_postgres(finding: tuple[str, bool, str]) -> tuple[str, bool, str]:
+def _on_postgres(finding: Finding) -> Finding:
     """A shared check's finding, its advice in this server's terms: `restore` copies files."""
-    from cardbase.doctor import RESTORE_HINT
+    return finding._replace(
+        detail=finding.detail.replace(RESTORE_HINT, "pg_restore puts a pg_dump in its place")
+    )
 
-    check, ok, detail = finding
-    return check, ok, detail.replace(RESTORE_HINT, "pg_restore puts a pg_dump in its place")
 
-
-def _schema(conn: PgConnection) -> tuple[str, bool, str]:
+def _schema(conn: PgConnection) -> Finding:
     from cardbase.db.models import TABLES
 
     columns = {
@@ -95,8 +92,8 @@ def _schema(conn: PgConnection) -> tuple[str, bool, str]:
     keys = {f"{t.name}_{key.parent.name}_fkey" for t in TABLES for key in t.foreign_keys}
     missing += _missing_rules(conn, keys | {f"{_FTS}_id_fkey"})
     if missing:
-        return ("schema", False, f"missing {', '.join(missing)}")
-    return ("schema", True, "every table, column and index as this cardbase makes them")
+        return Finding("schema", False, f"missing {', '.join(missing)}")
+    return Finding("schema", True, "every table, column and index as this cardbase makes them")
 
 
 _FTS_INDEXES = [f"ix_{_FTS}_{vector}" for vector in (*FTS_COLUMNS.values(), "all_v")]
@@ -117,17 +114,17 @@ def _missing_rules(conn: PgConnection, foreign_keys: set[str]) -> list[str]:
     return missing + [f"foreign key {name}" for name in sorted(foreign_keys - present)]
 
 
-def _fts(conn: PgConnection, fix: bool) -> tuple[str, bool, str]:
+def _fts(conn: PgConnection, fix: bool) -> Finding:
     stale = int(conn.execute(_STALE_VECTORS).fetchone()[0])
     if not stale:
-        return ("full-text index", True, "in sync with the card table")
+        return Finding("full-text index", True, "in sync with the card table")
     if not fix:
-        return (
+        return Finding(
             "full-text index",
             False,
             f"{stale} cards' vectors out of date; --fix rebuilds them",
         )
-    conn.execute("BEGIN IMMEDIATE")
+    conn.engine.begin_write(conn)
     try:
         conn.execute(_REBUILD)
         conn.execute(f"DELETE FROM {_FTS} WHERE id NOT IN (SELECT id FROM {tables.CARD_TABLE})")
@@ -135,4 +132,4 @@ def _fts(conn: PgConnection, fix: bool) -> tuple[str, bool, str]:
     except BaseException:
         conn.rollback()
         raise
-    return ("full-text index", True, f"rebuilt {stale} cards' vectors from the card table")
+    return Finding("full-text index", True, f"rebuilt {stale} cards' vectors from the card table")

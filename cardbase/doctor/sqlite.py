@@ -1,4 +1,4 @@
-"""The doctor: what is wrong with a database, told without changing it.
+"""The doctor on a SQLite file: header, pages, schema, references, totals, full-text index.
 
 It reads the file as it is (nothing created or upgraded), so it can say what is wrong with
 a database every other command refuses; checks that need a write (or an upgrade) run on a
@@ -11,39 +11,21 @@ import sqlite3
 from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
-from typing import NamedTuple
 
 from cardbase.db import connect as db
 from cardbase.db import health, tables
+from cardbase.db.connection import SqliteConnection
+from cardbase.db.engine import Connection
 from cardbase.db.header import known_version, read_header
-from cardbase.db.location import Location
-from cardbase.db.tables import copies_of
+from cardbase.doctor.findings import RESTORE_HINT, Finding, collection_totals
 from cardbase.errors import DatabaseError
 
-RESTORE_HINT = "'cardbase restore BACKUP' puts a backup in its place"
 FIX_HINT = "--fix rebuilds it"
 RESTORE_FIRST = "--fix rebuilds it once the problems above are solved"
 
 
-class Finding(NamedTuple):
-    check: str
-    ok: bool
-    detail: str
-
-    def to_dict(self) -> dict[str, object]:
-        return self._asdict()
-
-
-def doctor(db_path: Location, fix: bool = False) -> list[Finding]:
-    """Header and version, pages, schema, references, and the full-text index's sync.
-
-    Reads only, on the file as it is (nothing created or upgraded), so that it can say what
-    is wrong with a database that every other command refuses.
-    """
-    if not isinstance(db_path, Path):
-        from cardbase.db.postgres.doctor import doctor as postgres_doctor
-
-        return [Finding(*found) for found in postgres_doctor(db_path, fix)]
+def doctor(db_path: Path, fix: bool = False) -> list[Finding]:
+    """Header and version, pages, schema, references, and the full-text index's sync."""
     with closing(db.open_existing(db_path)) as conn:
         version = _header(conn, db_path)
         copy = _memory_copy(conn)
@@ -75,7 +57,7 @@ def _guarded(check: str, run: Callable[[], Finding]) -> Finding:
         return Finding(check, False, f"cannot check ({exc})")
 
 
-def _header(conn: sqlite3.Connection, db_path: Path) -> int:
+def _header(conn: Connection, db_path: Path) -> int:
     """The schema version, or one line (exit 2) for a file the doctor cannot judge."""
     try:
         app_id, version, objects = read_header(conn, db_path)
@@ -98,10 +80,11 @@ def _header(conn: sqlite3.Connection, db_path: Path) -> int:
     return int(version)
 
 
-def _memory_copy(conn: sqlite3.Connection) -> sqlite3.Connection:
+def _memory_copy(conn: Connection) -> Connection:
     """A private copy to run checks that need a write (or an upgrade) on: read-only files,
     a busy database and a damaged one are all left as they are."""
-    copy = sqlite3.connect(":memory:", isolation_level=None)
+    assert isinstance(conn, sqlite3.Connection)  # PostgreSQL has a doctor of its own
+    copy = sqlite3.connect(":memory:", isolation_level=None, factory=SqliteConnection)
     conn.backup(copy)
     return copy
 
@@ -121,7 +104,7 @@ def _version(version: int) -> Finding:
     )
 
 
-def _integrity(conn: sqlite3.Connection) -> Finding:
+def _integrity(conn: Connection) -> Finding:
     """quick_check names damaged pages (where integrity_check can stop at the first one);
     on sound pages, integrity_check also matches every index to its table."""
     problems = health.page_problems(conn, "quick_check", 5)
@@ -131,7 +114,7 @@ def _integrity(conn: sqlite3.Connection) -> Finding:
     return Finding("integrity", False, f"damaged: {'; '.join(problems)}. {RESTORE_HINT}")
 
 
-def _schema(conn: sqlite3.Connection, copy: sqlite3.Connection, version: int) -> Finding:
+def _schema(conn: Connection, copy: Connection, version: int) -> Finding:
     from cardbase.db import schema
 
     if version != tables.SCHEMA_VERSION and known_version(version):
@@ -146,33 +129,12 @@ def _schema(conn: sqlite3.Connection, copy: sqlite3.Connection, version: int) ->
     return Finding("schema", True, "every table, index and trigger as this cardbase makes them")
 
 
-def _foreign_keys(conn: sqlite3.Connection) -> Finding:
+def _foreign_keys(conn: Connection) -> Finding:
     broken = conn.execute("PRAGMA foreign_key_check").fetchall()
     return Finding("references", not broken, "ok" if not broken else f"{len(broken)} broken rows")
 
 
-def collection_totals(copy: sqlite3.Connection) -> Finding:
-    """Each collector's per-card totals against their holdings: the write side keeps them
-    equal, so a difference means the file was edited by other means."""
-    differ = copy.execute(
-        f"SELECT count(*) FROM (SELECT collector_id, card_id, nonfoil, foil "
-        f"FROM {tables.OWNERSHIP_TABLE} WHERE nonfoil + foil > 0 "
-        f"EXCEPT SELECT collector_id, card_id, {copies_of('nonfoil')}, {copies_of('foil')} "
-        f"FROM {tables.HOLDING_TABLE} GROUP BY 1, 2) AS differing"
-    ).fetchone()[0]
-    missing = copy.execute(
-        f"SELECT count(*) FROM (SELECT collector_id, card_id FROM {tables.HOLDING_TABLE} "
-        f"EXCEPT SELECT collector_id, card_id FROM {tables.OWNERSHIP_TABLE}) AS missing"
-    ).fetchone()[0]
-    if differ or missing:
-        return Finding(
-            "collection totals", False,
-            f"{differ + missing} cards' totals differ from their copies; {RESTORE_HINT}",
-        )  # fmt: skip
-    return Finding("collection totals", True, "every card's totals match its copies")
-
-
-def _fts(copy: sqlite3.Connection) -> Finding:
+def _fts(copy: Connection) -> Finding:
     if health.fts_in_sync(copy):
         return Finding("full-text index", True, "in sync with the card table")
     return Finding("full-text index", False, f"out of sync with the cards; {FIX_HINT}")

@@ -1,0 +1,291 @@
+"""`Library`: one cardbase database, opened for one collector, and everything done with it.
+
+The command line and the web pages are two faces of this object: each parses what a person
+typed, calls one of its methods and shows what it returns, so that the two cannot disagree
+about a rule. It is also the Python API::
+
+    from cardbase import Library
+
+    library = Library.open("cards.db")          # created with the game's catalogue if new
+    library.search("s:chaos cost<=2", limit=5)  # the query language of `cardbase search`
+    library.add(["1 C 14 x2"], condition="nm", location="Binder 1")
+    library.undo()
+
+A `Library` holds no connection between calls: each method opens one, and each write is one
+transaction, whole or not at all, as every command's is. `reading()` and `writing()` give a
+connection for what the methods do not cover, on either engine (`cardbase.db.engine`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cardbase.db.location import Location, PostgresUrl
+
+if TYPE_CHECKING:
+    from cardbase.catalog.cards import Card
+    from cardbase.collection.changes import Batch, Change, Selector
+    from cardbase.collection.plan import Defaults
+    from cardbase.db.engine import Connection
+    from cardbase.decks.check import DeckReport
+    from cardbase.progress import Progress
+    from cardbase.query.copies import Copy
+    from cardbase.sheets.exporter import ExportReport
+    from cardbase.sheets.importer import ImportReport
+
+
+class Library:
+    """A cardbase database as one collector sees it: `collector` None is the database's
+    default collector; `defaults` are an added copy's condition and language when it does
+    not say (the config file's, for the command line)."""
+
+    def __init__(
+        self, location: Location, collector: str | None = None, defaults: Defaults | None = None
+    ) -> None:
+        self.location = location
+        self.collector = collector
+        self._defaults = defaults
+
+    @classmethod
+    def open(
+        cls,
+        location: str | Path | Location | None = None,
+        collector: str | None = None,
+        defaults: Defaults | None = None,
+    ) -> Library:
+        """The database at `location`: a SQLite file (created, with the game's catalogue,
+        if there is none), a ``postgresql://`` URL, or None for $CARDBASE_DB, else the file in
+        the user's data folder. A collector that does not exist is refused here."""
+        from cardbase.db.paths import resolve_db_path
+
+        if isinstance(location, Path | PostgresUrl):
+            library = cls(location, collector, defaults)
+        else:
+            library = cls(resolve_db_path(location), collector, defaults)
+        with library.reading():
+            pass  # made ready (created, upgraded) and the collector checked, once
+        return library
+
+    @property
+    def defaults(self) -> Defaults:
+        from cardbase.collection.plan import Defaults
+
+        return self._defaults or Defaults()
+
+    def __repr__(self) -> str:
+        who = f", collector={self.collector!r}" if self.collector else ""
+        return f"Library({str(self.location)!r}{who})"
+
+    # -- connections --------------------------------------------------------------------
+
+    @contextmanager
+    def reading(self) -> Iterator[Connection]:
+        """A connection of this collector, closed at the end of the block."""
+        from cardbase.db.connect import open_db
+
+        conn = open_db(self.location, self.collector)
+        try:
+            yield conn
+        finally:
+            conn.close()
+
+    @contextmanager
+    def writing(self, whole: bool = False) -> Iterator[Connection]:
+        """One write transaction of this collector's: committed when the block ends, rolled
+        back whole on any exception. `whole`: a write beyond this collector's cards."""
+        from cardbase.db.connect import write_transaction
+
+        with write_transaction(self.location, self.collector, whole=whole) as conn:
+            yield conn
+
+    # -- the catalogue ------------------------------------------------------------------
+
+    def search(self, query: str = "", limit: int | None = None, **options: Any) -> list[Card]:
+        """The cards `query` finds, best first, as `cardbase search` lists them; `options`
+        are its plain options (``sphere="chaos"``, ``owned=True``...)."""
+        from cardbase.query.search import build_query, search
+
+        with self.reading() as conn:
+            return search(conn, build_query(query, options), limit)
+
+    def count(self, query: str = "", **options: Any) -> int:
+        """How many cards `query` finds."""
+        from cardbase.query.search import build_query, count
+
+        with self.reading() as conn:
+            return count(conn, build_query(query, options))
+
+    def card(self, text: str) -> Card:
+        """One card by its code (``1 C 14``) or its name in any language the catalogue
+        holds; a name several cards share, or none, is refused with the candidates."""
+        from cardbase.catalog.names import NameResolver
+
+        with self.reading() as conn:
+            return NameResolver(conn).card(text)
+
+    # -- the collection -----------------------------------------------------------------
+
+    def copies(self, query: str = "", limit: int | None = None, **options: Any) -> list[Copy]:
+        """This collector's copies of the cards `query` finds, those its copy terms pass
+        (`cardbase collection --copies`)."""
+        from cardbase.query.search import build_query, search_copies
+
+        with self.reading() as conn:
+            return search_copies(conn, build_query(query, options), limit)
+
+    def add(self, items: Iterable[str], **attributes: Any) -> list[Change]:
+        """Add copies: each item a card and how many (``1 C 14 x2``, ``Chugawug Cook foil``).
+        `attributes`: foil, condition, language, location, tags, note, dry_run, as the
+        command's options read them ("near mint", "French", "Binder 1", ["trade"])."""
+        return self._change("add", items, **attributes)
+
+    def remove(self, items: Iterable[str], **attributes: Any) -> list[Change]:
+        """Remove copies, never below none; `attributes` pick which (as `add`'s)."""
+        return self._change("remove", items, **attributes)
+
+    def set_counts(self, items: Iterable[str], **attributes: Any) -> list[Change]:
+        """Make the listed cards' counts exactly those given (``1 C 14 x0`` removes all)."""
+        return self._change("set", items, **attributes)
+
+    def _change(
+        self,
+        verb: str,
+        items: Iterable[str],
+        *,
+        condition: str | None = None,
+        language: str | None = None,
+        location: str | None = None,
+        tags: str | Iterable[str] | None = None,
+        **rest: Any,
+    ) -> list[Change]:
+        chosen = self.selector(condition, language, location, tags)
+        return self.change(verb, items, selector=chosen, **rest)
+
+    def change(
+        self,
+        verb: str,
+        items: Iterable[str],
+        *,
+        selector: Selector | None = None,
+        pasted: str = "",
+        foil: bool = False,
+        note: str | None = None,
+        dry_run: bool = False,
+    ) -> list[Change]:
+        """`add`, `remove` or `set` (`verb`) with attributes already read (`selector`):
+        one transaction and one history batch. `pasted`: the lines given for an item ``-``."""
+        from cardbase.collection.changes import ANY, Mode
+        from cardbase.collection.items import change_items
+
+        return change_items(
+            self, list(items), Mode(verb), pasted=pasted, foil=foil,
+            selector=selector or ANY, note=note,
+            defaults=self.defaults, dry_run=dry_run,
+        )  # fmt: skip
+
+    @staticmethod
+    def selector(
+        condition: str | None = None,
+        language: str | None = None,
+        location: str | None = None,
+        tags: str | Iterable[str] | None = None,
+    ) -> Selector:
+        """Copy attributes as people write them, read by the one set of parsers: 'nm' and
+        'Near Mint' are NM, 'French' and 'Französisch' fr; a bad one is refused in one line.
+        None is "not given"; a location of "" is no location."""
+        from cardbase.collection.attributes import (
+            parse_condition,
+            parse_language,
+            parse_location,
+            parse_tags,
+        )
+        from cardbase.collection.changes import Selector
+
+        tag_values = [tags] if isinstance(tags, str) else list(tags or [])
+        return Selector(
+            parse_condition(condition) if condition is not None else None,
+            parse_language(language) if language is not None else None,
+            parse_location(location) if location is not None else None,
+            parse_tags(tag_values) if tag_values else None,
+        )
+
+    def undo(self, progress: Progress | None = None) -> Batch | None:
+        """Undo this collector's newest change; None when there is nothing to undo."""
+        from cardbase.collection.store import undo_last
+        from cardbase.progress import quiet
+
+        return undo_last(self, progress or quiet)
+
+    def redo(self) -> Batch | None:
+        """Redo the change undone last; None when there is nothing to redo."""
+        from cardbase.collection.store import redo_last
+
+        return redo_last(self)
+
+    # -- sheets -------------------------------------------------------------------------
+
+    def import_sheet(
+        self,
+        path: str | Path,
+        *,
+        sheet: str | None = None,
+        mode: str = "add",
+        dry_run: bool = False,
+        skip_bad: bool = False,
+        progress: Progress | None = None,
+    ) -> ImportReport:
+        """Import a collection spreadsheet (csv, xlsx, xls, ods; other apps' exports as they
+        are) in `mode` add, set or replace: all of it in one transaction, or none."""
+        from cardbase.collection.changes import ImportMode
+        from cardbase.progress import quiet
+        from cardbase.sheets.importer import import_collection
+
+        return import_collection(
+            self, Path(path), sheet, ImportMode(mode).mode, dry_run=dry_run,
+            skip_bad=skip_bad, progress=progress or quiet,
+            defaults=self.defaults,
+        )  # fmt: skip
+
+    def export(
+        self,
+        path: str | Path,
+        what: str = "collection",
+        query: str | None = None,
+        *,
+        force: bool = False,
+        bom: bool = False,
+        fmt: str | None = None,
+        progress: Progress | None = None,
+    ) -> ExportReport:
+        """Write the collection, the catalogue or a query's cards (`what`: collection,
+        catalogue, query) to a csv or xlsx file (`fmt`, else as its suffix says; ``-`` is
+        standard output); an existing file is replaced only with `force`."""
+        from cardbase.progress import quiet
+        from cardbase.sheets.exporter import export_cards
+
+        with self.reading() as conn:
+            return export_cards(
+                conn, Path(path), what, query, force=force, bom=bom, fmt=fmt,
+                progress=progress or quiet,
+            )  # fmt: skip
+
+    # -- decks --------------------------------------------------------------------------
+
+    def check_deck(
+        self,
+        where: str | Path,
+        format: str | None = None,
+        players: int | None = None,
+        owned: bool = False,
+        default_format: str | None = None,
+    ) -> DeckReport:
+        """Check a deck file or saved deck against `format`, else the format the deck names,
+        else `default_format`, else Free Realms Constructed: every problem explained, and
+        with `owned` the copies this collector lacks."""
+        from cardbase.decks.desk import check
+
+        with self.reading() as conn:
+            return check(conn, str(where), format, players, owned, default_format)

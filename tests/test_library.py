@@ -1,0 +1,140 @@
+"""The Python API: `cardbase.Library`, on both engines, and the README's example of it."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import cardbase
+from cardbase import Library
+from cardbase.collection.roster import add_collector
+from cardbase.db.location import Location
+from cardbase.errors import CardbaseError
+from tests.conftest import ROOT, subprocess_env
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def location(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Location]:
+    if request.param == "sqlite":
+        yield tmp_path / "cards.db"
+        return
+    yield request.getfixturevalue("pg_url")
+
+
+def test_the_library_is_the_package_s_entry_point() -> None:
+    assert cardbase.Library is Library
+    assert "Library" in cardbase.__all__
+    with pytest.raises(AttributeError, match="no attribute 'Nothing'"):
+        cardbase.Nothing  # noqa: B018
+
+
+def test_a_new_database_is_made_and_searched(location: Location) -> None:
+    library = Library.open(location)
+    cards = library.search("chugawug")
+    assert "1 C 14" in {str(card.code) for card in cards}
+    assert library.count("chugawug") == len(cards) > len(library.search("chugawug", limit=2))
+    assert library.search("", limit=2, sphere="chaos") == library.search("s:chaos", limit=2)
+    assert str(library.card("Chugawug Cook").code) == "1 C 14"
+
+
+def test_copies_are_added_with_attributes_as_people_write_them(location: Location) -> None:
+    library = Library.open(location)
+    added = library.add(
+        ["1 C 14 x2"], condition="near mint", language="French", location="Große Kiste",
+        tags=["Straße"],
+    )  # fmt: skip
+    assert [change.delta for change in added] == [2]
+    (copy,) = library.copies('in:"grosse kiste" tag:STRASSE')
+    assert (copy.condition, copy.language, copy.location, copy.tags) == (
+        "NM", "fr", "Große Kiste", "Straße",
+    )  # fmt: skip
+    assert library.count("is:owned") == 1
+
+
+def test_a_bad_attribute_is_one_line_and_changes_nothing(location: Location) -> None:
+    library = Library.open(location)
+    with pytest.raises(CardbaseError) as refused:
+        library.add(["1 C 14"], condition="shiny")
+    assert "shiny" in str(refused.value) and "\n" not in str(refused.value)
+    assert library.copies() == []
+
+
+def test_undo_and_redo(location: Location) -> None:
+    library = Library.open(location)
+    library.add(["1 C 14"], foil=True)
+    library.remove(["1 C 14 foil"])
+    assert library.copies() == []
+    assert library.undo() is not None
+    assert [copy.finish for copy in library.copies()] == ["foil"]
+    assert library.redo() is not None
+    assert library.copies() == []
+    assert library.redo() is None
+
+
+def test_a_sheet_goes_out_and_comes_back(location: Location, tmp_path: Path) -> None:
+    library = Library.open(location)
+    library.add(["1 C 14 x3", "1 R 15 foil"], location="Binder 1")
+    sheet = tmp_path / "collection.xlsx"
+    assert library.export(sheet).cards == 2
+    with pytest.raises(CardbaseError, match="--force"):
+        library.export(sheet)
+    other = Library.open(tmp_path / "other.db")
+    report = other.import_sheet(sheet)
+    assert not report.problems
+    shown = {(str(c.code), c.finish, c.copies, c.location) for c in other.copies()}
+    assert shown == {(str(c.code), c.finish, c.copies, c.location) for c in library.copies()}
+
+
+def test_a_deck_is_checked_with_every_problem_explained(location: Location, tmp_path: Path) -> None:
+    library = Library.open(location)
+    deck = tmp_path / "deck.txt"
+    deck.write_text("4 Chugawug Cook\n")
+    report = library.check_deck(deck)
+    assert not report.valid
+    messages = " ".join(problem.message for problem in report.problems)
+    assert "40" in messages and "3" in messages
+
+
+def test_collectors_see_their_own_copies(tmp_path: Path) -> None:
+    path = tmp_path / "cards.db"
+    library = Library.open(path)
+    add_collector(library, "ann", False)
+    Library.open(path, collector="ann").add(["1 C 14"])
+    assert library.copies() == []
+    assert len(Library.open(path, collector="ann").copies()) == 1
+    with pytest.raises(CardbaseError, match="bob"):
+        Library.open(path, collector="bob")
+
+
+def test_a_library_says_where_it_is(tmp_path: Path) -> None:
+    library = Library(tmp_path / "cards.db", collector="ann")
+    assert repr(library) == f"Library({str(tmp_path / 'cards.db')!r}, collector='ann')"
+    assert Library.open(str(tmp_path / "cards.db")).location == tmp_path / "cards.db"
+    assert isinstance(Library.open(library.location).location, Path)
+
+
+def _readme_example() -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"## The Python API\n.*?```python\n(.*?)```", text, re.S)
+    assert found, "README: the Python API section with its example"
+    return found.group(1)
+
+
+def test_the_readme_s_example_runs(tmp_path: Path) -> None:
+    """As a user would run it: a script of its own, in a folder of its own."""
+    script = tmp_path / "example.py"
+    script.write_text(_readme_example(), encoding="utf-8")
+    env = {
+        k: v for k, v in subprocess_env().items() if k not in ("CARDBASE_DB", "CARDBASE_CATALOGUE")
+    }
+    done = subprocess.run(
+        [sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True,
+        timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "Chugawug" in done.stdout
