@@ -10,14 +10,15 @@ from pathlib import Path
 import generate
 from harness import BIN, Context, Row, alternate, median, run_command
 
+from cardbase.library import Library
+
 
 def bench_decks(ctx: Context) -> Iterator[Row]:
     """Deck checks per second, in process, on the generated deck lists."""
-    from cardbase.db import connect as db
     from cardbase.decks.check import check_deck
     from cardbase.decks.sheetdecks import read_deck_file
 
-    conn = db.open_db(ctx.database("large"))
+    conn = Library(ctx.database("large")).connect()
     decks = [
         read_deck_file(path) for path in sorted((ctx.data / f"decks-{ctx.size}").glob("*.txt"))
     ]

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import generate
 
+from cardbase.library import Library
+
 HERE = Path(__file__).parent
 BIN = Path(sys.executable).parent
 # How often a running contender's peak memory is read. VmHWM is a high-water mark, so a
@@ -112,7 +114,7 @@ class Context:
             from cardbase.db import schema
 
             path = self.work / f"{which}.db"
-            schema.prepare(path, None if which == "bundled" else self.catalogue)
+            schema.prepare(path, Library(path), None if which == "bundled" else self.catalogue)
             self._dbs[which] = path
         return self._dbs[which]
 

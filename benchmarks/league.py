@@ -22,10 +22,10 @@ from typing import NamedTuple
 from cardbase.catalog.cards import name_key
 from cardbase.collection.collectors import now
 from cardbase.db import tables
-from cardbase.db.connect import write_transaction
 from cardbase.db.location import Location
 from cardbase.decks.lists import MAIN
 from cardbase.fields import DEFAULT_FORMAT, FOIL, NONFOIL
+from cardbase.library import Library
 
 PREFIX = "player-"
 DECK_CARDS = 20  # distinct cards of each collector's deck, three copies each
@@ -61,7 +61,7 @@ def _stride(n: int, near: int) -> int:
 
 def fill(location: Location, league: League) -> None:
     """Add the league's collectors, holdings, totals and decks, in one transaction."""
-    with write_transaction(location) as conn:
+    with Library(location).writing() as conn:
         low, high, count = conn.execute(
             f"SELECT min(id), max(id), count(*) FROM {tables.CARD_TABLE}"
         ).fetchone()

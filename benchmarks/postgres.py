@@ -98,7 +98,7 @@ class Server:
         self.admin(f"CREATE DATABASE {name}" + (f" TEMPLATE {template}" if template else ""))
         url = PostgresUrl(f"{self.base}/{name}")
         if template is None:
-            schema.prepare(url, catalogue)
+            schema.prepare(url, Library(url), catalogue)
             self.vacuum(name)
         return url
 
@@ -134,10 +134,11 @@ def _percentile(times: list[float], share: float) -> float:
 
 def _queries(ctx: Context, leagues: dict[str, Location], queries: tuple[str, ...]) -> Iterator[Row]:
     """The same queries on both engines, taking turns round by round."""
-    from cardbase.db import connect as db
     from cardbase.query.search import run_query
 
-    conns = {engine: db.open_db(leagues[engine], league.first_collector()) for engine in ENGINES}
+    conns = {
+        engine: Library(leagues[engine], league.first_collector()).connect() for engine in ENGINES
+    }
     timings: dict[str, dict[str, list[float]]] = {e: {q: [] for q in queries} for e in ENGINES}
     for rounds in (1, max(ctx.reps, 3) * 3):  # the first, to warm caches, is not kept
         for engine in ENGINES:
@@ -166,14 +167,13 @@ def _lobby(
     ctx: Context, leagues: dict[str, Location], size: league.League, filled: dict[str, float]
 ) -> Iterator[Row]:
     """`trade lobby` of the league's first collector, in process, on each engine."""
-    from cardbase.db import connect as db
     from cardbase.trades.lobby import lobby
 
     times: dict[str, list[float]] = {engine: [] for engine in ENGINES}
     found = {}
     for _ in range(max(1, ctx.reps // 7)):
         for engine in ENGINES:
-            conn = db.open_db(leagues[engine], league.first_collector())
+            conn = Library(leagues[engine], league.first_collector()).connect()
             try:
                 start = time.perf_counter()
                 found[engine] = lobby(conn)

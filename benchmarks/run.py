@@ -49,6 +49,8 @@ from postgres import bench_postgres
 from web import bench_web
 from writes import bench_one_card, bench_undo_import
 
+from cardbase.library import Library
+
 
 def bench_search(ctx: Context) -> Iterator[Row]:
     cardbase = str(BIN / "cardbase")
@@ -128,10 +130,9 @@ def bench_query(ctx: Context) -> Iterator[Row]:
     """The twelve queries in process, 50 rows each. Those whose words match more than
     `BROAD` cards are held to the bare statement that ranks the same matches (the floor for
     bm25 here), timed in turn with them; the rest to a p95."""
-    from cardbase.db import connect as db
     from cardbase.query.search import build_query, plan, run_query
 
-    conn = db.open_db(ctx.database("large"))
+    conn = Library(ctx.database("large")).connect()
     broad: dict[str, str] = {}
     for query in QUERIES:
         found = plan(build_query(query), 50)
@@ -248,10 +249,9 @@ def bench_names(ctx: Context) -> Iterator[Row]:
     """10k names (5% misspelled) resolved against the catalogue, in process: the exact ones
     found, the misspelled ones refused with suggestions."""
     from cardbase.catalog.names import NameResolver
-    from cardbase.db import connect as db
 
     names = (ctx.data / f"names-{ctx.size}.txt").read_text(encoding="utf-8").split("\n")
-    conn = db.open_db(ctx.database("large"))
+    conn = Library(ctx.database("large")).connect()
     times = []
     resolved = suggested = 0
     for _ in range(max(1, ctx.reps // 2)):

@@ -79,11 +79,10 @@ def _worker(
     """One client of the mix: how long each of its operations took, until time is up."""
     from cardbase.collection.changes import Mode
     from cardbase.collection.items import change_items
-    from cardbase.db import connect as db
     from cardbase.query.search import run_query
     from cardbase.trades.lobby import match_with
 
-    conn = db.open_db(url, collector) if kind != "writer" else None
+    conn = Library(url, collector).connect() if kind != "writer" else None
     times: list[float] = []
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -201,7 +200,6 @@ def _replica(
     cluster: Any, url: PostgresUrl, queries: tuple[str, ...], collector: str
 ) -> Iterator[Row]:
     """A hot standby of the cluster, made by pg_basebackup -R: can the queries run on it?"""
-    from cardbase.db import connect as db
     from tests.pg_cluster import Cluster
 
     # initdb may be a link on PATH to the folder that also has pg_basebackup
@@ -218,7 +216,7 @@ def _replica(
         made = time.perf_counter() - start
         standby = PostgresUrl(f"{server.rsplit('/', 1)[0]}/{url.url.rsplit('/', 1)[1]}")
         try:
-            conn = db.open_db(standby, collector)
+            conn = Library(standby, collector).connect()
         except Exception as exc:  # what a user of the replica would read
             yield Row(REPLICA, "search on it", made, f"{REPLICA_MADE}; refused: {exc}")
             return

@@ -37,6 +37,8 @@ def letter_rank(column: str, letters: str) -> str:
 
 GEM_COLOURS: dict[str, str] = {"R": "red", "G": "green", "B": "blue", "Y": "yellow"}
 MAX_GEMS = 4
+# A copy's condition, best first: the scale `cond>=lp` reads and the schema checks.
+CONDITIONS: tuple[str, ...] = ("M", "NM", "LP", "MP", "HP", "DMG")
 NONFOIL, FOIL = "nonfoil", "foil"
 FINISHES: dict[str, str] = {NONFOIL: "non-foil", FOIL: "foil"}  # stored value -> label
 PLAYSET = 3  # copies of a name a Free Realms deck may hold, and what a collector keeps

@@ -79,14 +79,39 @@ class Library:
         who = f", collector={self.collector!r}" if self.collector else ""
         return f"Library({str(self.location)!r}{who})"
 
+    @classmethod
+    def create(
+        cls, location: str | Path | Location, catalogue: str | Path | None = None
+    ) -> Library:
+        """A new database at `location` with `catalogue` (a built-in catalogue's name or a
+        CSV file; None: $CARDBASE_CATALOGUE, else the config file's, else the game's), read
+        and checked first, so a bad file creates nothing. A database that is there already
+        is refused: its catalogue is changed with `catalog import`, not here."""
+        from cardbase.catalog.choice import catalogue_file, new_database_catalogue
+        from cardbase.catalog.load import checked_rows, read_catalogue
+        from cardbase.db.connect import create_database
+        from cardbase.db.paths import resolve_db_path
+
+        chosen = catalogue_file(str(catalogue)) if catalogue else new_database_catalogue()
+        checked_rows(read_catalogue(chosen), str(chosen), skip_bad=False)
+        where = location if isinstance(location, Path | PostgresUrl) else resolve_db_path(location)
+        library = cls(where)
+        create_database(where, library, chosen)
+        return library
+
     # -- connections --------------------------------------------------------------------
+
+    def connect(self) -> Connection:
+        """An open connection of this collector's, which the caller closes; the database is
+        created (seeded with the catalogue) or upgraded first when it needs to be."""
+        from cardbase.db.connect import open_db
+
+        return open_db(self.location, self)
 
     @contextmanager
     def reading(self) -> Iterator[Connection]:
         """A connection of this collector, closed at the end of the block."""
-        from cardbase.db.connect import open_db
-
-        conn = open_db(self.location, self.collector)
+        conn = self.connect()
         try:
             yield conn
         finally:
@@ -98,8 +123,38 @@ class Library:
         back whole on any exception. `whole`: a write beyond this collector's cards."""
         from cardbase.db.connect import write_transaction
 
-        with write_transaction(self.location, self.collector, whole=whole) as conn:
+        with write_transaction(self.location, self, whole=whole) as conn:
             yield conn
+
+    # The library is the database layer's opener (`cardbase.db.engine.Opener`): it seeds a
+    # new database, tells what an upgrade means for its cards, and scopes every connection
+    # to its collector.
+
+    def seed(self, conn: Connection, catalogue: Path | None) -> None:
+        """A new database's rows: the default collector and the catalogue."""
+        from cardbase.catalog.choice import new_database_catalogue
+        from cardbase.catalog.load import load_catalogue
+        from cardbase.collection.collectors import create_default
+
+        create_default(conn)
+        load_catalogue(conn, catalogue or new_database_catalogue())
+
+    def upgraded(self, conn: Connection, version: int) -> None:
+        """A database from before the real catalogue (version 5) on the old sample is told,
+        once, how to move to the real cards."""
+        if version >= 5:
+            return
+        from cardbase import notices
+        from cardbase.catalog.move import MOVE_NOTICE, looks_like_old_sample
+
+        if looks_like_old_sample(conn):  # every database before v5 was made from it, as a rule
+            notices.tell(MOVE_NOTICE)
+
+    def scope(self, conn: Connection) -> None:
+        """The connection reads and writes as this library's collector."""
+        from cardbase.collection.collectors import use_collector
+
+        use_collector(conn, self.collector)
 
     # -- the catalogue ------------------------------------------------------------------
 

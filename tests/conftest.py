@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 import typer.testing
 
+from cardbase.library import Library
+
 # A database a test creates without naming a catalogue starts from the sample: most tests
 # were written for its cards (Chugawug Cook is 1 C 14), module fixtures included, which run
 # before any function fixture could set this. Tests of the real catalogue name it.
@@ -70,9 +72,8 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def conn(db_path: Path) -> sqlite3.Connection:
-    from cardbase.db.connect import open_db
 
-    connection = open_db(db_path)
+    connection = Library(db_path).connect()
     yield connection  # type: ignore[misc]
     connection.close()
 

@@ -20,6 +20,7 @@ import typer.main
 from typer.testing import CliRunner
 
 from cardbase.cli import app
+from cardbase.library import Library
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).parent / "data"
@@ -194,7 +195,7 @@ class DatabaseTemplates:
         made = self._made.get(key)
         if made is None:
             made = self.folder / f"{key}.db"
-            schema.prepare(made, catalogue)
+            schema.prepare(made, Library(made), catalogue)
             sides = [p for p in (Path(f"{made}-wal"), Path(f"{made}-journal")) if p.exists()]
             assert not sides, f"the template {made} was left with {sides}: it cannot be copied"
             made.chmod(0o444)  # no test writes to a template, even by mistake
@@ -210,7 +211,7 @@ class DatabaseTemplates:
 
         chosen = catalogue if catalogue is not None else new_database_catalogue()
         if path.exists() or not path.parent.is_dir():
-            schema.prepare(path, chosen)
+            schema.prepare(path, Library(path), chosen)
             return path
         shutil.copyfile(self.template(chosen), path)
         return path

@@ -11,9 +11,9 @@ from types import ModuleType
 
 import pytest
 
-from cardbase.db import connect as db
 from cardbase.db.location import Location, PostgresUrl
 from cardbase.db.postgres import schema as postgres_schema
+from cardbase.library import Library
 from cardbase.trades.lobby import lobby
 from tests.helpers import MINI_CATALOGUE, ROOT, new_database
 
@@ -37,7 +37,7 @@ def bench(monkeypatch: pytest.MonkeyPatch) -> dict[str, ModuleType]:
 
 def _filled(bench: dict[str, ModuleType], location: Location) -> sqlite3.Connection:
     bench["league"].fill(location, bench["league"].League(3, 10))
-    return db.open_db(location, bench["league"].first_collector())
+    return Library(location, bench["league"].first_collector()).connect()
 
 
 def _rows(conn: sqlite3.Connection) -> dict[str, list[tuple[object, ...]]]:
@@ -71,11 +71,11 @@ def test_the_league_is_the_same_on_postgresql(
 ) -> None:
     path = tmp_path / "league.db"
     new_database(path, MINI_CATALOGUE)
-    postgres_schema.prepare(pg_url, MINI_CATALOGUE)
+    postgres_schema.prepare(pg_url, Library(pg_url), MINI_CATALOGUE)
     on_postgres = _filled(bench, pg_url)
     assert on_postgres.execute(TOTALS_DIFFER).fetchone()[0] == 0
     assert _rows(on_postgres) == _rows(_filled(bench, path))
-    assert lobby(on_postgres) == lobby(db.open_db(path, bench["league"].first_collector()))
+    assert lobby(on_postgres) == lobby(Library(path, bench["league"].first_collector()).connect())
 
 
 @pytest.mark.parametrize(

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from cardbase.db import connect as db
 from cardbase.decks.builder import build_deck
 from cardbase.decks.check import check_deck
 from cardbase.decks.lists import parse_deck_text
 from cardbase.decks.saved import deck_text
+from cardbase.library import Library
 from tests.helpers import Run, new_database
 
 
@@ -31,7 +31,7 @@ def collection(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_builds_a_legal_deck(collection: Path) -> None:
-    conn = db.open_db(collection)
+    conn = Library(collection).connect()
     result = build_deck(conn, "chaos", heroes=3)
     assert result.shortage is None
     assert result.cards == 40
@@ -56,7 +56,7 @@ def test_builds_a_legal_deck(collection: Path) -> None:
 
 
 def test_prefers_more_gems_among_equals(collection: Path) -> None:
-    conn = db.open_db(collection)
+    conn = Library(collection).connect()
     tricks = [c.card for c in build_deck(conn, "chaos").choices if c.card.type == "Trick"]
     chaos_tricks = json.loads(Run(collection)("search", "s:chaos t:trick", "-o", "json").stdout)
     fewest_taken = min(len(card.gems) for card in tricks)
@@ -70,12 +70,12 @@ def test_prefers_more_gems_among_equals(collection: Path) -> None:
 
 
 def test_is_deterministic(collection: Path) -> None:
-    conn = db.open_db(collection)
+    conn = Library(collection).connect()
     assert build_deck(conn, "chaos") == build_deck(conn, "chaos")
 
 
 def test_says_exactly_what_is_short(collection: Path) -> None:
-    conn = db.open_db(collection)
+    conn = Library(collection).connect()
     result = build_deck(conn, "order")
     assert (
         result.shortage
@@ -107,7 +107,7 @@ def test_cli_build_save_and_fail(collection: Path, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("heroes", [0, 1, 2, 5, None])
 def test_never_more_heroes_than_asked(collection: Path, heroes: int | None) -> None:
-    conn = db.open_db(collection)
+    conn = Library(collection).connect()
     result = build_deck(conn, "chaos", heroes)
     assert result.cards == 40
     in_deck = sum(c.copies for c in result.choices if c.card.hero)
@@ -125,7 +125,7 @@ def test_gaps_are_filled_with_heroes_only_within_the_limit(tmp_path: Path) -> No
     heroes = json.loads(run("search", "is:hero", "-o", "json", "--limit", "100").stdout)
     items = [f"2x{c['code']}" for c in machine] + [f"3x{c['code']}" for c in heroes]
     assert run("add", "-", input="\n".join(items)).exit_code == 0
-    conn = db.open_db(path)
+    conn = Library(path).connect()
     default = build_deck(conn, "machine")
     in_deck = sum(c.copies for c in default.choices if c.card.hero)
     assert default.cards == 40 and in_deck == 40 - 24

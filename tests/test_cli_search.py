@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardbase.db import connect as db
 from cardbase.errors import QueryError
+from cardbase.library import Library
 from cardbase.query.checks import check
 from cardbase.query.search import build_query, search
 from cardbase.text import visible
@@ -128,7 +128,7 @@ def reader(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Run, sqli
     path = tmp_path_factory.mktemp("reader") / "reader.db"
     new_database(path, MINI_CATALOGUE)
     Run(path)("add", "1 C 14 x2", "2 C 101 foil", "1 E 82 foil", "1 C 41 x3", "1 U 132")
-    conn = db.open_db(path)
+    conn = Library(path).connect()
     conn.engine.read_only(conn)
     yield Run(path), conn
     conn.close()

@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 from cardbase.catalog.names import NameResolver
 from cardbase.collection.changes import Mode, Request
 from cardbase.collection.store import change_collection, undo_last
-from cardbase.db import connect as db
 from cardbase.errors import CardbaseError
 from cardbase.library import Library
 from tests.helpers import (
@@ -181,7 +180,7 @@ def test_counts_follow_a_model_and_undo_restores_every_state(
 ) -> None:
     path = tmp_path / f"model-{os.getpid()}-{abs(hash(str(ops)))}.db"
     copy_database(template, path)
-    conn = db.open_db(path)
+    conn = Library(path).connect()
     resolver = NameResolver(conn)
     cards = {code: resolver.card(code) for code in CODES}
     model: dict[tuple[str, str], int] = {}
@@ -252,7 +251,7 @@ def test_two_commands_at_once_both_count(db_path: Path) -> None:
     for worker in workers:
         _, err = worker.communicate(timeout=120)
         assert worker.returncode == 0, err.decode()
-    conn = db.open_db(db_path)
+    conn = Library(db_path).connect()
     assert conn.execute("SELECT nonfoil FROM ownership").fetchone()[0] == 30
     assert conn.execute("SELECT count(*) FROM batch").fetchone()[0] == 30
 

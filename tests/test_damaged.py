@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from cardbase import maintenance
-from cardbase.db import connect as db
 from cardbase.db import health, tables
 from cardbase.errors import DatabaseError
+from cardbase.library import Library
 from tests.helpers import Run, assert_one_line, copy_database, database_checksum
 
 PAGE = 4096  # the page size of every database these tests make
@@ -118,7 +118,7 @@ def test_writes_refuse_damage_where_sqlite_has_no_dbstat(
 
 def test_a_failed_write_is_mapped_in_the_library_too(used: Run) -> None:
     path = damaged_copy(used, "history").db_path
-    with pytest.raises(DatabaseError, match="damaged"), db.write_transaction(path):
+    with pytest.raises(DatabaseError, match="damaged"), Library(path).writing():
         pass
 
 

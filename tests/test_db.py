@@ -13,6 +13,7 @@ from cardbase.db import paths, schema, tables
 from cardbase.db.header import read_header
 from cardbase.db.models import BatchRow, CardRow, DeckEntryRow, DeckRow, HistoryRow, OwnershipRow
 from cardbase.errors import DatabaseError
+from cardbase.library import Library
 from tests.helpers import MINI_CATALOGUE
 
 
@@ -62,28 +63,28 @@ def test_open_db_creates_a_missing_file_with_the_real_catalogue(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("CARDBASE_CATALOGUE")
-    conn = db.open_db(tmp_path / "new.db")
+    conn = Library(tmp_path / "new.db").connect()
     assert conn.execute("SELECT count(*) FROM card").fetchone()[0] == 707
 
 
 def test_a_new_database_takes_the_catalogue_the_environment_names(tmp_path: Path) -> None:
     # the tests' own setting (tests/conftest.py): the sample, whose cards they were written for
-    conn = db.open_db(tmp_path / "new.db")
+    conn = Library(tmp_path / "new.db").connect()
     assert conn.execute("SELECT count(*) FROM card").fetchone()[0] == 254
 
 
 def test_prepare_twice_is_harmless(tmp_path: Path) -> None:
     path = tmp_path / "twice.db"
-    schema.prepare(path, MINI_CATALOGUE)
-    schema.prepare(path, MINI_CATALOGUE)
-    assert db.open_db(path).execute("SELECT count(*) FROM card").fetchone()[0] == 22
+    schema.prepare(path, Library(path), MINI_CATALOGUE)
+    schema.prepare(path, Library(path), MINI_CATALOGUE)
+    assert Library(path).connect().execute("SELECT count(*) FROM card").fetchone()[0] == 22
 
 
 def test_refuses_a_file_that_is_not_a_database(tmp_path: Path) -> None:
     path = tmp_path / "notes.db"
     path.write_text("this is not sqlite" * 100)
     with pytest.raises(DatabaseError, match="not a cardbase database"):
-        db.open_db(path)
+        Library(path).connect()
     assert path.read_text().startswith("this is not sqlite")
 
 
@@ -92,19 +93,19 @@ def test_refuses_somebody_elses_database(tmp_path: Path) -> None:
     with sqlite3.connect(path) as other:
         other.execute("CREATE TABLE stuff (x)")
     with pytest.raises(DatabaseError, match="not a cardbase one"):
-        db.open_db(path)
+        Library(path).connect()
 
 
 def test_refuses_a_database_from_a_newer_cardbase(db_path: Path) -> None:
     with sqlite3.connect(db_path) as conn:
         conn.execute(f"PRAGMA user_version = {tables.SCHEMA_VERSION + 1}")
     with pytest.raises(DatabaseError, match="newer cardbase"):
-        db.open_db(db_path)
+        Library(db_path).connect()
 
 
 def test_refuses_a_folder(tmp_path: Path) -> None:
     with pytest.raises(DatabaseError, match="is a folder"):
-        db.open_db(tmp_path)
+        Library(tmp_path).connect()
 
 
 def test_db_path_precedence(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -204,10 +205,10 @@ def test_a_read_only_file_is_opened_read_only(
 ) -> None:
     not_writable(monkeypatch, db_path)
     assert db.read_only_query(db_path) == "mode=ro"
-    conn = db.open_db(db_path)
+    conn = Library(db_path).connect()
     with pytest.raises(sqlite3.OperationalError, match="readonly"):
         conn.execute("DELETE FROM ownership")
-    with pytest.raises(DatabaseError, match="the file is read-only"), db.write_transaction(db_path):
+    with pytest.raises(DatabaseError, match="the file is read-only"), Library(db_path).writing():
         pass
 
 
@@ -289,7 +290,7 @@ def test_a_writer_says_once_that_it_waits_then_writes(
     monkeypatch.setattr(db, "_notice", [heard.append])
     hold_write_lock(db_path, 0.8)
     start = time.monotonic()
-    with db.write_transaction(db_path) as conn:
+    with Library(db_path).writing() as conn:
         conn.execute(
             "INSERT INTO batch (collector_id, created_at, source, undone) VALUES (1, 'now', 'add', 0)"
         )
@@ -306,7 +307,7 @@ def test_a_writer_gives_up_after_the_longest_wait_in_one_line(
     monkeypatch.setattr(db, "WRITE_WAIT_SECONDS", 0.5)
     holder = hold_write_lock(db_path, 0)
     still = "another command was still writing after"
-    with pytest.raises(DatabaseError, match=still), db.write_transaction(db_path):
+    with pytest.raises(DatabaseError, match=still), Library(db_path).writing():
         pass
     holder.execute("ROLLBACK")
 

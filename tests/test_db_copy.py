@@ -18,6 +18,7 @@ from cardbase.db import transfer
 from cardbase.db.location import PostgresUrl
 from cardbase.db.postgres import schema as postgres_schema
 from cardbase.db.transfer import table_specs
+from cardbase.library import Library
 from tests.conftest import postgres_database
 from tests.helpers import DATA, MINI_CATALOGUE, Run, database_checksum, ok
 from tests.test_cli_foundation import one_line_error
@@ -173,7 +174,7 @@ def test_the_postgresql_copy_has_the_schema_a_new_database_gets(
     made, copied = postgres_database(postgres_server), postgres_database(postgres_server)
     try:
         fresh, target = next(made), next(copied)
-        postgres_schema.prepare(fresh, MINI_CATALOGUE)
+        postgres_schema.prepare(fresh, Library(fresh), MINI_CATALOGUE)
         ok(Run(league_db), "db", "copy", str(league_db), target.url)
         assert _pg_schema(target) == _pg_schema(fresh)
         with psycopg.connect(target.url) as conn:

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from cardbase.db import dbfiles, health, schema
 from cardbase.db.location import PostgresUrl
 from cardbase.errors import DatabaseError
+from cardbase.library import Library
 from tests.helpers import ROOT, Run, copy_database, database_checksum, new_database, subprocess_env
 
 # -- 1. passwords in URLs -----------------------------------------------------------------
@@ -241,7 +242,7 @@ def test_a_killed_restore_is_cleared_by_the_next_and_by_any_write(
     big_db: Path, tmp_path: Path
 ) -> None:
     live = tmp_path / "live.db"
-    schema.prepare(live)
+    schema.prepare(live, Library(live))
     for attempt in range(2):
         process = cardbase("--db", str(live), "restore", str(big_db))
         assert kill_when_written(process, tmp_path, ".live.db.*.restoring")

@@ -10,7 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardbase.catalog.update import import_catalogue
-from cardbase.db import connect as db
 from cardbase.decks.check import check_deck, deck_stats, place
 from cardbase.decks.formats import FORMATS
 from cardbase.decks.lists import format_deck, parse_deck_text
@@ -51,7 +50,7 @@ def report(
     players: int | None = None,
     owned: bool = False,
 ):
-    conn = db.open_db(db_path)
+    conn = Library(db_path).connect()
     try:
         return check_deck(conn, parse_deck_text(text, "deck.txt"), fmt, players, owned)
     finally:
@@ -229,7 +228,7 @@ def test_owned_check_lists_the_shortfall(both_games: Path, tmp_path: Path) -> No
 
 
 def test_stats(both_games: Path) -> None:
-    conn = db.open_db(both_games)
+    conn = Library(both_games).connect()
     placed, problems = place(
         conn,
         parse_deck_text(
@@ -262,7 +261,7 @@ def test_cli_check_exit_codes_and_json_equals_library(both_games: Path, tmp_path
     assert failed.stdout.startswith("\u2718 invalid")
     assert "too-few-cards: 39 cards in the deck, the minimum is 40 (add 1)" in failed.stdout
     as_json = json.loads(run("deck", "check", str(bad), "-o", "json").stdout)
-    conn = db.open_db(both_games)
+    conn = Library(both_games).connect()
     library = check_deck(conn, parse_deck_text(bad.read_text(), "bad.txt")).to_dict()
     assert as_json == library
 

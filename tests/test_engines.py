@@ -52,11 +52,11 @@ def _library(location: Path | PostgresUrl, catalogue: Path) -> Library:
     from cardbase.db import schema
 
     if isinstance(location, Path):
-        schema.prepare(location, catalogue)
+        schema.prepare(location, Library(location), catalogue)
     else:
         from cardbase.db.postgres import schema as postgres_schema
 
-        postgres_schema.prepare(location, catalogue)
+        postgres_schema.prepare(location, Library(location), catalogue)
     library = Library.open(location)
     library.add(["1 C 1"], location="Große Kiste", tags=["Straße"])
     library.add(["1 C 2"], location="İzmir")

@@ -138,3 +138,15 @@ def test_the_readme_s_example_runs(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "Chugawug" in done.stdout
+
+
+def test_the_helper_s_limits_are_the_library_s(tmp_path: Path) -> None:
+    """The command line and the page take the Deck Builder Helper's bounds from one place."""
+    from cardbase.decks.builder import MAX_HEROES, build_deck, spheres
+
+    assert spheres() == ("Chaos", "Nature", "Machine", "Order")
+    with Library.open(tmp_path / "cards.db").reading() as conn:
+        for heroes in (-1, MAX_HEROES + 1):
+            with pytest.raises(CardbaseError, match=f"choose 0 to {MAX_HEROES}"):
+                build_deck(conn, "chaos", heroes)
+        assert build_deck(conn, "chaos", MAX_HEROES).sphere == "Chaos"

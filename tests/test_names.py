@@ -22,10 +22,10 @@ from cardbase.catalog.cards import name_key
 from cardbase.catalog.closenames import _ASCII_NOT_WORD, _NOT_WORD, CloseNames, fold_words
 from cardbase.catalog.load import read_catalogue
 from cardbase.catalog.names import NameResolver
-from cardbase.db.connect import open_db
 from cardbase.decks.check import place
 from cardbase.decks.lists import parse_deck_text
 from cardbase.errors import AmbiguousError, CodeError, NotFoundError
+from cardbase.library import Library
 from tests.helpers import MINI_CATALOGUE, Run, new_database
 
 BUNDLED_CATALOGUE = Path(__file__).parent.parent / "cards.csv"
@@ -297,7 +297,7 @@ def test_bulk_and_one_by_one_lookups_agree(tmp_path: Path) -> None:
     catalogue = tmp_path / "reversed.csv"  # rows stored out of catalogue order
     catalogue.write_text("\n".join([header, *reversed(rows)]) + "\n")
     new_database(tmp_path / "reversed.db", catalogue)
-    conn = open_db(tmp_path / "reversed.db")
+    conn = Library(tmp_path / "reversed.db").connect()
     one_by_one, bulk = NameResolver(conn), NameResolver(conn)
     bulk.load()
     names = one_by_one._close_names().names  # in catalogue order, so ties break alike
@@ -346,7 +346,7 @@ BUNDLED_NAMES = sorted({card.name for card in read_catalogue(BUNDLED_CATALOGUE).
 def bundled(tmp_path_factory: pytest.TempPathFactory) -> sqlite3.Connection:
     path = tmp_path_factory.mktemp("bundled") / "bundled.db"
     new_database(path, BUNDLED_CATALOGUE)
-    connection = open_db(path)
+    connection = Library(path).connect()
     yield connection  # type: ignore[misc]
     connection.close()
 

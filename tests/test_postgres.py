@@ -15,13 +15,14 @@ from psycopg import sql
 
 from cardbase.db.location import PostgresUrl
 from cardbase.db.postgres import schema as postgres_schema
+from cardbase.library import Library
 from tests.conftest import MINI_CATALOGUE, ROOT, Run, subprocess_env
 
 
 @pytest.fixture
 def league(pg_url: PostgresUrl) -> Run:
     """The CLI on a PostgreSQL database holding the test catalogue."""
-    postgres_schema.prepare(pg_url, MINI_CATALOGUE)
+    postgres_schema.prepare(pg_url, Library(pg_url), MINI_CATALOGUE)
     return Run(pg_url.url)  # type: ignore[arg-type]
 
 
@@ -213,9 +214,9 @@ def both(tmp_path_factory: pytest.TempPathFactory, postgres_server: str):  # typ
     from tests.conftest import postgres_database
 
     path = tmp_path_factory.mktemp("both") / "sample.db"
-    schema.prepare(path, built_in(SAMPLE))
+    schema.prepare(path, Library(path), built_in(SAMPLE))
     for url in postgres_database(postgres_server):
-        postgres_schema.prepare(url, built_in(SAMPLE))
+        postgres_schema.prepare(url, Library(url), built_in(SAMPLE))
         yield Run(path), Run(url.url)  # type: ignore[arg-type]
 
 

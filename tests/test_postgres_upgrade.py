@@ -18,9 +18,9 @@ import psycopg
 import pytest
 
 from cardbase.db import tables
-from cardbase.db.connect import open_db
 from cardbase.db.location import PostgresUrl
 from cardbase.db.postgres import schema as postgres_schema
+from cardbase.library import Library
 from tests.conftest import DATA, MINI_CATALOGUE, Run, postgres_database
 
 FIXTURE = DATA / "schema-v4-postgres.sql"
@@ -60,7 +60,7 @@ def version(url: PostgresUrl) -> int:
 
 def upgrade(url: PostgresUrl) -> None:
     """Open the database as every command does (`open_db`), which upgrades it."""
-    open_db(url).close()
+    Library(url).connect().close()
 
 
 @pytest.fixture
@@ -72,7 +72,7 @@ def v4(pg_url: PostgresUrl) -> PostgresUrl:
 def fresh(postgres_server: str) -> Iterator[PostgresUrl]:
     """A new database of this schema of the same mini catalogue, to compare schemas with."""
     for url in postgres_database(postgres_server):
-        postgres_schema.prepare(url, MINI_CATALOGUE)
+        postgres_schema.prepare(url, Library(url), MINI_CATALOGUE)
         yield url
 
 

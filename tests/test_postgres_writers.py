@@ -16,6 +16,7 @@ import pytest
 
 from cardbase.db.location import PostgresUrl
 from cardbase.db.postgres import schema as postgres_schema
+from cardbase.library import Library
 from tests.conftest import MINI_CATALOGUE, ROOT, Run, subprocess_env
 
 ADDS_PER_WORKER = 500
@@ -27,6 +28,7 @@ import sys
 from cardbase.collection.changes import Mode
 from cardbase.collection.items import change_items
 from cardbase.db.location import PostgresUrl
+from cardbase.library import Library
 url, collector, adds = PostgresUrl(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 cards = {cards!r}
 for n in range(adds):
@@ -41,7 +43,7 @@ def _rows(url: PostgresUrl, sql: str) -> list[tuple]:
 
 @pytest.mark.slow
 def test_eight_writers_at_once_all_count(pg_url: PostgresUrl) -> None:
-    postgres_schema.prepare(pg_url, MINI_CATALOGUE)
+    postgres_schema.prepare(pg_url, Library(pg_url), MINI_CATALOGUE)
     Run(pg_url.url)("collectors", "add", "Bo")  # type: ignore[arg-type]
     collectors = ["me", "Bo"] * 4
     workers = [
@@ -92,7 +94,9 @@ def _collection(url: PostgresUrl) -> list[tuple]:
 
 @pytest.mark.slow
 def test_a_killed_import_leaves_before_or_after(pg_url: PostgresUrl, tmp_path: Path) -> None:
-    postgres_schema.prepare(pg_url)  # the bundled catalogue: 254 names to spread over
+    postgres_schema.prepare(
+        pg_url, Library(pg_url)
+    )  # the bundled catalogue: 254 names to spread over
     run = Run(pg_url.url)  # type: ignore[arg-type]
     assert run("add", "Chugawug Cook x2").exit_code == 0
     names = [row[0] for row in _rows(pg_url, "SELECT name FROM card ORDER BY id")]

@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardbase.db import connect as db
 from cardbase.db.location import Location
 from cardbase.errors import CardbaseError, QueryError
 from cardbase.fields import FIELDS, FLAGS, CardField, Kind
+from cardbase.library import Library
 from cardbase.query.parse import parse_query
 from cardbase.query.search import build_query, count, plan, search
 from tests.conftest import postgres_database
@@ -100,12 +100,12 @@ def library(
     from cardbase.db.postgres import schema as postgres_schema
 
     for url in postgres_database(request.getfixturevalue("postgres_server")):
-        postgres_schema.prepare(url, MINI_CATALOGUE)
+        postgres_schema.prepare(url, Library(url), MINI_CATALOGUE)
         yield from _owned_library(url)
 
 
 def _owned_library(location: Location) -> Iterator[sqlite3.Connection]:
-    conn = db.open_db(location)
+    conn = Library(location).connect()
     own(conn, HOLDINGS)
     conn.engine.read_only(conn)
     yield conn
@@ -530,7 +530,7 @@ def test_user_text_is_data_never_sql(
 ) -> None:
     path = copy_database(hostile_template, tmp_path / "hostile.db")
     before = database_checksum(path)
-    conn = db.open_db(path)
+    conn = Library(path).connect()
     objects = schema_objects(conn)
     query = parse_query(text)
     found = plan(query)

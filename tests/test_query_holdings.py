@@ -22,7 +22,7 @@ from cardbase.collection.attributes import CONDITION_NAMES, parse_condition
 from cardbase.collection.changes import Mode, Selector
 from cardbase.collection.items import change_items
 from cardbase.db import schema
-from cardbase.db.connect import open_db, open_existing
+from cardbase.db.connect import open_existing
 from cardbase.db.location import Location
 from cardbase.errors import CardbaseError, QueryError
 from cardbase.library import Library
@@ -150,13 +150,13 @@ def library(
     """One database for the module, on each engine: every test here runs on both."""
     if request.param == "sqlite":
         path = tmp_path_factory.mktemp("holdings") / "holdings.db"
-        schema.prepare(path, MINI_CATALOGUE)
+        schema.prepare(path, Library(path), MINI_CATALOGUE)
         yield _filled(path)
         return
     from cardbase.db.postgres import schema as postgres_schema
 
     for url in postgres_database(request.getfixturevalue("postgres_server")):
-        postgres_schema.prepare(url, MINI_CATALOGUE)
+        postgres_schema.prepare(url, Library(url), MINI_CATALOGUE)
         yield _filled(url)
 
 
@@ -210,7 +210,7 @@ def cards_with(path: Location, collector: str, test: Callable[[H], bool]) -> set
 def found(
     path: Location, collector: str, text: str, owned: bool = False, **options: str
 ) -> set[str]:
-    conn = open_db(path, collector)
+    conn = Library(path, collector).connect()
     try:
         query = build_query(text, {**options, "owned": owned or None})
         cards = {str(card.code) for card in search(conn, query)}
@@ -221,7 +221,7 @@ def found(
 
 
 def found_copies(path: Location, collector: str, text: str, **options: str) -> set[H]:
-    conn = open_db(path, collector)
+    conn = Library(path, collector).connect()
     try:
         query = build_query(text, options)
         copies = search_copies(conn, query)

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from cardbase.db import connect as db
+from cardbase.db.regex import compile_pattern
 from cardbase.errors import QueryError
+from cardbase.library import Library
 from cardbase.query.parse import parse_query
-from cardbase.query.regex import compile_pattern
 from cardbase.query.search import count, search
 from tests.helpers import new_database, subprocess_env
 
@@ -54,7 +54,7 @@ def long_texts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[sqlite3.Con
     folder = tmp_path_factory.mktemp("long")
     path = folder / "long.db"
     new_database(path, long_text_catalogue(folder / "long.csv", LONG_TEXT_CARDS, 1_000))
-    conn = db.open_db(path)
+    conn = Library(path).connect()
     yield conn
     conn.close()
 

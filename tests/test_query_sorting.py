@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardbase.db import connect as db
 from cardbase.db import interrupt
 from cardbase.fields import SORT_INDEXED, SORT_KEYS
+from cardbase.library import Library
 from cardbase.query import search as lib
 from cardbase.query.parse import parse_query
 from tests.helpers import new_database
@@ -38,7 +38,7 @@ def bundled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[sqlite3.Connec
     """The bundled catalogue: enough cards that a walk runs past SQLite's first callbacks."""
     path = tmp_path_factory.mktemp("sorting") / "bundled.db"
     new_database(path)
-    conn = db.open_db(path)
+    conn = Library(path).connect()
     yield conn
     conn.close()
 
@@ -168,7 +168,7 @@ def _ends_on_ctrl_c(conn: sqlite3.Connection) -> bool:
 def test_a_walk_puts_the_connections_own_handler_back(db_path: Path, watched: bool) -> None:
     """The command line's connections end on Ctrl-C after a walk as before it; the web
     server's, which run without the handler, stay without it."""
-    conn = db.open_db(db_path)
+    conn = Library(db_path).connect()
     if not watched:
         interrupt.unwatch(conn)
     assert lib.plan(parse_query("order:-attack"), 5).fallback  # a walk, within its budget

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from cardbase.db import schema
+from cardbase.library import Library
 from tests.helpers import (
     MINI_CATALOGUE,
     ROOT,
@@ -161,7 +162,7 @@ def _collection(conn_path: Path) -> list[tuple]:
 @pytest.mark.slow
 def test_killed_imports_leave_before_or_after(tmp_path: Path) -> None:
     base = tmp_path / "base.db"
-    schema.prepare(base)
+    schema.prepare(base, Library(base))
     Run(base)("add", "Chugawug Cook x2", "1 U 132 foil")
     with sqlite3.connect(base) as conn:
         names = [row[0] for row in conn.execute("SELECT name FROM card ORDER BY id")]
@@ -230,7 +231,7 @@ for _ in range({adds}):
 @pytest.mark.slow
 def test_four_processes_adding_at_once_all_count(tmp_path: Path) -> None:
     path = tmp_path / "busy.db"
-    schema.prepare(path, MINI_CATALOGUE)
+    schema.prepare(path, Library(path), MINI_CATALOGUE)
     codes = ["1 U 15", "1 C 41", "1 U 15", "1 E 162"]
     workers = [
         subprocess.Popen(

@@ -166,7 +166,6 @@ def test_any_holdings_survive_the_round_trip(
     from cardbase.codes import parse_code
     from cardbase.collection.changes import Mode, Request, Selector
     from cardbase.collection.store import change_collection
-    from cardbase.db.connect import open_db
     from cardbase.sheets.exporter import export_cards
     from cardbase.sheets.importer import import_collection
     from tests.helpers import copy_database
@@ -175,7 +174,7 @@ def test_any_holdings_survive_the_round_trip(
     for path in (source, target):
         if not path.exists():
             copy_database(template, path)
-    conn = open_db(source)
+    conn = Library(source).connect()
     ids = {code: conn.execute(
         "SELECT id FROM card WHERE series = ? AND rarity = ? AND number = ?",
         tuple(parse_code(code)),

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from cardbase.db import connect as db
 from cardbase.errors import QueryError
+from cardbase.library import Library
 from cardbase.query.argv import argument_term, query_text
 from cardbase.query.parse import parse_query
 from cardbase.query.search import plan, search
@@ -22,7 +22,7 @@ def reader(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Run, sqli
     path = tmp_path_factory.mktemp("shell") / "shell.db"
     new_database(path, MINI_CATALOGUE)
     Run(path)("add", "1 C 14 x2", "2 C 101 foil", "1 E 82 foil")
-    conn = db.open_db(path)
+    conn = Library(path).connect()
     conn.engine.read_only(conn)
     yield Run(path), conn
     conn.close()
@@ -209,7 +209,7 @@ def test_order_by_name_ignores_case(tmp_path: Path) -> None:
     """'Wizard of the High Tower' before 'Wizard Timekeeper', as a reader sorts them."""
     path = tmp_path / "sample.db"
     new_database(path, ROOT / "sample-cards.csv")
-    conn = db.open_db(path)
+    conn = Library(path).connect()
     names = [card.name for card in search(conn, parse_query("n:wizard order:name"))]
     conn.close()
     assert names == sorted(names, key=str.casefold)

@@ -13,7 +13,6 @@ from openpyxl import Workbook, load_workbook
 from cardbase.catalog.cards import name_key
 from cardbase.collection.attributes import CONDITION_NAMES, parse_condition
 from cardbase.collection.collectors import find_collector
-from cardbase.db.connect import open_db
 from cardbase.decks.check import get_format, place
 from cardbase.decks.lists import parse_deck_text
 from cardbase.decks.saved import save_deck
@@ -144,7 +143,7 @@ def add_collector(db_path: Path, name: str) -> None:
 def save_deck_of(db_path: Path, collector: str, name: str, text: str) -> None:
     """A saved deck of one collector, through the library (the deck commands are not ours)."""
     fmt = get_format(DEFAULT_FORMAT)
-    conn = open_db(db_path)
+    conn = Library(db_path).connect()
     try:
         placed, problems = place(conn, parse_deck_text(text, name), fmt.game)
     finally:
@@ -335,7 +334,7 @@ def test_lobby_with_one_collector_says_so(run: Run) -> None:
 
 
 def test_library_lists_of_any_collector(traders: Run) -> None:
-    conn = open_db(traders.db_path, "Cy")
+    conn = Library(traders.db_path, "Cy").connect()
     try:
         bo = find_collector(conn, "bo").id
         assert deck_usage(conn) == {}

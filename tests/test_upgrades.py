@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from cardbase.db import connect as db
 from cardbase.db import schema, tables
+from cardbase.library import Library
 from tests.helpers import DATA, MINI_CATALOGUE
 
 RELEASED = sorted(DATA.glob("schema-v*.db"))
@@ -67,7 +67,7 @@ def test_upgrade_keeps_everything(fixture: Path, tmp_path: Path) -> None:
     # the fixture has something to lose
     assert before["ownership"]
     assert before["history"]
-    conn = db.open_db(old)
+    conn = Library(old).connect()
     assert conn.execute("PRAGMA user_version").fetchone()[0] == tables.SCHEMA_VERSION
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
@@ -88,7 +88,7 @@ def test_upgrade_keeps_everything(fixture: Path, tmp_path: Path) -> None:
                 (1, "me", 1)
             ]
     fresh = tmp_path / "fresh.db"
-    schema.prepare(fresh, MINI_CATALOGUE)
+    schema.prepare(fresh, Library(fresh), MINI_CATALOGUE)
     assert shape(old) == shape(fresh)
 
 

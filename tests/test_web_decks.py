@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from cardbase.db import schema
+from cardbase.library import Library
 from tests.conftest import Run
 from tests.web_helpers import Pages, error_of, flash_of, text_of
 
@@ -123,7 +124,7 @@ def test_downloads_are_deck_exports(pages: Pages) -> None:
 def owner(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The bundled catalogue with three of every Chaos card and one of each Hero."""
     path = tmp_path_factory.mktemp("helper") / "helper.db"
-    schema.prepare(path)
+    schema.prepare(path, Library(path))
     run = Run(path)
     for query, copies in (("s:chaos", 3), ("is:hero", 1)):
         cards = json.loads(run("search", query, "-o", "json").stdout)

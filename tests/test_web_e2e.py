@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from cardbase.library import Library
 from tests.conftest import MINI_CATALOGUE, ROOT, Run, subprocess_env
 
 pytestmark = [pytest.mark.slow, pytest.mark.e2e]
@@ -52,7 +53,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
     from cardbase.db import schema
 
     path = tmp_path_factory.mktemp("e2e") / "e2e.db"
-    schema.prepare(path, MINI_CATALOGUE)
+    schema.prepare(path, Library(path), MINI_CATALOGUE)
     run = Run(path)
     run("collectors", "add", "Bo")
     run("add", "1 C 14 x5", "1 R 20 x4", "--collector", "Bo")

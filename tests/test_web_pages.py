@@ -11,6 +11,7 @@ import pytest
 
 from cardbase.db import schema
 from cardbase.db.location import Location
+from cardbase.library import Library
 from tests.conftest import MINI_CATALOGUE, Run, postgres_database
 from tests.web_helpers import Pages, error_of, flash_of, text_of
 
@@ -20,13 +21,13 @@ def db_path(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Location
     """Every page on both engines: the mini catalogue in a SQLite file or on PostgreSQL."""
     if request.param == "sqlite":
         path = tmp_path / "mini.db"
-        schema.prepare(path, catalogue=MINI_CATALOGUE)
+        schema.prepare(path, Library(path), catalogue=MINI_CATALOGUE)
         yield path
         return
     from cardbase.db.postgres import schema as postgres_schema
 
     for url in postgres_database(request.getfixturevalue("postgres_server")):
-        postgres_schema.prepare(url, MINI_CATALOGUE)
+        postgres_schema.prepare(url, Library(url), MINI_CATALOGUE)
         yield url
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from cardbase.db import schema
+from cardbase.library import Library
 from tests.conftest import MINI_CATALOGUE, ROOT, Run, subprocess_env
 from tests.web_helpers import Pages, error_of, text_of
 
@@ -59,7 +60,7 @@ def test_a_card_named_like_a_script_shows_as_text(tmp_path: Path) -> None:
     row = f'9 C 1,{SCRIPT},Trick,,Order,"<b>x</b>",1,,,Y,"[Y]: <img src=x onerror=alert(2)>",<i>lore</i>\n'
     catalogue.write_text(MINI_CATALOGUE.read_text() + row)
     path = tmp_path / "xss.db"
-    schema.prepare(path, catalogue)
+    schema.prepare(path, Library(path), catalogue)
     pages = Pages(path)
     for url in ("/search?q=alert", "/card/9C1", "/deck/results?q=alert"):
         page = pages.get(url).text

@@ -17,7 +17,8 @@ from cardbase.codes import CollectorCode
 from cardbase.db import tables
 from cardbase.db.engine import Connection
 from cardbase.fields import JSON_KEYS, NAME_LANGUAGES, TRAIT_SEPARATOR
-from cardbase.games import set_name
+from cardbase.games import DEFAULT_GAME, set_name
+from cardbase.text import plural
 
 CARD_COLUMNS_SQL = "c.*, coalesce(o.nonfoil, 0) AS nonfoil, coalesce(o.foil, 0) AS foil"
 CARD_FROM_SQL = f"{tables.CARD_TABLE} AS c"
@@ -262,3 +263,42 @@ def in_language(conn: Connection, card: Card, language: str) -> Card:
     }
     text, lore = next((found[tag] for tag in tags if tag in found), (card.text, card.lore))
     return replace(card, name=card.name_in(language), text=text, lore=lore)
+
+
+def detail_lines(card: Card) -> list[tuple[str, str]]:
+    """Label/value pairs for one card shown in full, in the order a card reads: what `show`
+    prints and the card page lists, so the two read the same."""
+    series = card.code.series
+    named = set_name(card.game, series)
+    lines = [
+        ("Name", card.name),
+        (
+            "Code",
+            f"{card.code} (series {series}, {card.code.rarity_name}, card {card.code.number})",
+        ),
+        *([("Set", named)] if named else []),
+        ("Type", f"{card.type} - Hero" if card.hero else card.type),
+        ("Sphere", card.sphere or "none (Hero)"),
+    ]
+    if card.traits:
+        lines.append(("Traits", ", ".join(card.traits)))
+    if card.cost is not None:
+        unit = "star" if card.type == "Trick" else "coin"
+        lines.append(("Cost", plural(card.cost, unit)))
+    if card.attack is not None:
+        lines.append(("Attack", str(card.attack)))
+        lines.append(("Defense", str(card.defense)))
+    lines.append(("Gems", f"{card.gems} ({len(card.gems)})" if card.gems else "none"))
+    if card.text:
+        lines.append(("Text", card.text))
+    if card.lore:
+        lines.append(("Lore", card.lore))
+    if card.artist:
+        lines.append(("Artist", card.artist))
+    names = {tag: name for tag, name in split_names(card.names).items() if name != card.name}
+    if names:  # the ones that differ from the name shown
+        lines.append(("Names", "\n".join(f"{tag}: {name}" for tag, name in names.items())))
+    lines.append(("Owned", f"{card.nonfoil} non-foil, {card.foil} foil"))
+    if card.game != DEFAULT_GAME:
+        lines.append(("Game", card.game))
+    return lines

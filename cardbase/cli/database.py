@@ -59,10 +59,10 @@ def init(
     Example: cardbase --db demo.db db init --catalogue sample
     """
     from cardbase.catalog.choice import catalogue_file, new_database_catalogue
-    from cardbase.db.connect import init_database
+    from cardbase.library import Library
 
     source = catalogue_file(catalogue) if catalogue is not None else new_database_catalogue()
-    cards = init_database(STATE.db_path, source)
+    cards = Library.create(STATE.db_path, source).count()
     if output is Output.json:
         render.print_json({"database": str(STATE.db_path), "catalogue": str(source),
                            "cards": cards})  # fmt: skip

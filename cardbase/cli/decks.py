@@ -21,6 +21,7 @@ from cardbase.cli.root import (
     confirm,
     with_examples,
 )
+from cardbase.decks import builder
 from cardbase.errors import first_few
 from cardbase.text import plural
 
@@ -55,7 +56,6 @@ PlayersOption = Annotated[
     int | None,
     typer.Option("--players", min=1, help="Player count, for formats that vary by it (3 or 4)."),
 ]
-LEFT_OUT_SHOWN = 8  # notes on cards the builder left out
 
 
 @command(deck_app, "check")
@@ -302,7 +302,7 @@ def build(
         typer.Option(
             "--heroes",
             min=0,
-            max=40,
+            max=builder.MAX_HEROES,
             help="At most this many Heroes (default: two, and more only to fill what the "
             "sphere's cards cannot).",
         ),
@@ -371,7 +371,7 @@ def _explain_build(built: BuiltDeck) -> None:
     for note in result.notes:
         render.echo(f"  {note}", err=True)
     notes = [f"left out: {note}" for note in result.left_out]
-    for line in first_few(notes, LEFT_OUT_SHOWN, "more left out"):
+    for line in first_few(notes, builder.LEFT_OUT_SHOWN, "more left out"):
         render.echo(f"  {line}", err=True)
     if built.saved_as:
         render.echo(f"Saved as '{built.saved_as}'.", err=True)

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
-from cardbase.catalog.cards import Card, split_names
+from cardbase.catalog.cards import Card, detail_lines
 from cardbase.cli.root import STATE, Output
 from cardbase.fields import (
     FINISHES,
@@ -23,9 +23,8 @@ from cardbase.fields import (
     TABLE_FIELDS,
     name_column,
 )
-from cardbase.games import DEFAULT_GAME, set_name
 from cardbase.sheets.names import shown
-from cardbase.text import UNSEEN_IN_JSON, pattern, plural, visible
+from cardbase.text import UNSEEN_IN_JSON, pattern, visible
 
 if TYPE_CHECKING:
     from cardbase.query.copies import Copy
@@ -210,46 +209,8 @@ def print_copies(copies: Sequence[Copy], output: Output) -> None:
     print_table(COPY_HEADERS, rows)
 
 
-def card_detail_lines(card: Card) -> list[tuple[str, str]]:
-    """Label/value pairs for one card shown in full, in the order a card reads."""
-    series = card.code.series
-    named = set_name(card.game, series)
-    lines = [
-        ("Name", card.name),
-        (
-            "Code",
-            f"{card.code} (series {series}, {card.code.rarity_name}, card {card.code.number})",
-        ),
-        *([("Set", named)] if named else []),
-        ("Type", f"{card.type} - Hero" if card.hero else card.type),
-        ("Sphere", card.sphere or "none (Hero)"),
-    ]
-    if card.traits:
-        lines.append(("Traits", ", ".join(card.traits)))
-    if card.cost is not None:
-        unit = "star" if card.type == "Trick" else "coin"
-        lines.append(("Cost", plural(card.cost, unit)))
-    if card.attack is not None:
-        lines.append(("Attack", str(card.attack)))
-        lines.append(("Defense", str(card.defense)))
-    lines.append(("Gems", f"{card.gems} ({len(card.gems)})" if card.gems else "none"))
-    if card.text:
-        lines.append(("Text", card.text))
-    if card.lore:
-        lines.append(("Lore", card.lore))
-    if card.artist:
-        lines.append(("Artist", card.artist))
-    names = {tag: name for tag, name in split_names(card.names).items() if name != card.name}
-    if names:  # the ones that differ from the name shown
-        lines.append(("Names", "\n".join(f"{tag}: {name}" for tag, name in names.items())))
-    lines.append(("Owned", f"{card.nonfoil} non-foil, {card.foil} foil"))
-    if card.game != DEFAULT_GAME:
-        lines.append(("Game", card.game))
-    return lines
-
-
 def print_card_detail(card: Card) -> None:
-    lines = [(label, visible(value, keep="\n")) for label, value in card_detail_lines(card)]
+    lines = [(label, visible(value, keep="\n")) for label, value in detail_lines(card)]
     if use_rich():
         from rich.console import Console
         from rich.table import Table

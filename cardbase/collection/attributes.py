@@ -14,11 +14,11 @@ import unicodedata
 from collections.abc import Iterable
 
 from cardbase.errors import CardbaseError, shorten
+from cardbase.fields import CONDITIONS
 from cardbase.naming import clean, label_key
 from cardbase.similar import closest
 
 # Best first: cond>=lp means LP or better.
-CONDITIONS: tuple[str, ...] = ("M", "NM", "LP", "MP", "HP", "DMG")
 CONDITION_NAMES: dict[str, str] = {
     "M": "Mint", "NM": "Near Mint", "LP": "Lightly Played", "MP": "Moderately Played",
     "HP": "Heavily Played", "DMG": "Damaged",

@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from cardbase.db.connection import BUSY_TIMEOUT_MS, connect, transaction
-from cardbase.db.engine import Connection
+from cardbase.db.engine import Bare, Connection, Opener
 from cardbase.db.header import is_current, read_header
 from cardbase.db.location import Location, PostgresUrl
 from cardbase.errors import DatabaseError
@@ -98,23 +98,21 @@ def open_existing(path: Location) -> Connection:
     return connect(path, read_only_query(path))
 
 
-def open_db(path: Location, collector: str | None = None) -> Connection:
-    """Open the database for reading, creating or upgrading it first when needed, as a
-    connection of `collector` (the database's default for None): see
-    `cardbase.collection.collectors.use_collector`. A `PostgresUrl` opens that server's
-    database through `cardbase.db.postgres`, which speaks sqlite3's interface."""
-    from cardbase.collection.collectors import use_collector
-
-    conn = _ready(path) if isinstance(path, Path) else _ready_postgres(path)
+def open_db(path: Location, opener: Opener | None = None) -> Connection:
+    """Open the database for reading, creating (seeded by `opener`) or upgrading it first
+    when needed, as `opener` scopes it (`cardbase.Library`: to its collector). A
+    `PostgresUrl` opens that server's database through `cardbase.db.postgres`."""
+    opener = opener or Bare()
+    conn = _ready(path, opener) if isinstance(path, Path) else _ready_postgres(path, opener)
     try:
-        use_collector(conn, collector)
+        opener.scope(conn)
     except BaseException:
         conn.close()
         raise
     return conn
 
 
-def _ready(path: Path) -> Connection:
+def _ready(path: Path, opener: Opener) -> Connection:
     if existing_file(path):
         query = read_only_query(path)
         conn = connect(path, query)
@@ -129,18 +127,14 @@ def _ready(path: Path) -> Connection:
             raise _read_only(path, "it needs creating or upgrading")
     from cardbase.db import schema
 
-    schema.prepare(path)
+    schema.prepare(path, opener)
     return connect(path)
 
 
-def init_database(location: Location, catalogue: Path) -> int:
-    """Create a new database at `location` from `catalogue` (read and checked first: a bad
-    file creates nothing), and return its number of cards. An existing database, or a
-    PostgreSQL database that has cardbase's schema already, is refused: its catalogue is
-    changed with `catalog import`, not here."""
-    from cardbase.catalog.load import checked_rows, read_catalogue
-
-    checked_rows(read_catalogue(catalogue), str(catalogue), skip_bad=False)
+def create_database(location: Location, opener: Opener, catalogue: Path) -> None:
+    """Create a new database at `location`, seeded by `opener` from `catalogue`. An existing
+    database, or a PostgreSQL database that has cardbase's schema already, is refused: its
+    catalogue is changed with `catalog import`, not here."""
     if isinstance(location, Path):
         if existing_file(location):
             raise DatabaseError(
@@ -149,7 +143,7 @@ def init_database(location: Location, catalogue: Path) -> int:
             )
         from cardbase.db import schema
 
-        schema.prepare(location, catalogue)
+        schema.prepare(location, opener, catalogue)
     else:
         from cardbase.db.postgres import schema as postgres_schema
         from cardbase.db.postgres.connection import connect as connect_postgres
@@ -163,19 +157,14 @@ def init_database(location: Location, catalogue: Path) -> int:
                 )
         finally:
             probe.close()
-        postgres_schema.prepare(location, catalogue)
-    conn = open_db(location)
-    try:
-        return int(conn.execute("SELECT count(*) FROM card").fetchone()[0])
-    finally:
-        conn.close()
+        postgres_schema.prepare(location, opener, catalogue)
 
 
-def _ready_postgres(url: PostgresUrl) -> Connection:
+def _ready_postgres(url: PostgresUrl, opener: Opener) -> Connection:
     from cardbase.db.postgres import schema
     from cardbase.db.postgres.connection import connect as connect_postgres
 
-    schema.prepare(url)
+    schema.prepare(url, opener)
     return connect_postgres(url)
 
 
@@ -189,15 +178,15 @@ def _read_only(path: Path, what: str) -> DatabaseError:
 
 @contextmanager
 def write_transaction(
-    path: Location, collector: str | None = None, *, whole: bool = False
+    path: Location, opener: Opener | None = None, *, whole: bool = False
 ) -> Iterator[Connection]:
-    """The one way to write: a prepared, undamaged database, then one transaction on it, by
-    `collector` (the default for None). `whole`: a write beyond one collector's cards (the
+    """The one way to write: a prepared, undamaged database, then one transaction on it, as
+    `opener` scopes it (to a collector). `whole`: a write beyond one collector's cards (the
     catalogue, the collectors themselves). SQLite has one writer at a time anyway; on
     PostgreSQL, such a write waits for every other, and a collector's waits only for that
     collector's (the engine's `begin_write`); the server keeps its pages whole itself."""
     if not isinstance(path, Path):
-        conn = open_db(path, collector)
+        conn = open_db(path, opener)
         try:
             with transaction(conn, lambda c: c.engine.begin_write(c, whole)):
                 yield conn
@@ -207,7 +196,7 @@ def write_transaction(
     from cardbase.db import health  # writes only: reads never pay for the checks
     from cardbase.db.dbfiles import clear_leftovers
 
-    conn = open_db(path, collector)
+    conn = open_db(path, opener)
     waited: list[bool] = []
     try:
         if read_only_query(path):

@@ -117,7 +117,7 @@ def connect(path: Path, uri_query: str | None = None) -> SqliteConnection:
 def _regexp(pattern: str, value: str | None) -> bool:
     """SQLite's REGEXP for the query language's /regex/ terms: case-insensitive, and in time
     linear in the value (RE2), so no pattern can hold a statement for long."""
-    from cardbase.query.regex import compile_pattern  # RE2 loads with the first /regex/
+    from cardbase.db.regex import compile_pattern  # RE2 loads with the first /regex/
 
     return isinstance(value, str) and compile_pattern(pattern)(value)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 if TYPE_CHECKING:
@@ -75,6 +76,34 @@ class Database(Protocol):
     def writing(self, whole: bool = False) -> AbstractContextManager[Connection]: ...
 
 
+class Opener(Protocol):
+    """What opening a database needs from above the database layer, which knows no cards
+    and no collectors: the rows a new database starts with, what an upgrade from `version`
+    tells its user, and whose connection it is. `cardbase.Library` is the opener."""
+
+    def seed(self, conn: Connection, catalogue: Path | None) -> None: ...
+
+    def upgraded(self, conn: Connection, version: int) -> None: ...
+
+    def scope(self, conn: Connection) -> None: ...
+
+
+class Bare:
+    """The opener of a database that must already be there (the source of a copy): none is
+    seeded, an upgrade says nothing, the connection reads as the default collector."""
+
+    def seed(self, conn: Connection, catalogue: Path | None) -> None:
+        from cardbase.errors import DatabaseError
+
+        raise DatabaseError("no cardbase database here; nothing was created")
+
+    def upgraded(self, conn: Connection, version: int) -> None:
+        pass
+
+    def scope(self, conn: Connection) -> None:
+        pass
+
+
 class TextTerm(NamedTuple):
     """One full-text term as an engine searches it: `fts`, FTS5's quoted expression of it;
     `words`, as typed (PostgreSQL's text search reads these); `prefix`, a trailing `*`;
@@ -107,7 +136,7 @@ class Engine:
 
     def regex(self, value: str, pattern: str) -> Clause:
         """`value` (an SQL expression) searched, in any case, for `pattern` (RE2's syntax,
-        already checked by `cardbase.query.regex`)."""
+        already checked by `cardbase.db.regex`)."""
         raise NotImplementedError
 
     def text_match(self, term: TextTerm) -> Clause:

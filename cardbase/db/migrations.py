@@ -283,11 +283,6 @@ def _to_v5(conn: Connection) -> None:
     history row and deck line still points at its card."""
     for statement in _V5_CARD:
         conn.execute(statement)
-    from cardbase import notices
-    from cardbase.catalog.move import MOVE_NOTICE, looks_like_old_sample
-
-    if looks_like_old_sample(conn):  # every database before v5 was made from it, as a rule
-        notices.tell(MOVE_NOTICE)
 
 
 def _to_v6(conn: Connection) -> None:

@@ -12,9 +12,8 @@ from __future__ import annotations
 from sqlalchemy import CheckConstraint, Index, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
-from cardbase.collection.attributes import CONDITIONS
 from cardbase.db import tables
-from cardbase.fields import FINISHES, MAX_GEMS, RARITY_LETTERS, SORT_INDEXED
+from cardbase.fields import CONDITIONS, FINISHES, MAX_GEMS, RARITY_LETTERS, SORT_INDEXED
 from cardbase.games import DEFAULT_GAME
 
 # A card is its game, series, rarity letter and number: `1 U 5` and `1 P 5` are two cards.

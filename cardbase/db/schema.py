@@ -1,7 +1,8 @@
 """Creating and upgrading the database: the SQLModel tables are the one source of the schema.
 
 A new database gets the tables compiled from the models in `cardbase.db.models`, the
-full-text index and its triggers, its header stamp, and a catalogue, all in one transaction;
+full-text index and its triggers, its header stamp, and the rows its opener seeds it with
+(`cardbase.Library`: a catalogue and the default collector), all in one transaction;
 an older one is brought forward by `cardbase.db.migrations`. SQLModel (and so SQLAlchemy
 and pydantic, about half a second to import) is loaded only here, never by a command that
 merely reads or writes rows: those run plain SQL on the sqlite3 connection.
@@ -16,7 +17,7 @@ from pathlib import Path
 from cardbase.db import tables
 from cardbase.db.connection import connect, transaction
 from cardbase.db.ddl import FTS_DDL, create_statements
-from cardbase.db.engine import Connection
+from cardbase.db.engine import Connection, Opener
 from cardbase.db.header import is_current, read_header
 from cardbase.db.health import RESTORE_HINT, check_pages, damaged, is_damage
 from cardbase.db.paths import default_db_path
@@ -24,15 +25,13 @@ from cardbase.errors import DatabaseError
 from cardbase.text import plural
 
 
-def prepare(path: Path, catalogue: Path | None = None) -> None:
-    """Create a new database with a catalogue, or upgrade an old one, atomically.
-
-    A new database gets `catalogue` (default: the bundled cards.csv).
-    """
+def prepare(path: Path, opener: Opener, catalogue: Path | None = None) -> None:
+    """Create a new database, seeded by `opener` (from `catalogue`, or the one it chooses),
+    or upgrade an old one, atomically."""
     make_folder(path)
     fresh = not path.exists()
     try:
-        _prepare(path, catalogue)
+        _prepare(path, opener, catalogue)
     except BaseException:
         if fresh:  # a catalogue that could not be read leaves no empty database behind
             _remove_if_empty(path)
@@ -53,7 +52,7 @@ def _remove_if_empty(path: Path) -> None:
         remove_with_side_files(path)
 
 
-def _prepare(path: Path, catalogue: Path | None) -> None:
+def _prepare(path: Path, opener: Opener, catalogue: Path | None) -> None:
     conn = connect(path)
     # Off while tables are rebuilt (a table's new copy takes its old name only at the end);
     # `migrate` checks every reference before the transaction commits.
@@ -65,11 +64,13 @@ def _prepare(path: Path, catalogue: Path | None) -> None:
             if is_current(path, app_id, version, objects):
                 return  # another process got here first
             if objects == 0:
-                _create(conn, catalogue)
+                create_empty(conn)
+                opener.seed(conn, catalogue)
             else:
                 upgrading = True
                 check_pages(conn, path)
                 migrate(conn, version)
+                opener.upgraded(conn, version)
     except sqlite3.Error as exc:  # disk full, permissions, no such folder
         if is_damage(exc):
             raise damaged(path, exc) from exc
@@ -96,16 +97,6 @@ def make_folder(path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise DatabaseError(f"{path}: cannot create its folder ({exc.strerror or exc})") from exc
-
-
-def _create(conn: Connection, catalogue: Path | None) -> None:
-    from cardbase.catalog.choice import new_database_catalogue
-    from cardbase.catalog.load import load_catalogue
-    from cardbase.collection.collectors import create_default
-
-    create_empty(conn)
-    create_default(conn)
-    load_catalogue(conn, catalogue or new_database_catalogue())
 
 
 def create_empty(conn: Connection) -> None:

@@ -21,6 +21,9 @@ from cardbase.fields import DEFAULT_FORMAT
 from cardbase.games import GAMES
 from cardbase.text import plural
 
+LEFT_OUT_SHOWN = 8  # notes on cards the builder left out, that the CLI and the page show
+MAX_HEROES = 40  # a deck may be all Heroes: the deck's size is the only bound
+
 FORMAT = FORMATS[DEFAULT_FORMAT]
 DECK_SIZE = 40
 # A starter deck's shape: how many of each type (Heroes count among the creatures).
@@ -135,13 +138,20 @@ def choose_sphere(text: str) -> str:
     return chosen[0]
 
 
+def spheres() -> tuple[str, ...]:
+    """The spheres a deck can be built of: the Helper's game's, as data (`cardbase.games`)."""
+    return tuple(GAMES[FORMAT.game].spheres)
+
+
 def build_deck(conn: Connection, sphere: str, heroes: int | None = None) -> BuildResult:
     """A 40-card deck of `sphere` and Heroes from the collection, with a note for each choice.
 
-    `heroes` is the most Heroes the deck may hold. None is the game client's helper: a deck of
-    one sphere, with `DEFAULT_HEROES` Heroes in the template and more Heroes only to fill what
-    the sphere's cards cannot.
+    `heroes` is the most Heroes the deck may hold, 0 to `MAX_HEROES`. None is the game
+    client's helper: a deck of one sphere, with `DEFAULT_HEROES` Heroes in the template and
+    more Heroes only to fill what the sphere's cards cannot.
     """
+    if heroes is not None and not 0 <= heroes <= MAX_HEROES:
+        raise CardbaseError(f"--heroes {heroes}: choose 0 to {MAX_HEROES}")
     sphere = sphere.strip().title()
     offers, hero_offers = _pool(conn, sphere)
     owned_heroes = sum(o.available for o in hero_offers)

@@ -82,7 +82,7 @@ def regex(field: CardField, pattern: str, at: Span, errors: Errors) -> q.Node:
     """A /regex/ term, compiled now by the engine SQLite will run it with, so a pattern that
     cannot run is refused here with a caret under the part RE2 named. `at` spans the
     pattern with its slashes."""
-    from cardbase.query.regex import PatternError, compile_pattern  # loads RE2: only for /re/
+    from cardbase.db.regex import PatternError, compile_pattern  # loads RE2: only for /re/
 
     try:
         compile_pattern(pattern)

@@ -62,9 +62,9 @@ def create_app(site: Site) -> FastAPI:
     ) -> Response:
         """Whose pages, from now on in this browser: the name must be a collector here."""
         from cardbase.collection.collectors import find_collector
-        from cardbase.db.connect import open_db
+        from cardbase.library import Library
 
-        conn = open_db(site_of(request).db_path)
+        conn = Library(site_of(request).db_path).connect()
         try:
             chosen = find_collector(conn, name).name
         finally:

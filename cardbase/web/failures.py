@@ -137,10 +137,10 @@ def _stale_cookie(request: Request) -> str | None:
     if not chosen or request.query_params.get("collector"):
         return None
     from cardbase.collection.collectors import find_collector
-    from cardbase.db.connect import open_db
+    from cardbase.library import Library
 
     try:
-        conn = open_db(site_of(request).db_path)
+        conn = Library(site_of(request).db_path).connect()
     except CardbaseError:
         return None
     try:
@@ -154,10 +154,10 @@ def _stale_cookie(request: Request) -> str | None:
 
 def _collectors(request: Request) -> list[str]:
     from cardbase.collection.collectors import all_collectors
-    from cardbase.db.connect import open_db
+    from cardbase.library import Library
 
     try:
-        conn = open_db(site_of(request).db_path)
+        conn = Library(site_of(request).db_path).connect()
     except CardbaseError:
         return []
     try:

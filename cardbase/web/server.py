@@ -45,10 +45,10 @@ def run(site: Site, host: str, port: int, open_browser: bool = False) -> None:
     --collector is the command line's one line, not a page of errors later."""
     import uvicorn
 
-    from cardbase.db.connect import open_db
+    from cardbase.library import Library
     from cardbase.web.app import create_app
 
-    open_db(site.db_path, site.collector).close()
+    Library(site.db_path, site.collector).connect().close()
     site.public = not is_loopback(host)
     sock = bind(host, port)
     shown = f"[{host}]" if ":" in host else host

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from cardbase.db import tables
 from cardbase.db.ddl import create_statements
+from cardbase.db.engine import Opener
 from cardbase.db.location import PostgresUrl
 from cardbase.db.postgres.connection import PgConnection, connect
 from cardbase.db.postgres.fulltext import FTS_COLUMNS, TEXT_SEARCH_CONFIG, fts_vectors
@@ -96,10 +97,10 @@ def read_version(conn: PgConnection) -> int | None:
     return int(row[0])
 
 
-def prepare(url: PostgresUrl, catalogue: Path | None = None) -> None:
-    """Create cardbase's schema and load a catalogue (default: the bundled one), unless the
-    database has it already; upgrade an older schema (`cardbase.db.postgres.upgrade`), and
-    refuse one newer than this code."""
+def prepare(url: PostgresUrl, opener: Opener, catalogue: Path | None = None) -> None:
+    """Create cardbase's schema, seeded by `opener` (from `catalogue`, or the one it
+    chooses), unless the database has it already; upgrade an older schema
+    (`cardbase.db.postgres.upgrade`), and refuse one newer than this code."""
     conn = connect(url)
     try:
         if read_version(conn) == tables.SCHEMA_VERSION:
@@ -108,7 +109,8 @@ def prepare(url: PostgresUrl, catalogue: Path | None = None) -> None:
         try:
             version = read_version(conn)
             if version is None:
-                _create(conn, catalogue)
+                create_empty(conn)
+                opener.seed(conn, catalogue)
             elif version > tables.SCHEMA_VERSION:
                 raise DatabaseError(
                     f"{url}: made by a newer cardbase (schema {version}, this one knows "
@@ -123,6 +125,7 @@ def prepare(url: PostgresUrl, catalogue: Path | None = None) -> None:
                 )
             elif version < tables.SCHEMA_VERSION:
                 _upgrade(conn, url, version)
+                opener.upgraded(conn, version)
             conn.commit()
         except BaseException:
             conn.rollback()
@@ -151,16 +154,6 @@ def _upgrade(conn: PgConnection, url: PostgresUrl, version: int) -> None:
             if denied
             else None,
         ) from exc
-
-
-def _create(conn: PgConnection, catalogue: Path | None) -> None:
-    from cardbase.catalog.choice import new_database_catalogue
-    from cardbase.catalog.load import load_catalogue
-    from cardbase.collection.collectors import create_default
-
-    create_empty(conn)
-    create_default(conn)
-    load_catalogue(conn, catalogue or new_database_catalogue())
 
 
 def create_empty(conn: PgConnection) -> None:

@@ -90,11 +90,6 @@ def _to_v5(conn: PgConnection) -> None:
     names and texts in other languages."""
     for statement in (*_V5_CARD, *_V5_NEW_TABLES, *_V5_FTS):
         conn.execute(statement)
-    from cardbase import notices
-    from cardbase.catalog.move import MOVE_NOTICE, looks_like_old_sample
-
-    if looks_like_old_sample(conn):  # a league on the old sample
-        notices.tell(MOVE_NOTICE)
 
 
 # The vectors without a Latin letter's accents: 'café' finds 'Cafe', as on SQLite.

@@ -6,9 +6,8 @@ from __future__ import annotations
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
-from cardbase.catalog.cards import cards_named
+from cardbase.catalog.cards import cards_named, detail_lines
 from cardbase.catalog.names import NameResolver
-from cardbase.cli.render import card_detail_lines
 from cardbase.collection.changes import Mode, Selector
 from cardbase.errors import CardbaseError
 from cardbase.fields import FOIL, NONFOIL
@@ -27,7 +26,7 @@ def card_page(request: Request, text: str) -> HTMLResponse:
         printings = cards_named(conn, card.name)
         copies = lib.search_copies(conn, lib.build_query(f'code:"{card.code}"'))
     return render(request, "card.html", {
-        "card": card, "fields": card_detail_lines(card), "printings": printings,
+        "card": card, "fields": detail_lines(card), "printings": printings,
         "copies": copies,
     })  # fmt: skip
 

@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse
 
 from cardbase.catalog.names import NameResolver
 from cardbase.db.engine import Connection
+from cardbase.decks import builder
 from cardbase.decks.check import DeckReport, DeckStats, check_deck, deck_stats, get_format, place
 from cardbase.decks.formats import FORMATS, Placed
 from cardbase.decks.lists import parse_deck_text
@@ -27,8 +28,6 @@ from cardbase.web.site import Site, is_htmx, partial, render, site_of
 
 router = APIRouter()
 RESULTS = 30  # cards beside the deck: the search narrows them
-SPHERES = ("Chaos", "Nature", "Machine", "Order")
-LEFT_OUT_SHOWN = 8  # as `deck build` shows
 
 
 class DeckState(NamedTuple):
@@ -82,8 +81,8 @@ def _context(request: Request, shown: Panel) -> dict[str, Any]:
     with site.connect(request) as conn:
         found = results(conn, form)
         decks = list_decks(conn)
-    return {"panel": shown, "formats": FORMATS, "form": form, "found": found,
-            "decks": decks, "spheres": SPHERES}  # fmt: skip
+    return {"panel": shown, "formats": FORMATS, "form": form, "found": found, "decks": decks,
+            "spheres": builder.spheres(), "max_heroes": builder.MAX_HEROES}  # fmt: skip
 
 
 def respond(request: Request, shown: Panel, changed: bool = True) -> HTMLResponse:
@@ -159,15 +158,13 @@ def helper(
     from cardbase.decks.desk import build_and_keep
 
     site = site_of(request)
-    if not 0 <= heroes <= 12:
-        raise CardbaseError("Heroes: choose 0 to 12")
     built = build_and_keep(site.library(request), sphere, heroes)
     result = built.result
     if result.shortage:
         notes = [f"✘ cannot build a {result.sphere} deck: {result.shortage}"]
         text = deck
     else:
-        notes = [f"left out: {note}" for note in result.left_out[:LEFT_OUT_SHOWN]]
+        notes = [f"left out: {note}" for note in result.left_out[: builder.LEFT_OUT_SHOWN]]
         text = built.text
     state = read_state(site, text, format_ or DEFAULT_FORMAT, None, owned,
                        f"{result.sphere} build")  # fmt: skip
