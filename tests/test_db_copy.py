@@ -15,8 +15,10 @@ import psycopg
 import pytest
 
 from cardbase.db import transfer
+from cardbase.db.connection import SQLITE
 from cardbase.db.location import PostgresUrl
 from cardbase.db.postgres import schema as postgres_schema
+from cardbase.db.postgres.connection import POSTGRES
 from cardbase.db.transfer import table_specs
 from cardbase.library import Library
 from tests.conftest import postgres_database
@@ -68,7 +70,7 @@ def league_db(db_path: Path, run: Run, tmp_path: Path) -> Path:
 
 def sqlite_rows(path: Path) -> Rows:
     with sqlite3.connect(path) as conn:
-        return {s.name: conn.execute(s.select("sqlite")).fetchall() for s in table_specs()}
+        return {s.name: conn.execute(s.select(SQLITE)).fetchall() for s in table_specs()}
 
 
 def postgres_rows(url: PostgresUrl) -> Rows:
@@ -76,7 +78,7 @@ def postgres_rows(url: PostgresUrl) -> Rows:
     with psycopg.connect(url.url) as conn:
         found = {}
         for spec in table_specs():
-            rows = conn.execute(spec.select("postgresql")).fetchall()
+            rows = conn.execute(spec.select(POSTGRES)).fetchall()
             found[spec.name] = [tuple(map(_as_sqlite, row)) for row in rows]
     return found
 

@@ -2,7 +2,7 @@
 
 Validation is `deck check`'s (`check_deck`), the statistics `deck stats`' (`deck_stats`), and
 the Deck Builder Helper is `deck build`'s (`build_and_keep`, never saving or writing); the
-page only edits the deck list's text (`cardbase.web.decktext`).
+page only edits the deck list's text (`cardbase.decks.editing`).
 """
 
 from __future__ import annotations
@@ -14,14 +14,13 @@ from fastapi.responses import HTMLResponse
 
 from cardbase.catalog.names import NameResolver
 from cardbase.db.engine import Connection
-from cardbase.decks import builder
+from cardbase.decks import builder, editing
 from cardbase.decks.check import DeckReport, DeckStats, check_deck, deck_stats, get_format, place
 from cardbase.decks.formats import FORMATS, Placed
 from cardbase.decks.lists import parse_deck_text
 from cardbase.errors import CardbaseError
 from cardbase.fields import DEFAULT_FORMAT
 from cardbase.limits import MAX_DECK_FILE
-from cardbase.web import decktext
 from cardbase.web.faces import Chart, cost_curve
 from cardbase.web.pages.queries import SearchForm, read_form, run_search
 from cardbase.web.site import Site, is_htmx, partial, render, site_of
@@ -137,11 +136,11 @@ def update(
     with site.connect(request) as conn:
         text = state.text
         if add:
-            text = decktext.add_card(conn, text, NameResolver(conn).card(add))
+            text = editing.add_card(conn, text, NameResolver(conn).card(add))
         if more:
-            text = decktext.bump(text, more, 1)
+            text = editing.bump(text, more, 1)
         if less:
-            text = decktext.bump(text, less, -1)
+            text = editing.bump(text, less, -1)
         return respond(request, panel(conn, state._replace(text=text)), bool(add or more or less))
 
 
