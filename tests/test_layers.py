@@ -11,6 +11,7 @@ layers and on a listed one that has gone, so the list only ever shrinks.
 from __future__ import annotations
 
 import ast
+import functools
 from collections import defaultdict
 from pathlib import Path
 
@@ -44,7 +45,17 @@ def _type_checking_lines(tree: ast.Module) -> set[int]:
     return lines
 
 
+@functools.cache
+def _graph() -> dict[str, frozenset[str]]:
+    return {name: frozenset(targets) for name, targets in _read_graph().items()}
+
+
 def import_graph() -> dict[str, set[str]]:
+    """Module -> the modules it imports, read once a run (a copy each call)."""
+    return defaultdict(set, {name: set(targets) for name, targets in _graph().items()})
+
+
+def _read_graph() -> dict[str, set[str]]:
     modules = {_name(path): path for path in PACKAGE.rglob("*.py")}
 
     def module_of(name: str) -> str | None:
