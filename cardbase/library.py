@@ -30,7 +30,10 @@ if TYPE_CHECKING:
     from cardbase.collection.changes import Batch, Change, Selector
     from cardbase.collection.plan import Defaults
     from cardbase.db.engine import Connection
-    from cardbase.decks.check import DeckReport
+    from cardbase.decks.check import DeckReport, DeckStats
+    from cardbase.decks.desk import BuiltDeck
+    from cardbase.decks.formats import Format
+    from cardbase.decks.saved import SavedDeck
     from cardbase.progress import Progress
     from cardbase.query.copies import Copy
     from cardbase.sheets.exporter import ExportReport
@@ -344,3 +347,65 @@ class Library:
 
         with self.reading() as conn:
             return check(conn, str(where), format, players, owned, default_format)
+
+    def deck_stats(
+        self, where: str | Path, format: str | None = None, default_format: str | None = None
+    ) -> DeckStats:
+        """Card count, gems, sections, colours, spheres, types, Heroes and cost curve of a
+        deck file or saved deck; lines that name no card are left out."""
+        from cardbase.decks.desk import stats
+
+        with self.reading() as conn:
+            return stats(conn, str(where), format, default_format)
+
+    def save_deck(
+        self,
+        file: str | Path,
+        name: str,
+        format: str | None = None,
+        *,
+        replace: bool = False,
+        default_format: str | None = None,
+    ) -> tuple[SavedDeck, Format]:
+        """Save a deck file among this collector's decks; every line must name a card (the
+        deck need not be legal); a name taken already only with `replace`."""
+        from cardbase.decks.desk import save_file
+
+        return save_file(
+            self, Path(file), name, format, replace=replace, default_format=default_format
+        )
+
+    def export_deck(self, name: str, file: str | Path, *, force: bool = False) -> SavedDeck:
+        """A saved deck as a text list, or a workbook with a stats sheet and cost chart."""
+        from cardbase.decks.desk import export_saved
+
+        with self.reading() as conn:
+            return export_saved(conn, name, Path(file), force=force)
+
+    def registration_sheet(
+        self, name: str, file: str | Path, player: str = "", paper: str = "a4", *,
+        force: bool = False,
+    ) -> DeckReport:  # fmt: skip
+        """A saved deck's printable registration sheet; an illegal deck is refused
+        (`InvalidDeckError`) unless `force`, which marks the sheet NOT VALID."""
+        from cardbase.decks.desk import registration_sheet
+
+        with self.reading() as conn:
+            return registration_sheet(conn, name, Path(file), player, paper, force=force)
+
+    def build_deck(
+        self,
+        sphere: str,
+        heroes: int | None = None,
+        *,
+        save: bool = False,
+        name: str | None = None,
+        out: str | Path | None = None,
+        force: bool = False,
+    ) -> BuiltDeck:
+        """The Deck Builder Helper's legal deck of one sphere from this collector's copies,
+        saved (`save`, as `name`) and written (`out`) as asked."""
+        from cardbase.decks.desk import build_and_keep
+
+        where = None if out is None else Path(out)
+        return build_and_keep(self, sphere, heroes, save=save, name=name, out=where, force=force)

@@ -150,3 +150,29 @@ def test_the_helper_s_limits_are_the_library_s(tmp_path: Path) -> None:
             with pytest.raises(CardbaseError, match=f"choose 0 to {MAX_HEROES}"):
                 build_deck(conn, "chaos", heroes)
         assert build_deck(conn, "chaos", MAX_HEROES).sphere == "Chaos"
+
+
+def test_a_deck_is_saved_measured_exported_and_refused_a_sheet(tmp_path: Path) -> None:
+    from cardbase.errors import InvalidDeckError
+
+    library = Library.open(tmp_path / "cards.db")
+    deck = tmp_path / "deck.txt"
+    deck.write_text("3 Chugawug Cook\n37 Pixie Dewdancer\n")
+    saved, fmt = library.save_deck(deck, "Bog Stew")
+    assert (saved.name, saved.cards, fmt.key) == ("Bog Stew", 40, "free-realms")
+    assert library.deck_stats("Bog Stew").cards == library.deck_stats(deck).cards == 40
+    assert library.export_deck("Bog Stew", tmp_path / "out.txt").name == "Bog Stew"
+    assert "Chugawug Cook" in (tmp_path / "out.txt").read_text()
+    sheet = tmp_path / "sheet.xlsx"
+    with pytest.raises(InvalidDeckError, match="not a valid"):  # 37 copies of one card
+        library.registration_sheet("Bog Stew", sheet)
+    assert not sheet.exists()
+    report = library.registration_sheet("Bog Stew", sheet, player="Ada", force=True)
+    assert not report.valid and sheet.exists()
+
+
+def test_the_helper_builds_from_the_collection(tmp_path: Path) -> None:
+    library = Library.open(tmp_path / "cards.db")
+    built = library.build_deck("nature")
+    assert built.result.shortage  # nothing owned: nothing to build from
+    assert built.report is None and built.saved_as is None

@@ -127,11 +127,9 @@ def stats(deck: DeckArg, format_: FormatOption = None, output: OutputOption = Ou
 
     Example: cardbase deck stats my-deck.txt
     """
-    from cardbase.decks import desk
     from cardbase.decks.check import STATS_CSV_HEADER
 
-    with STATE.connect() as conn:
-        stats = desk.stats(conn, deck, format_, STATE.config.get("format"))
+    stats = STATE.library.deck_stats(deck, format_, STATE.config.get("format"))
     if output is Output.json:
         render.print_json(stats.to_dict())
         return
@@ -166,15 +164,8 @@ def save(
 
     Example: cardbase deck save my-deck.txt --name "Bog Stew"
     """
-    from cardbase.decks import desk
-
-    saved, fmt = desk.save_file(
-        STATE.library,
-        file,
-        name,
-        format_,
-        replace=force,
-        default_format=STATE.config.get("format"),
+    saved, fmt = STATE.library.save_deck(
+        file, name, format_, replace=force, default_format=STATE.config.get("format")
     )
     render.echo(f"Saved '{saved.name}': {plural(saved.cards, 'card')}, {fmt.title}")
 
@@ -258,10 +249,7 @@ def export(
 
     Example: cardbase deck export "Bog Stew" bog-stew.xlsx
     """
-    from cardbase.decks import desk
-
-    with STATE.connect() as conn:
-        deck = desk.export_saved(conn, name, file, force=force)
+    deck = STATE.library.export_deck(name, file, force=force)
     render.echo(f"{file}: '{deck.name}' written")
 
 
@@ -286,10 +274,7 @@ def sheet(
 
     Example: cardbase deck sheet "Bog Stew" registration.xlsx --player "Ada"
     """
-    from cardbase.decks import desk
-
-    with STATE.connect() as conn:
-        report = desk.registration_sheet(conn, name, file, player, paper, force=force)
+    report = STATE.library.registration_sheet(name, file, player, paper, force=force)
     note = "" if report.valid else f", marked NOT VALID ({plural(len(report.problems), 'problem')})"
     render.echo(f"{file}: registration sheet for '{report.source}' written{note}")
 
@@ -323,11 +308,7 @@ def build(
 
     Example: cardbase deck build --sphere chaos --heroes 3 --save
     """
-    from cardbase.decks import desk
-
-    built = desk.build_and_keep(
-        STATE.library, sphere, heroes, save=save, name=name, out=out, force=force,
-    )  # fmt: skip
+    built = STATE.library.build_deck(sphere, heroes, save=save, name=name, out=out, force=force)
     result, stats = built.result, built.stats
     if result.shortage or built.report is None:
         render.echo(f"{CROSS} cannot build a {result.sphere} deck: {result.shortage}", err=True)

@@ -154,10 +154,8 @@ def helper(
     deck: str = Form(""),
 ) -> HTMLResponse:
     """Deck Builder Helper: `deck build`'s legal deck of one sphere from what you own."""
-    from cardbase.decks.desk import build_and_keep
-
     site = site_of(request)
-    built = build_and_keep(site.library(request), sphere, heroes)
+    built = site.library(request).build_deck(sphere, heroes)
     result = built.result
     if result.shortage:
         notes = [f"✘ cannot build a {result.sphere} deck: {result.shortage}"]
