@@ -116,6 +116,7 @@ def test_holdings_that_meet_keep_both_notes(sample: Run, tmp_path: Path) -> None
     ]
 
 
+@pytest.mark.slow  # over a second: CI runs it (pytest -m 'slow or not slow')
 def test_the_move_on_postgresql(sample: Run, pg_url) -> None:  # type: ignore[no-untyped-def]
     ok(sample, "db", "copy", str(sample.db_path), pg_url.url)
     league = Run(pg_url.url)  # type: ignore[arg-type]

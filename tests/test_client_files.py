@@ -1206,6 +1206,7 @@ def damages(draw: st.DrawFn) -> Damage:
     return Damage(name, None, tuple(draw(st.lists(flip, min_size=1, max_size=6))))
 
 
+@pytest.mark.slow  # over a second: CI runs it (pytest -m 'slow or not slow')
 @settings(
     max_examples=40, deadline=None, database=None, derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],

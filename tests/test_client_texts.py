@@ -39,6 +39,7 @@ def test_a_dry_run_says_what_it_would_do_and_changes_nothing(real: Run) -> None:
     assert list(real.db_path.parent.glob("*before-import-client*")) == []
 
 
+@pytest.mark.slow  # over a second: CI runs it (pytest -m 'slow or not slow')
 def test_texts_and_lore_in_every_language(real: Run) -> None:
     report = json.loads(ok(real, "catalog", "import-client", str(CLIENT), "-o", "json"))
     assert report["matched"] == 707
@@ -62,6 +63,7 @@ def test_texts_and_lore_in_every_language(real: Run) -> None:
     assert (again["changed"], again["translations"], again["backup"]) == (0, 0, None)
 
 
+@pytest.mark.slow  # over a second: CI runs it (pytest -m 'slow or not slow')
 def test_the_tool_finds_the_tcg_folder_from_the_client_or_the_files(
     real: Run, tmp_path: Path
 ) -> None:

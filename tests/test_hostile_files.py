@@ -126,6 +126,7 @@ def test_a_row_bomb_is_refused_by_trade_match(db_path: Path, tmp_path: Path) -> 
     assert "a cell at A501001" in message
 
 
+@pytest.mark.slow  # over a second: CI runs it (pytest -m 'slow or not slow')
 def test_a_shared_text_used_by_every_cell_is_measured_as_copied(
     db_path: Path, tmp_path: Path
 ) -> None:
@@ -144,6 +145,7 @@ def test_old_xls_files_are_checked_before_calamine(db_path: Path, name: str) -> 
     assert_bounded(db_path, "import", str(CORPUS / name))
 
 
+@pytest.mark.slow  # over a second: CI runs it (pytest -m 'slow or not slow')
 @pytest.mark.parametrize("command", [("import",), ("catalog", "import"), ("deck", "check")])
 def test_devices_pipes_and_folders_are_refused_unread(
     db_path: Path, tmp_path: Path, command: tuple[str, ...]
@@ -165,6 +167,7 @@ def test_devices_pipes_and_folders_are_refused_unread(
         assert f"not a regular file: it is {kind}" in message
 
 
+@pytest.mark.slow  # over a second: CI runs it (pytest -m 'slow or not slow')
 def test_a_million_column_header_is_refused_quickly(db_path: Path, tmp_path: Path) -> None:
     path = tmp_path / "wide.csv"
     path.write_bytes(b",".join(b"c%d" % n for n in range(1_000_000)) + b"\nx\n")

@@ -23,7 +23,7 @@ def location(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Locatio
     if request.param == "sqlite":
         yield tmp_path / "cards.db"
         return
-    yield request.getfixturevalue("pg_url")
+    yield request.getfixturevalue("pg_sample")
 
 
 def test_the_library_is_the_package_s_entry_point() -> None:
@@ -125,6 +125,7 @@ def _readme_example() -> str:
     return found.group(1)
 
 
+@pytest.mark.slow  # over a second: CI runs it (pytest -m 'slow or not slow')
 def test_the_readme_s_example_runs(tmp_path: Path) -> None:
     """As a user would run it: a script of its own, in a folder of its own."""
     script = tmp_path / "example.py"

@@ -438,6 +438,7 @@ def test_bad_queries_point_at_the_problem(
 TOKENS = st.sampled_from(QUERY_TOKENS)
 
 
+@pytest.mark.slow  # over a second: CI runs it (pytest -m 'slow or not slow')
 @settings(max_examples=300, deadline=None)
 @given(st.lists(TOKENS | st.text(max_size=8), max_size=8), st.sampled_from([" ", "", "  "]))
 def test_token_soup_parses_or_raises_query_error(

@@ -437,6 +437,7 @@ def test_every_condition_and_its_name_is_a_condition() -> None:
         parse_condition("mintt")
 
 
+@pytest.mark.slow  # over a second: CI runs it (pytest -m 'slow or not slow')
 @settings(max_examples=300, deadline=None)
 @given(
     st.sampled_from(["cond", "lang", "in", "tag"]),

@@ -155,6 +155,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.mark.slow  # over a second: CI runs it (pytest -m 'slow or not slow')
 @settings(
     max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

@@ -162,6 +162,7 @@ def test_the_pages_text_is_words_not_markup(pages: Pages) -> None:
     assert "Search" in text_of(pages.get("/search").text)
 
 
+@pytest.mark.slow  # over a second: CI runs it (pytest -m 'slow or not slow')
 def test_serve_on_another_address_warns_and_open_starts_the_browser(db_path: Path) -> None:
     """`--host 0.0.0.0` says who can reach the pages before serving; `--open` hands the URL
     to the browser Python's webbrowser finds ($BROWSER, here a script that notes it)."""
