@@ -53,6 +53,17 @@ class Card:
     def owned(self) -> int:
         return self.nonfoil + self.foil
 
+    @property
+    def sphere_shown(self) -> str:
+        """A Hero has no sphere and is shown as one: 'Hero', else its sphere ('' for none).
+        Tables, card faces, deck workbooks and stats all show it so."""
+        return "Hero" if self.hero else (self.sphere or "")
+
+    @property
+    def stats_shown(self) -> str:
+        """Attack and defense as a card prints them, '3/4'; '' for a card without them."""
+        return f"{self.attack}/{self.defense}" if self.attack is not None else ""
+
     def label(self) -> str:
         """How messages name a card: its name and its code."""
         return f"{self.name} ({self.code})"

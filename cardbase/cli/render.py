@@ -83,8 +83,8 @@ def _text(value: object) -> str:
 _SHOWN = {
     "code": "str(card.code)",
     "rarity": "card.code.rarity_name",
-    "sphere": "'Hero' if card.hero else (card.sphere or '')",
-    "attack": "f'{card.attack}/{card.defense}' if card.attack is not None else ''",
+    "sphere": "card.sphere_shown",
+    "attack": "card.stats_shown",
     "nonfoil": "_count(card.nonfoil)",
     "foil": "_count(card.foil)",
 }

@@ -76,7 +76,7 @@ def deck_rows(placed: list[Placed]) -> list[list[Any]]:
     rows = []
     for item in placed:
         values = item.card.to_dict()
-        values["sphere"] = "Hero" if item.card.hero else item.card.sphere or ""
+        values["sphere"] = item.card.sphere_shown
         cells = [values[key] for key in DECK_CARD_KEYS]
         rows.append([item.line.section.title(), item.line.copies, *cells])
     return rows
