@@ -12,11 +12,16 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
+from cardbase.db import tables
 from cardbase.errors import CardbaseError, shorten
 from cardbase.fields import CONDITIONS
 from cardbase.naming import clean, label_key
 from cardbase.similar import closest
+
+if TYPE_CHECKING:
+    from cardbase.db.engine import Connection
 
 # Best first: cond>=lp means LP or better.
 CONDITION_NAMES: dict[str, str] = {
@@ -188,6 +193,15 @@ def parse_tags(values: Iterable[str]) -> str:
 
 def tag_list(stored: str) -> list[str]:
     return stored.split(TAG_SEPARATOR) if stored else []
+
+
+def stored_labels(conn: Connection, column: str) -> list[str]:
+    """Each location (`column` ``location``) or each tag alone (``tags``) that the
+    connection's collector's copies hold, as stored, once each: what a new label's spelling
+    and a query's `in:` and `tag:` terms are matched against."""
+    rows = conn.execute(f"SELECT DISTINCT {column} FROM {tables.MY_HOLDING} WHERE {column} <> ''")
+    split = tag_list if column == "tags" else lambda text: [text]
+    return list(dict.fromkeys(label for (text,) in rows for label in split(text)))
 
 
 def with_tags(stored: str, added: str) -> str:

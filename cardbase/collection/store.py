@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 
 from cardbase.catalog.cards import CardLike, card_refs_by_id, cards_by_id, id_chunks
 from cardbase.catalog.names import NOTHING_CHANGED
-from cardbase.collection.attributes import parse_tags, tag_list
+from cardbase.collection.attributes import parse_tags, stored_labels, tag_list
 from cardbase.collection.changes import Batch, Change, Holding, Mode, Request
 from cardbase.collection.plan import Defaults, Working, apply, problems_message
 from cardbase.db import tables
@@ -90,19 +90,12 @@ def _same_spellings(conn: Connection, requests: list[Request]) -> list[Request]:
 def location_spellings(conn: Connection) -> dict[str, str]:
     """The collector's locations as first spelled, by their folded names (`label_key`: an
     old NFD spelling is the NFC one)."""
-    return {
-        label_key(row[0]): row[0]
-        for row in conn.execute(f"SELECT DISTINCT location FROM {tables.MY_HOLDING}")
-    }
+    return {label_key(location): location for location in stored_labels(conn, "location")}
 
 
 def tag_spellings(conn: Connection) -> dict[str, str]:
     """The collector's tags as first spelled, by their folded words (`label_key`)."""
-    return {
-        label_key(tag): tag
-        for row in conn.execute(f"SELECT DISTINCT tags FROM {tables.MY_HOLDING} WHERE tags != ''")
-        for tag in tag_list(row[0])
-    }
+    return {label_key(tag): tag for tag in stored_labels(conn, "tags")}
 
 
 def read_holdings(

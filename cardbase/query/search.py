@@ -19,7 +19,6 @@ from cardbase.catalog.cards import (
     Card,
     card_from_row,
 )
-from cardbase.db import tables
 from cardbase.db.engine import Connection, Engine
 from cardbase.db.interrupt import interruptible, step_budget
 from cardbase.errors import CardbaseError, shorten
@@ -218,12 +217,9 @@ def stored_spellings(conn: Connection) -> Callable[[str], list[str]]:
 
     def spellings(column: str) -> list[str]:
         if column not in read:
-            rows = conn.execute(
-                f"SELECT DISTINCT {column} FROM {tables.MY_HOLDING} WHERE {column} <> ''"
-            ).fetchall()
-            parts = (text.split(",") if column == "tags" else [text] for (text,) in rows)
-            found = {part for texts in parts for part in texts}
-            read[column] = sorted(found)
+            from cardbase.collection.attributes import stored_labels  # with a copy term only
+
+            read[column] = sorted(stored_labels(conn, column))
         return read[column]
 
     return spellings
