@@ -62,12 +62,7 @@ class Library:
         """The database at `location`: a SQLite file (created, with the game's catalogue,
         if there is none), a ``postgresql://`` URL, or None for $CARDBASE_DB, else the file in
         the user's data folder. A collector that does not exist is refused here."""
-        from cardbase.db.paths import resolve_db_path
-
-        if isinstance(location, Path | PostgresUrl):
-            library = cls(location, collector, defaults)
-        else:
-            library = cls(resolve_db_path(location), collector, defaults)
+        library = cls(_where(location), collector, defaults)
         with library.reading():
             pass  # made ready (created, upgraded) and the collector checked, once
         return library
@@ -93,13 +88,11 @@ class Library:
         from cardbase.catalog.choice import catalogue_file, new_database_catalogue
         from cardbase.catalog.load import checked_rows, read_catalogue
         from cardbase.db.connect import create_database
-        from cardbase.db.paths import resolve_db_path
 
         chosen = catalogue_file(str(catalogue)) if catalogue else new_database_catalogue()
         checked_rows(read_catalogue(chosen), str(chosen), skip_bad=False)
-        where = location if isinstance(location, Path | PostgresUrl) else resolve_db_path(location)
-        library = cls(where)
-        create_database(where, library, chosen)
+        library = cls(_where(location))
+        create_database(library.location, library, chosen)
         return library
 
     # -- connections --------------------------------------------------------------------
@@ -409,3 +402,13 @@ class Library:
 
         where = None if out is None else Path(out)
         return build_and_keep(self, sphere, heroes, save=save, name=name, out=where, force=force)
+
+
+def _where(location: str | Path | Location | None) -> Location:
+    """A location as given, or named by text (a path or URL), or None: $CARDBASE_DB, else the
+    file in the user's data folder."""
+    if isinstance(location, Path | PostgresUrl):
+        return location
+    from cardbase.db.paths import resolve_db_path
+
+    return resolve_db_path(location)
