@@ -13,6 +13,17 @@ from __future__ import annotations
 from enum import Enum
 from typing import NamedTuple
 
+from cardbase.fieldtypes import (
+    Choice,
+    FieldType,
+    Flag,
+    Gems,
+    Names,
+    Number,
+    Text,
+    Traits,
+    Words,
+)
 from cardbase.games import DEFAULT_GAME, GAMES
 
 # The game's vocabulary.
@@ -35,8 +46,6 @@ def letter_rank(column: str, letters: str) -> str:
     return f"(CASE {column} {whens} ELSE 0 END)"
 
 
-GEM_COLOURS: dict[str, str] = {"R": "red", "G": "green", "B": "blue", "Y": "yellow"}
-MAX_GEMS = 4
 # A copy's condition, best first: the scale `cond>=lp` reads and the schema checks.
 CONDITIONS: tuple[str, ...] = ("M", "NM", "LP", "MP", "HP", "DMG")
 NONFOIL, FOIL = "nonfoil", "foil"
@@ -51,10 +60,12 @@ FLAGS: dict[str, str] = {  # is:hero ... and the plain flag options --hero ...
     "nonfoil": "Cards you own in non-foil.",
     "playset": f"Names you own {PLAYSET} or more of.",
 }
-TRAIT_SEPARATOR = ", "
 # The languages of the client whose card names the catalogue carries beside the English
 # name (BCP 47 tags, as a copy's language is written); `name_column` names their columns.
 NAME_LANGUAGES: tuple[str, ...] = ("de", "en-GB", "es", "es-MX", "fr", "pt-BR", "zh-CN")
+
+
+NAMES = Names(NAME_LANGUAGES)  # the type of a card's `names`
 
 
 def name_column(language: str) -> str:
@@ -89,7 +100,9 @@ class CardField(NamedTuple):
     """One field: what the query language, options, JSON, files and tables call it.
 
     `name` is the query term and plain option (`trait:`, `--trait`); `key` the card's
-    attribute, JSON key and catalogue CSV column where it has one (`traits`).
+    attribute, JSON key and catalogue CSV column where it has one (`traits`). A field with a
+    `type` is a column of the card table, named `key`, and an attribute of `Card` (the code's
+    parts are `Card.code`); its type says how it is stored, read and shown.
     """
 
     name: str
@@ -106,6 +119,8 @@ class CardField(NamedTuple):
     example: str = ""
     choices: tuple[str, ...] = ()
     sort: tuple[str, ...] = ()  # sort expressions, when it sorts other than by `sql`
+    type: FieldType | None = None
+    detail: bool = False  # a line of the card's detail view, under its `export` header
 
 
 def _all(attribute: str) -> tuple[str, ...]:
@@ -122,44 +137,53 @@ FIELDS: tuple[CardField, ...] = (
               sort=("c.game", "c.series", "c.number", "c.rarity")),
     CardField("series", Kind.NUMBER, ("set", "e", "edition"), "c.series", "series",
               export="Series",
-              option="Series number or range", example="1"),
+              option="Series number or range", example="1", type=Number(nullable=False)),
     CardField("rarity", Kind.RARITY, ("r",), "c.rarity", "rarity", export="Rarity",
               table="Rarity", option="Rarity letter or name; >=r works", example="U",
-              sort=(letter_rank("c.rarity", RARITY_LETTERS),)),
-    CardField("number", Kind.NUMBER, ("num",), "c.number", "number", export="Number"),
+              sort=(letter_rank("c.rarity", RARITY_LETTERS),), type=Text()),
+    CardField("number", Kind.NUMBER, ("num",), "c.number", "number", export="Number",
+              type=Number(nullable=False)),
     # The series' printed set, named by the game's data (cardbase.games): JSON only.
     CardField("set_name", None, (), "", "set_name"),
     CardField("name", Kind.WORDS, ("n",), "c.name", "name", True, True, "Name", table="Name",
               option="Name contains these words (prefixes)", example="chug",
-              sort=("c.name COLLATE NOCASE", "c.name")),
+              sort=("c.name COLLATE NOCASE", "c.name"), type=Words(empty=False, keyed=True)),
     CardField("type", Kind.CHOICE, ("t",), "c.type", "type", True, True, "Type", table="Type",
-              option="Creature, resource or trick", example="creature", choices=_all("types")),
-    CardField("hero", None, (), "c.hero", "hero", True, export="Hero"),
+              option="Creature, resource or trick", example="creature", choices=_all("types"),
+              type=Choice()),
+    CardField("hero", None, (), "c.hero", "hero", True, export="Hero", type=Flag()),
     CardField("sphere", Kind.CHOICE, ("s",), "c.sphere", "sphere", True, export="Sphere",
               table="Sphere", option="Sphere (none for Heroes)", example="chaos",
-              choices=(*_all("spheres"), NO_SPHERE)),
+              choices=(*_all("spheres"), NO_SPHERE), type=Choice(nullable=True)),
     CardField("trait", Kind.WORDS, ("tr", "traits"), "c.traits", "traits", True,
-              export="Traits", option="Has this trait", example="chugawug"),
+              export="Traits", option="Has this trait", example="chugawug", type=Traits(),
+              detail=True),
     CardField("cost", Kind.NUMBER, ("cmc", "mv", "manavalue"), "c.cost", "cost", True,
               export="Cost", table="Cost",
-              option="Cost, a range or a comparison", example="2..4"),
+              option="Cost, a range or a comparison", example="2..4", type=Number(),
+              detail=True),
     CardField("attack", Kind.NUMBER, ("atk", "pow", "power"), "c.attack", "attack", True,
               export="Attack",
-              table="Atk/Def", option="Attack, a range or a comparison", example="'>=5'"),
+              table="Atk/Def", option="Attack, a range or a comparison", example="'>=5'",
+              type=Number(), detail=True),
     CardField("defense", Kind.NUMBER, ("def", "tou", "toughness"), "c.defense", "defense", True,
-              export="Defense", option="Defense, a range or a comparison", example="3"),
+              export="Defense", option="Defense, a range or a comparison", example="3",
+              type=Number(), detail=True),
     CardField("gems", Kind.NUMBER, (), "length(c.gems)", "gems", True, export="Gems",
-              table="Gems", option="Number of gems", example="3.."),
+              table="Gems", option="Number of gems", example="3..", type=Gems(), detail=True),
     CardField("gem", Kind.GEM, (), "c.gems", option="Gem colours it has at least",
               example="rr"),
     CardField("text", Kind.WORDS, ("o", "oracle"), "c.text", "text", True, export="Text",
-              text_only=True, option="Game text has these words", example="stun"),
-    CardField("lore", None, (), "c.lore", "lore", True, export="Lore", text_only=True),
-    CardField("artist", None, (), "c.artist", "artist", True, export="Artist"),
+              text_only=True, option="Game text has these words", example="stun", type=Text(),
+              detail=True),
+    CardField("lore", None, (), "c.lore", "lore", True, export="Lore", text_only=True,
+              type=Text(), detail=True),
+    CardField("artist", None, (), "c.artist", "artist", True, export="Artist", type=Words(),
+              detail=True),
     # The card's names in other languages (NAME_LANGUAGES): language -> name in JSON.
-    CardField("names", None, (), "c.names", "names"),
+    CardField("names", None, (), "c.names", "names", type=NAMES),
     CardField("game", Kind.CHOICE, (), "c.game", "game", True, option="Which game's cards",
-              example=DEFAULT_GAME, choices=tuple(GAMES)),
+              example=DEFAULT_GAME, choices=tuple(GAMES), type=Choice()),
     CardField("owned", Kind.NUMBER, (), OWNED_SQL),
     CardField("nonfoil", Kind.NUMBER, (), "coalesce(o.nonfoil, 0)", "nonfoil",
               export="Nonfoil", table="Owned"),
@@ -217,6 +241,25 @@ SORT_KEYS: dict[str, tuple[str, ...]] = {
     if field.sort or field.kind in (Kind.NUMBER, Kind.CHOICE)
 }
 FIELD_BY_KEY: dict[str, CardField] = {field.key: field for field in FIELDS if field.key}
+# The card table's fields, a column each named by its key (`cardbase.db.tables.CARD_COLUMNS`).
+STORED_FIELDS: tuple[CardField, ...] = tuple(f for f in FIELDS if f.type and f.key)
+DETAIL_FIELDS: tuple[CardField, ...] = tuple(field for field in FIELDS if field.detail)
+
+
+def _card_column_types() -> dict[str, FieldType]:
+    """The card table's columns but the id, each with its type: the game first (the first
+    part of a card's key), then each stored field in the registry's order, a keyed name
+    followed by its folded key (``name_key``)."""
+    columns: dict[str, FieldType] = {}
+    for field in sorted(STORED_FIELDS, key=lambda field: field.key != "game"):
+        if field.key and field.type:
+            columns[field.key] = field.type
+            if field.type.keyed:
+                columns[f"{field.key}_key"] = Text()
+    return columns
+
+
+CARD_COLUMN_TYPES: dict[str, FieldType] = _card_column_types()
 JSON_KEYS: tuple[str, ...] = tuple(field.key for field in FIELDS if field.key)
 CATALOGUE_COLUMNS: tuple[str, ...] = tuple(f.key for f in FIELDS if f.key and f.catalogue)
 NAME_COLUMNS: tuple[str, ...] = tuple(name_column(language) for language in NAME_LANGUAGES)

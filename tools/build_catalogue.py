@@ -21,7 +21,8 @@ from cardbase.client.archetypes import ClientError
 from cardbase.client.cards import read_client_cards
 from cardbase.client.folder import find_client
 from cardbase.client.texts import card_texts
-from cardbase.fields import NAME_LANGUAGES, TRAIT_SEPARATOR, name_column
+from cardbase.fields import NAME_LANGUAGES, name_column
+from cardbase.fieldtypes import TRAIT_SEPARATOR
 from cardbase.games import DEFAULT_GAME
 
 COLUMNS = ("code", "name", "type", "hero", "sphere", "traits", "cost", "attack", "defense",

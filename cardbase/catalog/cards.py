@@ -1,31 +1,41 @@
 """Cards as read commands see them, fetched with plain sqlite3.
 
 `Card` is the one shape every command renders and every JSON consumer gets, so its
-`to_dict` is the documented card object.
+`to_dict` is the documented card object. Its attributes are the registry's stored fields
+(`cardbase.fields.STORED_FIELDS`), the code's parts made one `code`; the row reader and the
+JSON object are made from the registry, and an import-time check says so if `Card` and the
+registry part.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
 from cardbase.codes import CollectorCode
 from cardbase.db import tables
 from cardbase.db.engine import Connection
-from cardbase.fields import JSON_KEYS, NAME_LANGUAGES, TRAIT_SEPARATOR
+from cardbase.fields import DETAIL_FIELDS, FIELD_BY_KEY, JSON_KEYS, NAMES, STORED_FIELDS
 from cardbase.games import DEFAULT_GAME, set_name
 from cardbase.text import plural
 
-CARD_COLUMNS_SQL = "c.*, coalesce(o.nonfoil, 0) AS nonfoil, coalesce(o.foil, 0) AS foil"
+# Named, not ``c.*``: a table made by an older schema and upgraded has its later columns
+# last, where a new one has them in the registry's order.
+CARD_COLUMNS_SQL = (
+    ", ".join(f"c.{column}" for column in tables.CARD_COLUMNS)
+    + ", coalesce(o.nonfoil, 0) AS nonfoil, coalesce(o.foil, 0) AS foil"
+)
 CARD_FROM_SQL = f"{tables.CARD_TABLE} AS c"
 OWNERSHIP_JOIN_SQL = f"LEFT JOIN {tables.MY_OWNERSHIP} AS o ON o.card_id = c.id"
 SELECT_CARDS = f"SELECT {CARD_COLUMNS_SQL} FROM {CARD_FROM_SQL} {OWNERSHIP_JOIN_SQL}"
 CATALOGUE_ORDER = "c.game, c.series, c.number, c.rarity"
 ID_CHUNK = 5_000  # ids per IN (...) list; well under SQLite's limit on parameters
+CODE_PARTS = ("series", "rarity", "number")  # stored apart, held as one `Card.code`
 
 
 @dataclass(slots=True)
@@ -72,13 +82,32 @@ class Card:
         return name_in_language(self.name, self.names, language)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON card object: `cardbase.fields.JSON_KEYS`, in order."""
+        """The JSON card object: `cardbase.fields.JSON_KEYS`, in order, each value as its
+        field's type writes it."""
         code = self.code
         derived = {"code": str(code), "series": code.series, "rarity": code.rarity,
-                   "number": code.number, "traits": list(self.traits),
-                   "names": split_names(self.names),
-                   "set_name": set_name(self.game, code.series)}  # fmt: skip
-        return {key: derived[key] if key in derived else getattr(self, key) for key in JSON_KEYS}
+                   "number": code.number, "set_name": set_name(self.game, code.series)}  # fmt: skip
+        return {
+            key: derived[key] if key in derived else _JSON_VALUE[key](getattr(self, key))
+            for key in JSON_KEYS
+        }
+
+
+def _as_is(value: Any) -> Any:
+    return value
+
+
+_JSON_VALUE: dict[str, Callable[[Any], Any]] = {
+    key: field.type.json if field.type else _as_is for key, field in FIELD_BY_KEY.items()
+}
+_HELD = frozenset({"id", "code", "nonfoil", "foil"})  # what `Card` holds besides the fields
+_ATTRIBUTES = {f.key for f in STORED_FIELDS if f.key and f.key not in CODE_PARTS}
+if {f.name for f in dataclasses.fields(Card)} != _HELD | _ATTRIBUTES:  # pragma: no cover
+    raise TypeError(
+        f"Card's attributes and the registry's stored fields differ: "
+        f"{sorted({f.name for f in dataclasses.fields(Card)} ^ (_HELD | _ATTRIBUTES))}; a "
+        "stored field (cardbase.fields) needs its typed attribute on Card"
+    )
 
 
 _NOT_ASCII_ALNUM = re.compile(r"[^0-9a-z]+")
@@ -96,16 +125,13 @@ def name_key(name: str) -> str:
 def join_names(names: Iterable[str]) -> str:
     """A card's `names` column: its name in each of `NAME_LANGUAGES`, a line each in that
     order ("" where it has none), without the empty lines at the end."""
-    return "\n".join(" ".join(name.split()) for name in names).rstrip("\n")
+    return NAMES.joined(list(names))
 
 
 def split_names(names: str) -> dict[str, str]:
     """`join_names` read back: language -> name, for the languages the card has a name in."""
-    return {
-        language: name
-        for language, name in zip(NAME_LANGUAGES, names.split("\n"), strict=False)
-        if name
-    }
+    result: dict[str, str] = NAMES.json(names)
+    return result
 
 
 def name_in_language(name: str, names: str, language: str) -> str:
@@ -132,35 +158,41 @@ _OWNED_AT = len(tables.CARD_COLUMNS)
 _make_code = functools.partial(tuple.__new__, CollectorCode)  # skips NamedTuple's __new__
 
 
-def card_from_row(row: Sequence[Any]) -> Card:
-    """A card from a row of ``c.*`` (in `tables.CARD_COLUMNS` order), then nonfoil and foil.
-
-    Unpacked by position, because a search can turn thousands of rows into cards on a cold
-    start, and this is three times faster than looking columns up by name.
-    """
-    (card_id, game, series, rarity, number, name, _name_key, type_, hero, sphere, traits,
-     cost, attack, defense, gems, text, lore, artist, names) = row[:_OWNED_AT]  # fmt: skip
-    owned = len(row) > _OWNED_AT
-    return Card(
-        card_id,
-        game,
-        _make_code((series, rarity, number)),
-        name,
-        type_,
-        bool(hero),
-        sphere,
-        tuple(traits.split(TRAIT_SEPARATOR)) if traits else (),
-        cost,
-        attack,
-        defense,
-        gems or "",
-        text or "",
-        lore or "",
-        artist or "",
-        names or "",
-        row[_OWNED_AT] if owned else 0,
-        row[_OWNED_AT + 1] if owned else 0,
+def _card_maker() -> Callable[[Sequence[Any]], Card]:
+    """`card_from_row`, compiled from the registry as `collections.namedtuple` makes its
+    methods: each attribute's expression is its type's `load` over the row's column, the
+    whole made one function, because a search can turn thousands of rows into cards on a
+    cold start and a call per value would cost three times as much."""
+    names = [f"v{position}" for position in range(_OWNED_AT)]
+    at = dict(zip(tables.CARD_COLUMNS, names, strict=True))
+    sources = {
+        "id": at["id"],
+        "code": f"_code(({', '.join(at[part] for part in CODE_PARTS)}))",
+        "nonfoil": f"(row[{_OWNED_AT}] if owned else 0)",
+        "foil": f"(row[{_OWNED_AT + 1}] if owned else 0)",
+    }
+    for field in STORED_FIELDS:
+        key = field.key
+        if key and key in _ATTRIBUTES and field.type:
+            sources[key] = field.type.load.format(at[key])
+    arguments = ", ".join(sources[attribute.name] for attribute in dataclasses.fields(Card))
+    source = (
+        f"def card_from_row(row):\n"
+        f"    ({', '.join(names)},) = row[:{_OWNED_AT}]\n"
+        f"    owned = len(row) > {_OWNED_AT}\n"
+        f"    return Card({arguments})"
     )
+    namespace = {"Card": Card, "_code": _make_code}
+    exec(source, namespace)
+    made: Callable[[Sequence[Any]], Card] = namespace["card_from_row"]  # type: ignore[assignment]
+    made.__doc__ = (
+        "A card from a row of `CARD_COLUMNS_SQL` (`tables.CARD_COLUMNS`, then nonfoil and "
+        "foil, which a row may leave out)."
+    )
+    return made
+
+
+card_from_row = _card_maker()
 
 
 def fetch_cards(
@@ -278,7 +310,9 @@ def in_language(conn: Connection, card: Card, language: str) -> Card:
 
 def detail_lines(card: Card) -> list[tuple[str, str]]:
     """Label/value pairs for one card shown in full, in the order a card reads: what `show`
-    prints and the card page lists, so the two read the same."""
+    prints and the card page lists, so the two read the same. Between what identifies the
+    card and what the collector owns come the registry's `DETAIL_FIELDS`, each under its
+    export header as its type words it, left out when the card has none."""
     series = card.code.series
     named = set_name(card.game, series)
     lines = [
@@ -291,21 +325,10 @@ def detail_lines(card: Card) -> list[tuple[str, str]]:
         ("Type", f"{card.type} - Hero" if card.hero else card.type),
         ("Sphere", card.sphere or "none (Hero)"),
     ]
-    if card.traits:
-        lines.append(("Traits", ", ".join(card.traits)))
-    if card.cost is not None:
-        unit = "star" if card.type == "Trick" else "coin"
-        lines.append(("Cost", plural(card.cost, unit)))
-    if card.attack is not None:
-        lines.append(("Attack", str(card.attack)))
-        lines.append(("Defense", str(card.defense)))
-    lines.append(("Gems", f"{card.gems} ({len(card.gems)})" if card.gems else "none"))
-    if card.text:
-        lines.append(("Text", card.text))
-    if card.lore:
-        lines.append(("Lore", card.lore))
-    if card.artist:
-        lines.append(("Artist", card.artist))
+    for field in DETAIL_FIELDS:
+        shown = _detail(card, field.key or field.name)
+        if shown:
+            lines.append((field.export or field.name, shown))
     names = {tag: name for tag, name in split_names(card.names).items() if name != card.name}
     if names:  # the ones that differ from the name shown
         lines.append(("Names", "\n".join(f"{tag}: {name}" for tag, name in names.items())))
@@ -313,3 +336,13 @@ def detail_lines(card: Card) -> list[tuple[str, str]]:
     if card.game != DEFAULT_GAME:
         lines.append(("Game", card.game))
     return lines
+
+
+def _detail(card: Card, key: str) -> str:
+    """One detail field's wording, '' for none: a cost counts the coins (stars for a trick)
+    it takes; the rest are as their types word them."""
+    value = getattr(card, key)
+    if key == "cost" and value is not None:
+        return plural(value, "star" if card.type == "Trick" else "coin")
+    field_type = FIELD_BY_KEY[key].type
+    return field_type.detail(value) if field_type else str(value)

@@ -15,33 +15,34 @@ from operator import itemgetter
 
 from cardbase.catalog.cards import join_names, name_key
 from cardbase.codes import parse_code
-from cardbase.errors import CardbaseError
-from cardbase.fields import (
-    CATALOGUE_COLUMNS,
-    GEM_COLOURS,
-    MAX_GEMS,
-    NAME_COLUMNS,
-    TRAIT_SEPARATOR,
-)
+from cardbase.db.tables import CARD_COLUMNS
+from cardbase.fields import FIELDS, NAME_COLUMNS
+from cardbase.fieldtypes import Choice, Flag, Names, RowError
 from cardbase.games import DEFAULT_GAME, GAMES, Game
 from cardbase.limits import MAX_CELL
 from cardbase.similar import closest
 
-TRUE_WORDS = frozenset({"yes", "y", "true", "t", "1", "x", "hero"})
-FALSE_WORDS = frozenset({"", "no", "n", "false", "f", "0"})
 NO_SPHERE_WORDS = frozenset({"", "none", "hero", "-"})
 # C0 controls but tab, line feed and carriage return; DEL; C1 controls (U+009B is CSI).
 CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-# The order `RowReader` takes a row's values in; every catalogue column, once.
-_ORDER = ("game", "code", "name", "type", "hero", "sphere", "cost", "attack", "defense",
-          "traits", "gems", "text", "lore", "artist", *NAME_COLUMNS)  # fmt: skip
-assert sorted(_ORDER) == sorted((*CATALOGUE_COLUMNS, *NAME_COLUMNS)), "_ORDER misses a column"
+# The catalogue's fields (code, name, type ... game), in the registry's order. Those whose
+# value is their own cell's are read by their types; the code, game, type, hero, sphere and
+# names are read together by `RowReader`'s rules, a Hero's sphere depending on its type.
+CATALOGUE_FIELDS = tuple(field for field in FIELDS if field.catalogue and field.key)
+_BY_RULE = (Choice, Flag, Names)
+_HERO = Flag()
+PLAIN_FIELDS = tuple(
+    field
+    for field in CATALOGUE_FIELDS
+    if field.type and field.key != "code" and not isinstance(field.type, _BY_RULE)
+)
+_ORDER: tuple[str, ...] = (*(field.key or "" for field in CATALOGUE_FIELDS), *NAME_COLUMNS)
+_STORED = CARD_COLUMNS[1:]  # the card table's columns but the id, in its order
+_RULE_KEYS = ("game", "code", "type", "hero", "sphere")
+# The stored columns the rules make, in the order `RowReader` makes them.
+_MADE = ("game", "series", "rarity", "number", "name_key", "type", "hero", "sphere", "names")
 
 Row = tuple[object, ...]  # the card table's columns but the id, in `tables.CARD_COLUMNS` order
-
-
-class RowError(CardbaseError):
-    """One bad value in one row; collected, never shown alone."""
 
 
 class RowReader:
@@ -60,9 +61,25 @@ class RowReader:
         self._controls = controls
         self._games: dict[str, Game] = {}
         self._kinds: dict[tuple[str, str, str, str], tuple[str, bool, str | None]] = {}
-        self._stats: dict[str, int | None] = {"": None}
-        self._traits: dict[str, str] = {}
-        self._gems: dict[str, str] = {}
+        at = {key: position for position, key in enumerate(_ORDER)}
+        # Each plain field: its cell's place in `_values`, its type's parse, its key, and the
+        # verdicts on values already read where its values repeat.
+        self._plain: tuple[tuple[int, Callable[[str, str], object], str, dict | None], ...]
+        self._plain = tuple(
+            (at[field.key], field.type.parse, field.key, {} if field.type.repeats else None)
+            for field in PLAIN_FIELDS
+            if field.key and field.type
+        )
+        self._rules = itemgetter(*(at[key] for key in _RULE_KEYS))
+        self._names_at = len(CATALOGUE_FIELDS)
+        plain_keys = [field.key for field in PLAIN_FIELDS]
+        self._name_at, self._attack_at, self._defense_at = (
+            plain_keys.index(key) for key in ("name", "attack", "defense")
+        )
+        # The stored row out of the rules' values, then the plain ones.
+        self._stored = itemgetter(
+            *(_MADE.index(c) if c in _MADE else len(_MADE) + plain_keys.index(c) for c in _STORED)
+        )
 
     def __call__(self, row: list[str]) -> Row:
         if len(row) < self._width:
@@ -70,40 +87,38 @@ class RowReader:
         row.append("")
         if self._controls or max(map(len, row)) > MAX_CELL:
             self._check_characters(row)
-        (game_text, code_text, name, type_text, hero_text, sphere_text, cost_text, attack_text,
-         defense_text, traits, gems, text, lore, artist, *names) = self._values(row)  # fmt: skip
+        cells = self._values(row)
+        game_text, code_text, type_text, hero_text, sphere_text = self._rules(cells)
         game = self._games.get(game_text)
         if game is None:
             game = self._games[game_text] = _game(game_text)
         code = parse_code(code_text)
-        name = " ".join(name.split())
-        if not name:
-            raise RowError("the name is empty")
+        plain: list[object] = []
+        for at, parse, key, verdicts in self._plain:
+            text = cells[at]
+            if verdicts is None:
+                plain.append(parse(text, key))
+            elif text in verdicts:
+                plain.append(verdicts[text])
+            else:  # the column is named only in an error, so a text's value is shared
+                value = verdicts[text] = parse(text, key)
+                plain.append(value)
         kind_key = (game.key, type_text, hero_text, sphere_text)
         kind = self._kinds.get(kind_key)
         if kind is None:
             kind = self._kinds[kind_key] = _kind(game, type_text, hero_text, sphere_text)
         card_type, hero, sphere = kind
-        cost = self._stat("cost", cost_text)
-        attack = self._stat("attack", attack_text)
-        defense = self._stat("defense", defense_text)
+        attack, defense = plain[self._attack_at], plain[self._defense_at]
         if card_type in game.fighting_types:
             if attack is None or defense is None:
                 raise RowError(f"a {card_type} needs attack and defense")
         elif attack is not None or defense is not None:
             raise RowError(f"a {card_type} has no attack or defense; leave them empty")
-        traits = _remembered(self._traits, traits, _traits)
-        gems = _remembered(self._gems, gems, _gems)
-        return (game.key, code.series, code.rarity, code.number, name, name_key(name),
-                card_type, hero, sphere, traits, cost, attack, defense, gems, text.strip(),
-                lore.strip(), " ".join(artist.split()), join_names(names))  # fmt: skip
-
-    def _stat(self, column: str, text: str) -> int | None:
-        try:
-            return self._stats[text]
-        except KeyError:  # the column is named only in an error, so a text's number is shared
-            number = self._stats[text] = _stat(column, text)
-            return number
+        made = (game.key, code.series, code.rarity, code.number,
+                name_key(str(plain[self._name_at])), card_type, hero, sphere,
+                join_names(cells[self._names_at :]))  # fmt: skip
+        stored: Row = self._stored((*made, *plain))
+        return stored
 
     def _check_characters(self, row: list[str]) -> None:
         """Refuse control characters (ESC and the rest), which a terminal would obey when
@@ -119,13 +134,6 @@ class RowReader:
                     f"{column} has the control character U+{ord(bad.group()):04X} at character "
                     f"{bad.start() + 1}; remove it (tabs and line breaks are fine)"
                 )
-
-
-def _remembered(cache: dict[str, str], text: str, check: Callable[[str], str]) -> str:
-    found = cache.get(text)
-    if found is None:
-        found = cache[text] = check(text)
-    return found
 
 
 def _game(text: str) -> Game:
@@ -156,7 +164,7 @@ def _choice(kind: str, text: str, choices: Iterable[str]) -> str:
 
 
 def _type_and_hero(game: Game, type_text: str, hero_text: str) -> tuple[str, bool]:
-    hero = _flag("hero", hero_text)
+    hero = _HERO.parse(hero_text, "hero")
     word = type_text.strip().lower()
     if word == "hero":  # lists often say "Hero" where the card says "Creature - Hero"
         return game.fighting_types[0], True
@@ -176,42 +184,3 @@ def _sphere(game: Game, text: str, hero: bool) -> str | None:
     if hero:
         raise RowError(f"Heroes have no sphere, but this row says '{text.strip()}'")
     return _choice("sphere", text, game.spheres)
-
-
-def _flag(column: str, text: str) -> bool:
-    word = text.strip().lower()
-    if word in TRUE_WORDS:
-        return True
-    if word in FALSE_WORDS:
-        return False
-    raise RowError(f"{column} '{text.strip()}' is not yes or no")
-
-
-def _stat(column: str, raw: str) -> int | None:
-    text = raw.strip()
-    if not text:
-        return None
-    try:
-        number = int(text)
-    except ValueError:
-        raise RowError(f"{column} '{text}' is not a whole number") from None
-    if not 0 <= number <= 999:
-        raise RowError(f"{column} {number} is out of range (0 to 999)")
-    return number
-
-
-def _traits(text: str) -> str:
-    traits = (" ".join(t.split()) for t in text.replace(";", ",").split(",") if t.strip())
-    return TRAIT_SEPARATOR.join(traits)
-
-
-def _gems(text: str) -> str:
-    letters = "".join(ch for ch in text.upper() if not ch.isspace() and ch not in ",;-/")
-    bad = sorted({ch for ch in letters if ch not in GEM_COLOURS})
-    if bad:
-        raise RowError(f"gems '{text.strip()}' has {', '.join(bad)}; gems are R, G, B, Y")
-    if len(letters) > MAX_GEMS:
-        raise RowError(
-            f"gems '{text.strip()}' has {len(letters)} gems; a card has at most {MAX_GEMS}"
-        )
-    return letters

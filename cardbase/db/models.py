@@ -9,12 +9,23 @@ a `BatchRow` (one command or one import) of that collector, which is what undo r
 
 from __future__ import annotations
 
-from sqlalchemy import CheckConstraint, Index, UniqueConstraint, text
-from sqlmodel import Field, SQLModel
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    CheckConstraint,
+    Column,
+    Index,
+    Integer,
+    Table,
+    UniqueConstraint,
+    text,
+)
+from sqlmodel import AutoString, Field, SQLModel
 
 from cardbase.db import tables
-from cardbase.fields import CONDITIONS, FINISHES, MAX_GEMS, RARITY_LETTERS, SORT_INDEXED
-from cardbase.games import DEFAULT_GAME
+from cardbase.fields import CARD_COLUMN_TYPES, CONDITIONS, FINISHES, RARITY_LETTERS, SORT_INDEXED
+from cardbase.fieldtypes import MAX_GEMS
 
 # A card is its game, series, rarity letter and number: `1 U 5` and `1 P 5` are two cards.
 # Catalogue order is this key's, and so are the sort indexes' last columns.
@@ -42,9 +53,21 @@ def _sort_indexes() -> list[Index]:
     return indexes
 
 
-class CardRow(SQLModel, table=True):
-    __tablename__ = tables.CARD_TABLE
-    __table_args__ = (
+def _card_table() -> Table:
+    """The card table, a column for each of `CARD_COLUMN_TYPES` (the registry's stored
+    fields, `cardbase.fields`): a new card field is a registry entry, not a column here too.
+    A plain table in SQLModel's metadata, as the models' own are: nothing reads cards
+    through the ORM, and SQLModel's str, int and bool become these same column types."""
+    column_types: dict[type, Any] = {str: AutoString, int: Integer, bool: Boolean}
+    columns = [
+        Column(name, column_types[kind.python], nullable=kind.nullable)
+        for name, kind in CARD_COLUMN_TYPES.items()
+    ]
+    return Table(
+        tables.CARD_TABLE,
+        SQLModel.metadata,
+        Column("id", Integer, primary_key=True),
+        *columns,
         UniqueConstraint(*CATALOGUE_KEY, name="uq_card_code"),
         Index("ix_card_name_key", "name_key"),
         Index("ix_card_series_number", "series", "number"),
@@ -54,27 +77,8 @@ class CardRow(SQLModel, table=True):
         CheckConstraint(f"length(gems) <= {MAX_GEMS}", name="ck_card_gems"),
     )
 
-    id: int | None = Field(default=None, primary_key=True)
-    game: str = Field(default=DEFAULT_GAME)
-    series: int
-    rarity: str
-    number: int
-    name: str
-    name_key: str
-    type: str
-    hero: bool = False
-    sphere: str | None = None
-    traits: str = ""
-    cost: int | None = None
-    attack: int | None = None
-    defense: int | None = None
-    gems: str = ""
-    text: str = ""
-    lore: str = ""
-    artist: str = ""
-    # The card's names in other languages, a line each: what the full-text index reads of
-    # `CardNameRow`, kept by the same writes (`cardbase.catalog.load`).
-    names: str = ""
+
+CARD = _card_table()
 
 
 class CardNameRow(SQLModel, table=True):

@@ -7,6 +7,8 @@ checks that they have exactly these columns, so the two cannot drift apart.
 
 from __future__ import annotations
 
+from cardbase.fields import CARD_COLUMN_TYPES
+
 CARD_TABLE = "card"
 CARD_FTS_TABLE = "card_fts"
 COLLECTOR_TABLE = "collector"
@@ -19,28 +21,9 @@ DECK_ENTRY_TABLE = "deck_entry"
 CARD_NAME_TABLE = "card_name"
 CARD_TEXT_TABLE = "card_text"
 
-# The card table's columns, in order. ``name_key`` is the name folded for exact lookups.
-CARD_COLUMNS: tuple[str, ...] = (
-    "id",
-    "game",
-    "series",
-    "rarity",
-    "number",
-    "name",
-    "name_key",
-    "type",
-    "hero",
-    "sphere",
-    "traits",
-    "cost",
-    "attack",
-    "defense",
-    "gems",
-    "text",
-    "lore",
-    "artist",
-    "names",
-)
+
+# The card table's columns, in order: the id, then `cardbase.fields.CARD_COLUMN_TYPES`.
+CARD_COLUMNS: tuple[str, ...] = ("id", *CARD_COLUMN_TYPES)
 # A card's names in the client's other languages (`cardbase.fields.NAME_LANGUAGES`); the
 # card's `names` column holds them too, one a line, for the full-text index to read.
 CARD_NAME_COLUMNS: tuple[str, ...] = ("card_id", "language", "name", "name_key")

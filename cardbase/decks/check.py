@@ -18,7 +18,8 @@ from cardbase.db.engine import Connection
 from cardbase.decks.formats import FORMATS, Format, Placed, Problem, check
 from cardbase.decks.lists import DeckLine, DeckList
 from cardbase.errors import CardbaseError, shorten
-from cardbase.fields import DEFAULT_FORMAT, GEM_COLOURS
+from cardbase.fields import DEFAULT_FORMAT
+from cardbase.fieldtypes import GEM_COLOURS
 from cardbase.games import FREE_REALMS, GAMES
 
 

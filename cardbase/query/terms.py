@@ -17,6 +17,7 @@ from cardbase.codes import parse_code
 from cardbase.db import tables
 from cardbase.errors import CardbaseError, CodeError, QueryError, shorten
 from cardbase.fields import FIELD_BY_NAME, CardField, Kind
+from cardbase.fieldtypes import GEM_COLOURS
 from cardbase.limits import MAX_QUERY_CHARS, MAX_QUERY_NUMBER
 from cardbase.query import nodes as q
 from cardbase.query.holdings import HOLDING_BUILDERS
@@ -239,9 +240,9 @@ def build_words(field: CardField, op: str, value: str, at: Span, errors: Errors)
 def build_gem(field: CardField, op: str, value: str, at: Span, errors: Errors) -> q.Node:
     if op not in (":", "="):
         raise errors.error(f"gem takes ':', not '{op}'; for a count of gems use gems{op}N", at)
-    names = {name: letter for letter, name in fields.GEM_COLOURS.items()}
+    names = {name: letter for letter, name in GEM_COLOURS.items()}
     letters = names.get(value.lower()) or value.upper()
-    if not letters or any(ch not in fields.GEM_COLOURS for ch in letters):
+    if not letters or any(ch not in GEM_COLOURS for ch in letters):
         raise errors.error(
             f"unknown gem colours '{shorten(value)}'", at, "Use letters R G B Y, e.g. gem:rr"
         )

@@ -13,7 +13,7 @@ therefore exports one row a card, as it did before copies had attributes; a card
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -22,7 +22,7 @@ from cardbase.collection.attributes import condition_rank, tag_list
 from cardbase.db import tables
 from cardbase.db.engine import Connection
 from cardbase.errors import SheetError
-from cardbase.fields import EXPORT_FIELDS, FOIL, TRAIT_SEPARATOR, CardField
+from cardbase.fields import EXPORT_FIELDS, FOIL, CardField
 from cardbase.limits import MAX_COUNT
 from cardbase.progress import Progress, Stage, quiet, step
 from cardbase.sheets.names import shown
@@ -71,18 +71,20 @@ def export_fields(with_text: bool) -> tuple[CardField, ...]:
     return short + tuple(field for field in EXPORT_FIELDS if field.text_only and with_text)
 
 
-def card_row(card: Card, columns: tuple[CardField, ...]) -> list[Any]:
-    values = card.to_dict()
-    return [_cell(values[field.key or field.name]) for field in columns]
-
-
-def _cell(value: Any) -> Any:
-    """A JSON value as a spreadsheet shows it: traits joined, a Hero as 'yes'."""
-    if isinstance(value, list):
-        return TRAIT_SEPARATOR.join(value)
-    if isinstance(value, bool):
-        return "yes" if value else ""
+def _as_is(value: Any) -> Any:
     return value
+
+
+def card_row(card: Card, columns: tuple[CardField, ...]) -> list[Any]:
+    """A card's cells: each field's JSON value as its type writes it in a sheet (traits
+    joined, a Hero as 'yes')."""
+    values = card.to_dict()
+    return [_CELL[field.name](values[field.key or field.name]) for field in columns]
+
+
+_CELL: dict[str, Callable[[Any], Any]] = {
+    field.name: field.type.cell if field.type else _as_is for field in EXPORT_FIELDS
+}
 
 
 def held_copies(

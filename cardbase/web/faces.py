@@ -13,7 +13,7 @@ from typing import NamedTuple
 from markupsafe import Markup, escape
 
 from cardbase.catalog.cards import Card
-from cardbase.fields import GEM_COLOURS
+from cardbase.fieldtypes import GEM_COLOURS
 
 # Colours that read as each sphere on the printed cards (see card-anatomy.md).
 SPHERE_COLOURS = {
