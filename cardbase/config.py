@@ -131,10 +131,10 @@ def load_config(path: Path | None = None) -> Config:
 
 
 def _read_config(path: Path) -> bytes | None:
-    """The file's bytes, None if there is none; bounded as `cardbase.sheets.bounded` bounds
+    """The file's bytes, None if there is none; bounded as `cardbase.fileio.bounded` bounds
     every other input: opened without blocking (a pipe has no writer to wait for), refused
     by `fstat` unless a regular file of at most `MAX_CONFIG` bytes, and never read past it."""
-    from cardbase.sheets.bounded import NOT_REGULAR
+    from cardbase.fileio.bounded import NOT_REGULAR
 
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     if os.fspath(path) == os.devnull:  # the usual way to say "no config at all"

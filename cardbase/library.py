@@ -31,8 +31,8 @@ if TYPE_CHECKING:
     from cardbase.collection.plan import Defaults
     from cardbase.db.engine import Connection
     from cardbase.decks.check import DeckReport, DeckStats
-    from cardbase.decks.desk import BuiltDeck
     from cardbase.decks.formats import Format
+    from cardbase.decks.operations import BuiltDeck
     from cardbase.decks.saved import SavedDeck
     from cardbase.progress import Progress
     from cardbase.query.copies import Copy
@@ -336,7 +336,7 @@ class Library:
         """Check a deck file or saved deck against `format`, else the format the deck names,
         else `default_format`, else Free Realms Constructed: every problem explained, and
         with `owned` the copies this collector lacks."""
-        from cardbase.decks.desk import check
+        from cardbase.decks.operations import check
 
         with self.reading() as conn:
             return check(conn, str(where), format, players, owned, default_format)
@@ -346,7 +346,7 @@ class Library:
     ) -> DeckStats:
         """Card count, gems, sections, colours, spheres, types, Heroes and cost curve of a
         deck file or saved deck; lines that name no card are left out."""
-        from cardbase.decks.desk import stats
+        from cardbase.decks.operations import stats
 
         with self.reading() as conn:
             return stats(conn, str(where), format, default_format)
@@ -362,7 +362,7 @@ class Library:
     ) -> tuple[SavedDeck, Format]:
         """Save a deck file among this collector's decks; every line must name a card (the
         deck need not be legal); a name taken already only with `replace`."""
-        from cardbase.decks.desk import save_file
+        from cardbase.decks.operations import save_file
 
         return save_file(
             self, Path(file), name, format, replace=replace, default_format=default_format
@@ -370,7 +370,7 @@ class Library:
 
     def export_deck(self, name: str, file: str | Path, *, force: bool = False) -> SavedDeck:
         """A saved deck as a text list, or a workbook with a stats sheet and cost chart."""
-        from cardbase.decks.desk import export_saved
+        from cardbase.decks.operations import export_saved
 
         with self.reading() as conn:
             return export_saved(conn, name, Path(file), force=force)
@@ -381,7 +381,7 @@ class Library:
     ) -> DeckReport:  # fmt: skip
         """A saved deck's printable registration sheet; an illegal deck is refused
         (`InvalidDeckError`) unless `force`, which marks the sheet NOT VALID."""
-        from cardbase.decks.desk import registration_sheet
+        from cardbase.decks.operations import registration_sheet
 
         with self.reading() as conn:
             return registration_sheet(conn, name, Path(file), player, paper, force=force)
@@ -398,7 +398,7 @@ class Library:
     ) -> BuiltDeck:
         """The Deck Builder Helper's legal deck of one sphere from this collector's copies,
         saved (`save`, as `name`) and written (`out`) as asked."""
-        from cardbase.decks.desk import build_and_keep
+        from cardbase.decks.operations import build_and_keep
 
         where = None if out is None else Path(out)
         return build_and_keep(self, sphere, heroes, save=save, name=name, out=where, force=force)
@@ -409,6 +409,6 @@ def _where(location: str | Path | Location | None) -> Location:
     file in the user's data folder."""
     if isinstance(location, Path | PostgresUrl):
         return location
-    from cardbase.db.paths import resolve_db_path
+    from cardbase.db.location import resolve_db_path
 
     return resolve_db_path(location)

@@ -24,7 +24,6 @@ from pathlib import Path
 
 from cardbase.db import connect as db
 from cardbase.db import health, tables
-from cardbase.db.connection import SqliteConnection, connect, transaction
 from cardbase.db.dbfiles import (
     claimed,
     clear_leftovers,
@@ -36,8 +35,9 @@ from cardbase.db.dbfiles import (
     temporary_beside,
 )
 from cardbase.db.engine import Connection
-from cardbase.db.header import known_version, read_header
 from cardbase.db.location import Location, sqlite_file
+from cardbase.db.sqlite import SqliteConnection, connect, transaction
+from cardbase.db.stamp import known_version, read_header
 from cardbase.errors import CardbaseError, DatabaseError
 
 FIX_HINT = "--fix rebuilds it"
@@ -47,7 +47,7 @@ RESTORE_FIRST = "--fix rebuilds it once the problems above are solved"
 def backup(db_path: Location, target: Path, force: bool = False) -> Path:
     """Copy the database to `target` through `output_file`, so that a failed or killed backup
     never leaves a damaged copy where a good one was."""
-    from cardbase.sheets.writing import cannot_write, output_file
+    from cardbase.fileio.writing import cannot_write, output_file
 
     db_path = sqlite_file(db_path, "backup", "use pg_dump -Fc (and pg_restore to restore)")
     if target.resolve() == db_path.resolve():

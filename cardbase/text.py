@@ -3,12 +3,21 @@
 Catalogue text, deck and file names come from files anyone can write; what cardbase prints
 of them must never reach the terminal as a control sequence. Every table, view and message
 line goes through `visible`.
+
+File names, for messages, summaries and the database: a name on disk is bytes; Python hands
+over the bytes that are not UTF-8 (``out\\xff.csv``, a name from an old Latin-1 system or a
+damaged archive) as lone surrogates (PEP 383), which the file system takes back but a
+terminal, SQLite or a workbook refuses with a UnicodeEncodeError. So the path itself is kept
+for opening the file, and `shown` is what is printed or stored: each byte that is not UTF-8
+written as a ``\\xff`` escape, as ``ls -b`` shows it.
 """
 
 from __future__ import annotations
 
 import functools
+import os
 import re
+from pathlib import PurePath
 
 # What a terminal would act on rather than show: C0 and C1 controls and DEL (ESC starts
 # sequences that recolour, move the cursor or retitle the window; CR overwrites the line),
@@ -57,3 +66,9 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     """'1 card', '2 cards', '1 copy', '3 copies' (`many` for a plural not made with -s):
     a message reads as a person would write it, whatever the count."""
     return f"{count:,} {word if count == 1 else many or word + 's'}"
+
+
+def shown(name: str | PurePath) -> str:
+    """`name` with every byte that is not UTF-8 as a ``\\xNN`` escape; other text as it is."""
+    text = os.fspath(name)
+    return text if text.isprintable() else bytes_escaped(text)

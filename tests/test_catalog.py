@@ -12,7 +12,7 @@ from cardbase.catalog import load as catalog
 from cardbase.catalog.load import checked_rows, parse_catalogue, read_catalogue, store_rows
 from cardbase.catalog.update import import_catalogue
 from cardbase.db.bulkload import is_bulk
-from cardbase.db.connection import connect, transaction
+from cardbase.db.sqlite import connect, transaction
 from cardbase.errors import CatalogueError
 from cardbase.library import Library
 from tests.helpers import Run

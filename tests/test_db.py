@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from cardbase.db import connect as db
-from cardbase.db import paths, schema, tables
-from cardbase.db.header import read_header
+from cardbase.db import location, schema, tables
 from cardbase.db.models import CARD, BatchRow, DeckEntryRow, DeckRow, HistoryRow, OwnershipRow
+from cardbase.db.stamp import read_header
 from cardbase.errors import DatabaseError
 from cardbase.library import Library
 from tests.helpers import MINI_CATALOGUE
@@ -111,10 +111,10 @@ def test_refuses_a_folder(tmp_path: Path) -> None:
 
 def test_db_path_precedence(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("CARDBASE_DB", str(tmp_path / "env.db"))
-    assert paths.resolve_db_path(str(tmp_path / "opt.db")) == tmp_path / "opt.db"
-    assert paths.resolve_db_path(None) == tmp_path / "env.db"
+    assert location.resolve_db_path(str(tmp_path / "opt.db")) == tmp_path / "opt.db"
+    assert location.resolve_db_path(None) == tmp_path / "env.db"
     monkeypatch.delenv("CARDBASE_DB")
-    assert paths.resolve_db_path(None).name == "cardbase.db"
+    assert location.resolve_db_path(None).name == "cardbase.db"
 
 
 def test_a_database_that_cannot_be_created_is_one_line(tmp_path: Path) -> None:
@@ -332,7 +332,7 @@ def test_adds_wait_out_a_bulk_write_longer_than_the_busy_timeout(db_path: Path) 
     import sys
     import time
 
-    from cardbase.db.connection import BUSY_TIMEOUT_MS
+    from cardbase.db.sqlite import BUSY_TIMEOUT_MS
     from tests.helpers import ROOT, subprocess_env
 
     held = BUSY_TIMEOUT_MS / 1000 + 2

@@ -15,10 +15,10 @@ import psycopg
 import pytest
 
 from cardbase.db import transfer
-from cardbase.db.connection import SQLITE
 from cardbase.db.location import PostgresUrl
 from cardbase.db.postgres import schema as postgres_schema
 from cardbase.db.postgres.connection import POSTGRES
+from cardbase.db.sqlite import SQLITE
 from cardbase.db.transfer import table_specs
 from cardbase.library import Library
 from tests.conftest import postgres_database

@@ -17,7 +17,8 @@ import pytest
 from openpyxl import load_workbook
 
 from cardbase.catalog.cards import Card
-from cardbase.sheets import exporter, writing
+from cardbase.fileio import writing
+from cardbase.sheets import exporter
 from tests.helpers import (
     FORMULA_NAME,
     MINI_CATALOGUE,
@@ -193,7 +194,7 @@ HALF_A_WORKBOOK = """
 import errno, sys
 from pathlib import Path
 from cardbase.errors import CardbaseError
-from cardbase.sheets.writing import Table, output_file, write_xlsx
+from cardbase.fileio.writing import Table, output_file, write_xlsx
 
 def rows():
     yield from ([n] for n in range(50))

@@ -56,7 +56,7 @@ class ImportCounts:
 def read_catalogue(path: Path, progress: Progress = quiet) -> CatalogueFile:
     """A catalogue CSV file: a regular file within `MAX_CATALOGUE_FILE`, UTF-8, with no NUL;
     `progress` hears its lines read ("Reading")."""
-    from cardbase.sheets.bounded import read_bounded
+    from cardbase.fileio.bounded import read_bounded
 
     raw = read_bounded(path, MAX_CATALOGUE_FILE, "catalogue file", error=CatalogueError)
     if raw.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0")):

@@ -109,7 +109,7 @@ def copy(
 def _location(text: str) -> Location:
     """A file path or a postgresql:// URL; never empty, which `resolve_db_path` would read
     as "the default database"."""
-    from cardbase.db.paths import resolve_db_path
+    from cardbase.db.location import resolve_db_path
 
     if not text.strip():
         raise CardbaseError("SRC and DST must each be a file or a postgresql:// URL, not empty")

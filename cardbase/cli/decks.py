@@ -26,7 +26,7 @@ from cardbase.errors import first_few
 from cardbase.text import plural
 
 if TYPE_CHECKING:
-    from cardbase.decks.desk import BuiltDeck
+    from cardbase.decks.operations import BuiltDeck
 
 deck_app = typer.Typer(
     help=with_examples(

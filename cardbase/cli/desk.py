@@ -28,7 +28,7 @@ def check_many(
 ) -> None:
     """The tournament desk: one line a deck (player or file, format, verdict)."""
     from cardbase.decks.batch import check_files, deck_files
-    from cardbase.sheets.writing import check_target
+    from cardbase.fileio.writing import check_target
 
     files = deck_files([Path(target) for target in targets])
     if report is not None:

@@ -23,8 +23,7 @@ from cardbase.fields import (
     TABLE_FIELDS,
     name_column,
 )
-from cardbase.sheets.names import shown
-from cardbase.text import UNSEEN_IN_JSON, pattern, visible
+from cardbase.text import UNSEEN_IN_JSON, pattern, shown, visible
 
 if TYPE_CHECKING:
     from cardbase.query.copies import Copy
@@ -50,7 +49,7 @@ def _visible_rows(rows: list[Sequence[str]]) -> list[Sequence[str]]:
 
 def echo(message: object = "", *, err: bool = False, nl: bool = True) -> None:
     """`typer.echo` for every line that can carry a card's, deck's or file's text; a file
-    name's bytes that are not UTF-8 shown as ``\\xff`` (`cardbase.sheets.names`), which
+    name's bytes that are not UTF-8 shown as ``\\xff`` (`cardbase.text`), which
     stdout's encoder would refuse."""
     import typer
 

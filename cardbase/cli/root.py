@@ -100,7 +100,7 @@ class State:
 
     @property
     def db_path(self) -> Location:
-        from cardbase.db.paths import ENV_VAR, resolve_db_path
+        from cardbase.db.location import ENV_VAR, resolve_db_path
 
         configured = None if self.db_option or os.environ.get(ENV_VAR) else self.config.get("db")
         return resolve_db_path(self.db_option, configured)
@@ -370,7 +370,7 @@ def guarded(function: F) -> F:
 
     @functools.wraps(function)
     def run(*args: Any, **kwargs: Any) -> Any:
-        from cardbase.db.connection import committed
+        from cardbase.db.sqlite import committed
 
         saved_before = committed()
         if sys.stdout is None:  # started with stdout closed (`cardbase search >&-`)

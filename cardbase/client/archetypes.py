@@ -204,7 +204,7 @@ def _value(reader: _Reader, key: int, kind: int) -> Value:
 
 def read_archetypes(folder: Path) -> dict[int, Archetype]:
     """Every record of the archetype database in `folder`, by archetype id."""
-    from cardbase.sheets.bounded import read_bounded
+    from cardbase.fileio.bounded import read_bounded
 
     index_path, storage_path = folder / INDEX_FILE, folder / STORAGE_FILE
     index = read_bounded(index_path, MAX_INDEX_FILE, "archetype index", error=ClientError)

@@ -82,7 +82,7 @@ class LocaleFile:
     their placeholders name)."""
 
     def __init__(self, folder: Path, locale: str) -> None:
-        from cardbase.sheets.bounded import read_bounded
+        from cardbase.fileio.bounded import read_bounded
 
         self.dat_path, self.dir_path = folder / f"{locale}_data.dat", folder / f"{locale}_data.dir"
         self.data = read_bounded(self.dat_path, MAX_LOCALE_FILE, "locale file", error=ClientError)

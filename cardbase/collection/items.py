@@ -34,7 +34,7 @@ def read_pasted(stream: IO[Any]) -> str:
 
     Reading stops at the cap, so `< /dev/zero` or an endless pipe is refused, not read.
     """
-    from cardbase.sheets.files import decode
+    from cardbase.fileio.reading import decode
 
     raw = getattr(stream, "buffer", stream).read(MAX_PASTED + 1)
     if isinstance(raw, str):

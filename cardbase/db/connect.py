@@ -23,10 +23,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from cardbase.db.connection import BUSY_TIMEOUT_MS, connect, transaction
 from cardbase.db.engine import Bare, Connection, Opener
-from cardbase.db.header import is_current, read_header
 from cardbase.db.location import Location, PostgresUrl
+from cardbase.db.sqlite import BUSY_TIMEOUT_MS, connect, transaction
+from cardbase.db.stamp import is_current, read_header
 from cardbase.errors import DatabaseError
 
 # How long a writer waits for another command's write: a 100k-row collection import takes

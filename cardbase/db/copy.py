@@ -131,7 +131,7 @@ def _is_cardbase_file(path: Path) -> bool:
     """False for an empty file, somebody else's database, a damaged one, or not a database
     at all: nothing `open_db` may turn into a cardbase database, nor a copy replace."""
     from cardbase.db.connect import open_existing
-    from cardbase.db.header import read_header
+    from cardbase.db.stamp import read_header
 
     conn = open_existing(path)
     try:
@@ -224,7 +224,7 @@ def _check_sqlite_target(target: Path, path: Path, force: bool) -> bool:
 def _fill_file(src: Connection, temporary: Path, progress: Progress) -> list[TableSum]:
     """The copy in a new file of its own, committed only once verified."""
     from cardbase.db import schema
-    from cardbase.db.connection import connect
+    from cardbase.db.sqlite import connect
 
     conn = connect(temporary)
     try:

@@ -7,7 +7,7 @@ of the connection's engine, ``conn.engine``. Nothing reads a statement's text to
 it meant, and no engine imitates the other's functions.
 
 `Connection` is the part of a DB-API connection the library uses, which both sqlite3's
-connection (`cardbase.db.connection`) and the PostgreSQL one (`cardbase.db.postgres`)
+connection (`cardbase.db.sqlite`) and the PostgreSQL one (`cardbase.db.postgres`)
 have, with the engine beside it.
 """
 

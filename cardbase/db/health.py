@@ -31,9 +31,9 @@ import sqlite3
 from pathlib import Path
 
 from cardbase.db import tables
-from cardbase.db.connection import SqliteConnection
 from cardbase.db.engine import Connection
 from cardbase.db.location import Location
+from cardbase.db.sqlite import SqliteConnection
 from cardbase.errors import DatabaseError
 
 RESTORE_HINT = (

@@ -3,10 +3,15 @@
 
 Only the scheme is looked at here, with the standard library: the PostgreSQL driver loads
 when such a URL is opened, never for a file.
+
+Where the database is unless told: `--db`, else `CARDBASE_DB`, else the config file's `db`,
+else a file in the user's data folder (`resolve_db_path`); creating a database must know the
+default too, since only there may cardbase make the folders.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import NamedTuple
@@ -252,3 +257,26 @@ def sqlite_file(location: Location, what: str, instead: str) -> Path:
     from cardbase.errors import DatabaseError
 
     raise DatabaseError(f"{location}: {what} works on SQLite files; on PostgreSQL, {instead}")
+
+
+ENV_VAR = "CARDBASE_DB"
+
+
+def default_db_path() -> Path:
+    from platformdirs import user_data_path
+
+    return user_data_path("cardbase", appauthor=False) / "cardbase.db"
+
+
+def resolve_db_path(
+    option: str | os.PathLike[str] | None = None, configured: str | None = None
+) -> Location:
+    """`--db` wins over `CARDBASE_DB`, which wins over the config file's `db`, which wins over
+    the per-user default. A `postgresql://` URL names a PostgreSQL database; anything else,
+    a SQLite file."""
+    chosen = option or os.environ.get(ENV_VAR) or configured
+    if chosen and is_postgres(str(chosen)):
+        return postgres_url(str(chosen))
+    if chosen:
+        return Path(chosen).expanduser()
+    return default_db_path()

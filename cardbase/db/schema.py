@@ -15,12 +15,12 @@ from contextlib import closing
 from pathlib import Path
 
 from cardbase.db import tables
-from cardbase.db.connection import connect, transaction
 from cardbase.db.ddl import FTS_DDL, create_statements
 from cardbase.db.engine import Connection, Opener
-from cardbase.db.header import is_current, read_header
 from cardbase.db.health import RESTORE_HINT, check_pages, damaged, is_damage
-from cardbase.db.paths import default_db_path
+from cardbase.db.location import default_db_path
+from cardbase.db.sqlite import connect, transaction
+from cardbase.db.stamp import is_current, read_header
 from cardbase.errors import DatabaseError
 from cardbase.text import plural
 

@@ -21,7 +21,7 @@ from cardbase.decks.sheetdecks import read_deck_file
 from cardbase.errors import CardbaseError
 from cardbase.fields import DEFAULT_FORMAT
 from cardbase.progress import Progress, Stage, quiet
-from cardbase.sheets.names import shown
+from cardbase.text import shown
 
 DECK_FILE_SUFFIXES = (".txt", *SHEET_SUFFIXES)
 UNREADABLE = "unreadable"  # the code a deck that could not be read gets, beside the rules'

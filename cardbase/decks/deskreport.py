@@ -13,7 +13,7 @@ from typing import Any
 
 from cardbase.decks.batch import DeskLine
 from cardbase.decks.workbooks import align_columns, put, wrap_row
-from cardbase.sheets.writing import output_file, print_setup, save_workbook
+from cardbase.fileio.writing import output_file, print_setup, save_workbook
 from cardbase.text import plural
 
 SUMMARY_HEADERS = ("Player", "File", "Format", "Cards", "Verdict", "Problems")

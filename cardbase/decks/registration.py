@@ -15,7 +15,7 @@ from typing import Any
 
 from cardbase.decks.formats import Format, Placed, Problem
 from cardbase.decks.workbooks import align_columns, put
-from cardbase.sheets.writing import output_file, print_setup, save_workbook
+from cardbase.fileio.writing import output_file, print_setup, save_workbook
 
 TYPE_ORDER = ("Creature", "Resource", "Trick", "Ally", "Tamer", "Action")
 WIDTHS = {"A": 6, "B": 11, "C": 44}

@@ -34,10 +34,10 @@ from cardbase.decks.lists import (
     section_of,
 )
 from cardbase.errors import CardbaseError, SheetError
+from cardbase.fileio.reading import stream_sheets
 from cardbase.limits import MAX_DECK_FILE
 from cardbase.sheets.cells import blank, cell, shorten, text
 from cardbase.sheets.columns import fold
-from cardbase.sheets.files import stream_sheets
 from cardbase.sheets.header import Columns, find_header
 from cardbase.sheets.rows import rows_from_sheet, sheet_source
 
@@ -134,8 +134,8 @@ def read_deck_file(path: Path) -> DeckList:
 
     Only a regular file is read, at most `MAX_DECK_FILE` bytes of a text list.
     """
-    from cardbase.sheets.bounded import read_bounded
-    from cardbase.sheets.files import decode
+    from cardbase.fileio.bounded import read_bounded
+    from cardbase.fileio.reading import decode
 
     if (path.suffix.lower() in SHEET_SUFFIXES and path.suffix.lower() != ".csv") or _is_sheet_csv(
         path
@@ -152,7 +152,7 @@ def _is_sheet_csv(path: Path) -> bool:
     than plain deck lines: some line near the top splits into cells naming a card column."""
     import csv
 
-    from cardbase.sheets.bounded import read_bounded
+    from cardbase.fileio.bounded import read_bounded
     from cardbase.sheets.header import map_header
 
     if path.suffix.lower() != ".csv":

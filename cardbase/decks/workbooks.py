@@ -16,7 +16,7 @@ from typing import Any
 from cardbase.decks.check import DeckStats, deck_stats
 from cardbase.decks.formats import Placed
 from cardbase.fields import FIELD_BY_KEY
-from cardbase.sheets.writing import (
+from cardbase.fileio.writing import (
     output_file,
     print_setup,
     safe_text,

@@ -14,9 +14,9 @@ from pathlib import Path
 
 from cardbase.db import connect as db
 from cardbase.db import health, tables
-from cardbase.db.connection import SqliteConnection
 from cardbase.db.engine import Connection
-from cardbase.db.header import known_version, read_header
+from cardbase.db.sqlite import SqliteConnection
+from cardbase.db.stamp import known_version, read_header
 from cardbase.doctor.findings import RESTORE_HINT, Finding, collection_totals
 from cardbase.errors import DatabaseError
 

@@ -145,7 +145,7 @@ def plan(
     `limit` past `MAX_RESULTS` means every match, as that one does, and is read as it:
     SQLite holds no integer past 2**63."""
     if engine is None:
-        from cardbase.db.connection import SQLITE
+        from cardbase.db.sqlite import SQLITE
 
         engine = SQLITE
     if limit is not None:

@@ -11,9 +11,9 @@ import re
 from typing import Any
 
 from cardbase.errors import CardbaseError
+from cardbase.fileio.reading import unsafe_text
 from cardbase.limits import MAX_CELL, MAX_COUNT
 from cardbase.sheets.columns import fold
-from cardbase.sheets.files import unsafe_text
 
 SHOWN_TEXT = 60  # characters of a cell quoted in a message
 TOTAL_WORDS = frozenset({"total", "totals", "sum", "grandtotal", "subtotal"})

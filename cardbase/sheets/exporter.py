@@ -23,10 +23,10 @@ from cardbase.db import tables
 from cardbase.db.engine import Connection
 from cardbase.errors import SheetError
 from cardbase.fields import EXPORT_FIELDS, FOIL, CardField
+from cardbase.fileio.writing import Table, output_file, safe_text, write_csv, write_xlsx
 from cardbase.limits import MAX_COUNT
 from cardbase.progress import Progress, Stage, quiet, step
-from cardbase.sheets.names import shown
-from cardbase.sheets.writing import Table, output_file, safe_text, write_csv, write_xlsx
+from cardbase.text import shown
 
 WIDTHS = {
     "Code": 10, "Name": 28, "Traits": 24, "Text": 60, "Lore": 40, "Type": 10, "Sphere": 9,

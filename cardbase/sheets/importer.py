@@ -23,10 +23,9 @@ from cardbase.db.engine import Database
 from cardbase.db.location import Location
 from cardbase.errors import CardbaseError, first_few
 from cardbase.fields import FOIL, NONFOIL
+from cardbase.fileio.reading import STDIN
 from cardbase.progress import EVERY, Progress, quiet
 from cardbase.sheets.cells import shorten
-from cardbase.sheets.files import STDIN
-from cardbase.sheets.names import shown
 from cardbase.sheets.rows import (
     CollectionSheet,
     SheetRow,
@@ -35,7 +34,7 @@ from cardbase.sheets.rows import (
     read_workbook,
     rows_from_sheet,
 )
-from cardbase.text import plural
+from cardbase.text import plural, shown
 
 __all__ = ["CollectionSheet", "SheetRow", "read_collection", "rows_from_sheet"]  # callers' names
 

@@ -16,14 +16,14 @@ from typing import Any, NamedTuple
 from cardbase.collection.changes import Selector
 from cardbase.collection.plan import Defaults
 from cardbase.errors import CardbaseError, SheetError
+from cardbase.fileio.reading import STDIN, stream_sheets
 from cardbase.limits import MAX_ROWS
 from cardbase.sheets.cells import blank, cell, is_total, text
 from cardbase.sheets.columns import LIST_KINDS, fold
-from cardbase.sheets.files import STDIN, stream_sheets
 from cardbase.sheets.finishes import RowReader
 from cardbase.sheets.header import Columns, NoHeader, find_header
-from cardbase.sheets.holdings import AttributeReader
-from cardbase.sheets.names import shown
+from cardbase.sheets.rowcopies import AttributeReader
+from cardbase.text import shown
 
 
 class SheetRow(NamedTuple):

@@ -14,9 +14,9 @@ from cardbase.catalog.cards import cards_by_id
 from cardbase.catalog.names import NameResolver
 from cardbase.db.engine import Connection
 from cardbase.errors import CardbaseError
-from cardbase.sheets.files import Sheet, read_sheets
-from cardbase.sheets.names import shown
-from cardbase.sheets.writing import Table
+from cardbase.fileio.reading import Sheet, read_sheets
+from cardbase.fileio.writing import Table
+from cardbase.text import shown
 from cardbase.trades.items import (
     DETAIL_HEADERS,
     HEADERS,
@@ -48,7 +48,7 @@ def trade_tables(offered: list[TradeItem], wanted: list[TradeItem]) -> list[Tabl
 def write_trade_lists(
     path: Path, offered: list[TradeItem], wanted: list[TradeItem], *, force: bool = False
 ) -> None:
-    from cardbase.sheets.writing import output_file, write_csv, write_xlsx
+    from cardbase.fileio.writing import output_file, write_csv, write_xlsx
 
     detail = has_detail(offered, wanted)
     with output_file(path, force=force, suffixes=(".xlsx", ".csv")) as temporary:

@@ -6,7 +6,7 @@ to gigabytes of text; a shared text used by a million cells is copied a million 
 the parts of a zipped workbook are checked here first: how many there are, their packing
 method, their sizes and compression ratios as the zip directory states them, then each part
 unpacked on its own (never past its stated size, itself capped, so a lying directory is
-caught too) and scanned (`cardbase.sheets.sheetxml`) for the cells and text it would make.
+caught too) and scanned (`cardbase.fileio.sheetxml`) for the cells and text it would make.
 Every refusal is one `SheetError` naming the file and the part, with the fix.
 """
 
@@ -19,14 +19,14 @@ import zlib
 from pathlib import PurePosixPath
 
 from cardbase.errors import SheetError
+from cardbase.fileio import sheetxml
+from cardbase.fileio.bounded import check_size
 from cardbase.limits import (
     MAX_WORKBOOK_PART,
     MAX_WORKBOOK_PARTS,
     MAX_WORKBOOK_UNPACKED,
     MAX_ZIP_RATIO,
 )
-from cardbase.sheets import sheetxml
-from cardbase.sheets.bounded import check_size
 
 RATIO_FROM = 1_000_000  # parts smaller than this may compress as well as they like
 STORED, DEFLATED = zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED

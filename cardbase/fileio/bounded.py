@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from cardbase.errors import CardbaseError
-from cardbase.sheets.names import shown
+from cardbase.text import shown
 
 NOT_REGULAR = (  # what a path names instead of a file, and how a message says it
     (stat.S_ISDIR, "a folder; name a file in it"),

@@ -38,7 +38,7 @@ from cardbase.decks.sheetdecks import read_deck_file
 from cardbase.decks.workbooks import write_deck
 from cardbase.errors import CardbaseError, InvalidDeckError, first_few
 from cardbase.fields import DEFAULT_FORMAT
-from cardbase.sheets.writing import check_target, write_text
+from cardbase.fileio.writing import check_target, write_text
 
 SHOWN_PROBLEMS = 5  # problems quoted when a deck cannot be saved
 PAPERS = ("a4", "letter")

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from cardbase.errors import SheetError
 from cardbase.limits import MAX_COLUMNS, MAX_CSV_FILE, MAX_WORKBOOK_FILE
-from cardbase.sheets.names import shown
+from cardbase.text import shown
 
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".ods")
 TEXT_SUFFIXES = (".csv", ".tsv", ".txt")
@@ -75,9 +75,9 @@ def _check_file(path: Path) -> bytes:
     """The file's bytes, once nothing in them can cost a parser unbounded time or memory.
 
     Only a regular file within its kind's size cap is read; a workbook's parts are then
-    checked against `cardbase.limits` (`cardbase.sheets.zipped`, `cardbase.sheets.oldxls`).
+    checked against `cardbase.limits` (`cardbase.fileio.zipped`, `cardbase.fileio.oldxls`).
     """
-    from cardbase.sheets.bounded import read_bounded
+    from cardbase.fileio.bounded import read_bounded
 
     suffix = path.suffix.lower()
     if suffix not in WORKBOOK_SUFFIXES + TEXT_SUFFIXES:
@@ -102,11 +102,11 @@ def _check_file(path: Path) -> bytes:
             f"{shown(path)}: not a {suffix} workbook (the file is damaged or of another kind)"
         )
     if data.startswith(ZIP_MAGIC):
-        from cardbase.sheets.zipped import check_zipped
+        from cardbase.fileio.zipped import check_zipped
 
         check_zipped(data, shown(path))
     elif data.startswith(OLE_MAGIC):
-        from cardbase.sheets.oldxls import check_xls
+        from cardbase.fileio.oldxls import check_xls
 
         check_xls(data, shown(path))
     else:
@@ -142,7 +142,7 @@ def read_stdin() -> bytes:
     """Standard input's bytes, at most a CSV file's cap: what `cardbase import -` reads."""
     import sys
 
-    from cardbase.sheets.bounded import check_size
+    from cardbase.fileio.bounded import check_size
 
     if sys.stdin is None or sys.stdin.isatty():
         raise SheetError(
@@ -250,7 +250,7 @@ def _nul(source: str, at: int) -> SheetError:
 
 def read_csv(path: Path, raw: bytes | None = None) -> list[list[Any]]:
     """The rows of a CSV file (`raw`, its bytes, if already read), none wider than the limit."""
-    from cardbase.sheets.bounded import read_bounded
+    from cardbase.fileio.bounded import read_bounded
 
     source = "standard input" if path == STDIN else shown(path)
     if raw is None:

@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 from cardbase.errors import SheetError
 from cardbase.limits import MAX_CELL
-from cardbase.sheets.names import shown
+from cardbase.text import shown
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # The characters an xlsx file cannot hold (openpyxl's ILLEGAL_CHARACTERS_RE; a test keeps

@@ -26,7 +26,7 @@ from cardbase.limits import (
     MAX_SHEETS,
 )
 
-Part = bytes | bytearray  # an unpacked part, as `cardbase.sheets.zipped` hands it over
+Part = bytes | bytearray  # an unpacked part, as `cardbase.fileio.zipped` hands it over
 
 _Q = rb"[\"']"  # XML quotes either way
 _FAR = rb"([A-Za-z]{2,}\d*|[A-Za-z]{0,2}\d{6,})"  # past column Z or row 99,999
