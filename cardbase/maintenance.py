@@ -10,7 +10,7 @@ another name, and only then moves the copy into place. A failure at any step bef
 last leaves the live file as it was. What a killed backup or restore leaves beside its
 target, the next one (and any write to the database) removes: `cardbase.db.dbfiles`.
 
-The doctor (`cardbase.doctor`) says what is wrong without changing anything.
+The doctor (`cardbase.db.health`) says what is wrong without changing anything.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from cardbase.db import connect as db
-from cardbase.db import health, tables
+from cardbase.db import tables
 from cardbase.db.dbfiles import (
     claimed,
     clear_leftovers,
@@ -35,6 +35,7 @@ from cardbase.db.dbfiles import (
     temporary_beside,
 )
 from cardbase.db.engine import Connection
+from cardbase.db.health import damage
 from cardbase.db.location import Location, sqlite_file
 from cardbase.db.sqlite import SqliteConnection, connect, transaction
 from cardbase.db.stamp import known_version, read_header
@@ -66,7 +67,7 @@ def backup(db_path: Location, target: Path, force: bool = False) -> Path:
             held.append(os.open(partial, os.O_RDONLY))
             hold(held[-1])
             _copy_into(source, partial, db_path)
-        foreign = health.schema_problem(source)
+        foreign = damage.schema_problem(source)
     except sqlite3.Error as exc:
         raise CardbaseError(f"{target}: cannot write the backup ({exc})") from exc
     finally:
@@ -115,7 +116,7 @@ def backup_beside(db_path: Location, before: str) -> Path | None:
 
 def _refuse_a_damaged_copy(copy: Connection, db_path: Location) -> None:
     """A backup of damaged pages would replace a good backup (with --force) by a bad one."""
-    problems = health.page_problems(copy)
+    problems = damage.page_problems(copy)
     if problems:
         raise DatabaseError(
             f"{db_path}: the database is damaged ({problems[0]}), so no backup was written",
@@ -172,7 +173,7 @@ def _copy(source: Path, temporary: Path) -> int:
                 copy.execute("PRAGMA journal_mode = OFF")
                 src.backup(copy)
     except sqlite3.DatabaseError as exc:
-        raise _unusable(source, exc) if health.is_damage(exc) else _cannot_write(exc) from exc
+        raise _unusable(source, exc) if damage.is_damage(exc) else _cannot_write(exc) from exc
     return version
 
 
@@ -204,14 +205,14 @@ def _verify(temporary: Path, source: Path, version: int) -> None:
     """Everything a live database must be, checked on the copy, upgraded there if older."""
     with closing(connect(temporary)) as conn:
         try:
-            problems = health.page_problems(conn) or health.page_problems(conn, "integrity_check")
+            problems = damage.page_problems(conn) or damage.page_problems(conn, "integrity_check")
             if problems:
                 raise _unusable(source, f"damaged: {problems[0]}")
             _upgrade(conn, version, source)
-            differences = health.schema_differences(conn)
+            differences = damage.schema_differences(conn)
             if differences:
                 raise _unusable(source, "; ".join(differences[:3]))
-            if not health.fts_in_sync(conn):
+            if not damage.fts_in_sync(conn):
                 _rebuild_fts(conn)
             conn.execute("PRAGMA journal_mode = DELETE")  # one self-contained file to move
         except sqlite3.OperationalError as exc:

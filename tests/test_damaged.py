@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from cardbase import maintenance
-from cardbase.db import health, tables
+from cardbase.db import tables
+from cardbase.db.health import damage as health
 from cardbase.errors import DatabaseError
 from cardbase.library import Library
 from tests.helpers import Run, assert_one_line, copy_database, database_checksum

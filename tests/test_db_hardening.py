@@ -17,7 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardbase.db import dbfiles, health, schema
+from cardbase.db import dbfiles, schema
+from cardbase.db.health import damage
 from cardbase.db.location import PostgresUrl
 from cardbase.errors import DatabaseError
 from cardbase.library import Library
@@ -333,11 +334,11 @@ def test_the_objects_a_write_expects_are_the_models(db_path: Path) -> None:
     shape = (
         "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND type != 'trigger'"
     )
-    reference = health._reference_schema()
-    assert set(reference.execute(shape)) == health.SCHEMA_OBJECTS
+    reference = damage._reference_schema()
+    assert set(reference.execute(shape)) == damage.SCHEMA_OBJECTS
     with sqlite3.connect(db_path) as conn:
-        assert set(conn.execute(shape)) == health.SCHEMA_OBJECTS
-        health.check_before_write(conn, db_path)
+        assert set(conn.execute(shape)) == damage.SCHEMA_OBJECTS
+        damage.check_before_write(conn, db_path)
 
 
 # -- 4. no PostgreSQL driver --------------------------------------------------------------

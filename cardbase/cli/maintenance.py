@@ -55,7 +55,7 @@ def doctor(
 
     Example: cardbase doctor --fix
     """
-    from cardbase.doctor import doctor as examine
+    from cardbase.db.health.doctor import doctor as examine
 
     findings = examine(STATE.db_path, fix)
     if output is Output.json:

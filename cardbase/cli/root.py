@@ -257,12 +257,12 @@ def fail(message: str, code: int = 2) -> typer.Exit:
 def _unexpected(exc: Exception) -> typer.Exit:
     """One line for what is not bad input: a database the system would not let us use (exit
     2: damaged, locked past the timeout, disk full, read-only), else a bug (exit 70)."""
-    from cardbase.db import health
+    from cardbase.db.health import damage
 
-    if health.is_damage(exc):
-        return fail(str(health.damaged(STATE.db_path, exc)))
+    if damage.is_damage(exc):
+        return fail(str(damage.damaged(STATE.db_path, exc)))
     if isinstance(exc, sqlite3.OperationalError) and str(exc).startswith(MISSING_SCHEMA):
-        return fail(str(health.schema_broken(STATE.db_path, exc)))
+        return fail(str(damage.schema_broken(STATE.db_path, exc)))
     if isinstance(exc, sqlite3.OperationalError) and str(exc) == "interrupted":
         # Ctrl-C while SQLite ran a statement outside the query layer (stats, an export)
         return fail("interrupted; nothing was changed", INTERRUPTED)

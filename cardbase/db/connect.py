@@ -10,7 +10,7 @@ is taken up front; two commands never both read, then both fail to write. A writ
 another writing waits for it, says so once, and keeps waiting as long as a bulk job can take
 (`WRITE_WAIT_SECONDS`). The transaction commits when the block ends and rolls back on any
 exception, so a command applies completely or not at all; and it never starts on a file
-with damaged pages (`cardbase.db.health`).
+with damaged pages (`cardbase.db.health.damage`).
 """
 
 from __future__ import annotations
@@ -193,21 +193,21 @@ def write_transaction(
         finally:
             conn.close()
         return
-    from cardbase.db import health  # writes only: reads never pay for the checks
     from cardbase.db.dbfiles import clear_leftovers
+    from cardbase.db.health import damage  # writes only: reads never pay for the checks
 
     conn = open_db(path, opener)
     waited: list[bool] = []
     try:
         if read_only_query(path):
             raise _read_only(path, "cannot write to the database")
-        health.check_before_write(conn, path)
+        damage.check_before_write(conn, path)
         clear_leftovers(Path(os.path.realpath(path)))  # a killed restore's, copy's, backup's
         with transaction(conn, lambda c: _begin_waiting(c, waited)):
             yield conn
     except sqlite3.DatabaseError as exc:
-        if health.is_damage(exc):
-            raise health.damaged(path, exc) from exc
+        if damage.is_damage(exc):
+            raise damage.damaged(path, exc) from exc
         if waited and not conn.in_transaction and _busy(exc):
             minutes = WRITE_WAIT_SECONDS / 60
             raise DatabaseError(

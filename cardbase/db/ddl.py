@@ -2,7 +2,7 @@
 full-text index with the triggers that keep it in step with the card table.
 
 Used to create a database (`cardbase.db.schema`) and to hold an existing one against what it
-should be (`cardbase.db.health`), so both compare with the same statements.
+should be (`cardbase.db.health.damage`), so both compare with the same statements.
 """
 
 from __future__ import annotations

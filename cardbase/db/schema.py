@@ -17,7 +17,7 @@ from pathlib import Path
 from cardbase.db import tables
 from cardbase.db.ddl import FTS_DDL, create_statements
 from cardbase.db.engine import Connection, Opener
-from cardbase.db.health import RESTORE_HINT, check_pages, damaged, is_damage
+from cardbase.db.health.damage import DAMAGED_HINT, check_pages, damaged, is_damage
 from cardbase.db.location import default_db_path
 from cardbase.db.sqlite import connect, transaction
 from cardbase.db.stamp import is_current, read_header
@@ -76,7 +76,7 @@ def _prepare(path: Path, opener: Opener, catalogue: Path | None) -> None:
             raise damaged(path, exc) from exc
         if upgrading:
             raise DatabaseError(
-                f"{path}: cannot upgrade the database ({exc}); nothing was changed", RESTORE_HINT
+                f"{path}: cannot upgrade the database ({exc}); nothing was changed", DAMAGED_HINT
             ) from exc
         raise DatabaseError(f"{path}: cannot create or upgrade the database ({exc})") from exc
     finally:
@@ -128,7 +128,7 @@ def migrate(conn: Connection, version: int) -> None:
         raise DatabaseError(
             f"the upgrade would leave {plural(len(broken), 'row')} pointing at nothing "
             f"(first in table {broken[0][0]}); nothing was changed",
-            RESTORE_HINT,
+            DAMAGED_HINT,
         )
     _stamp(conn, tables.SCHEMA_VERSION)
 

@@ -21,7 +21,10 @@ def read_header(conn: Connection, path: Path) -> tuple[int, int, int]:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         objects = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
     except sqlite3.DatabaseError as exc:
-        from cardbase.db.health import damaged, is_damage  # only when the header cannot be read
+        from cardbase.db.health.damage import (  # only when the header cannot be read
+            damaged,
+            is_damage,
+        )
 
         if not is_damage(exc):  # the system's refusal (no space, no access), not the file's
             raise DatabaseError(f"{path}: cannot read the database ({exc})") from exc
@@ -73,6 +76,6 @@ def known_version(version: int) -> bool:
 
 
 def _restore_hint() -> str:
-    from cardbase.db.health import RESTORE_HINT
+    from cardbase.db.health.damage import DAMAGED_HINT
 
-    return RESTORE_HINT
+    return DAMAGED_HINT

@@ -38,11 +38,11 @@ def message_of(request: Request, exc: Exception) -> tuple[str, int]:
         return str(exc), 404
     if isinstance(exc, CardbaseError):
         return str(exc), 400
-    from cardbase.db import health
+    from cardbase.db.health import damage
 
     path = site_of(request).db_path
-    if health.is_damage(exc):
-        return str(health.damaged(path, exc)), 500
+    if damage.is_damage(exc):
+        return str(damage.damaged(path, exc)), 500
     if isinstance(exc, sqlite3.OperationalError):
         return f"{path}: {exc}; nothing was changed", 503
     log.error("internal error on %s", request.url.path, exc_info=exc)

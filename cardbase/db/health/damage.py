@@ -36,7 +36,7 @@ from cardbase.db.location import Location
 from cardbase.db.sqlite import SqliteConnection
 from cardbase.errors import DatabaseError
 
-RESTORE_HINT = (
+DAMAGED_HINT = (
     "Run 'cardbase doctor' to see what is wrong, or 'cardbase restore BACKUP' to put a backup "
     "in its place"
 )
@@ -67,7 +67,7 @@ def is_damage(exc: BaseException) -> bool:
 def damaged(path: Location, detail: object) -> DatabaseError:
     return DatabaseError(
         f"{path}: the database is damaged ({_first_line(detail)}); nothing was changed",
-        RESTORE_HINT,
+        DAMAGED_HINT,
     )
 
 
@@ -75,7 +75,7 @@ def schema_broken(path: Location, detail: object) -> DatabaseError:
     return DatabaseError(
         f"{path}: the database's tables are not cardbase's ({_first_line(detail)}); "
         "nothing was changed",
-        RESTORE_HINT,
+        DAMAGED_HINT,
     )
 
 

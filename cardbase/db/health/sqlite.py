@@ -13,11 +13,12 @@ from contextlib import closing
 from pathlib import Path
 
 from cardbase.db import connect as db
-from cardbase.db import health, tables
+from cardbase.db import tables
 from cardbase.db.engine import Connection
+from cardbase.db.health import damage
+from cardbase.db.health.findings import RESTORE_HINT, Finding, collection_totals
 from cardbase.db.sqlite import SqliteConnection
 from cardbase.db.stamp import known_version, read_header
-from cardbase.doctor.findings import RESTORE_HINT, Finding, collection_totals
 from cardbase.errors import DatabaseError
 
 FIX_HINT = "--fix rebuilds it"
@@ -62,7 +63,7 @@ def _header(conn: Connection, db_path: Path) -> int:
     try:
         app_id, version, objects = read_header(conn, db_path)
     except DatabaseError as exc:
-        if not isinstance(exc.__cause__, sqlite3.DatabaseError) or not health.is_damage(
+        if not isinstance(exc.__cause__, sqlite3.DatabaseError) or not damage.is_damage(
             exc.__cause__
         ):
             raise
@@ -107,8 +108,8 @@ def _version(version: int) -> Finding:
 def _integrity(conn: Connection) -> Finding:
     """quick_check names damaged pages (where integrity_check can stop at the first one);
     on sound pages, integrity_check also matches every index to its table."""
-    problems = health.page_problems(conn, "quick_check", 5)
-    problems = problems or health.page_problems(conn, "integrity_check", 5)
+    problems = damage.page_problems(conn, "quick_check", 5)
+    problems = problems or damage.page_problems(conn, "integrity_check", 5)
     if not problems:
         return Finding("integrity", True, "ok")
     return Finding("integrity", False, f"damaged: {'; '.join(problems)}. {RESTORE_HINT}")
@@ -123,7 +124,7 @@ def _schema(conn: Connection, copy: Connection, version: int) -> Finding:
         except sqlite3.OperationalError as exc:
             return Finding("schema", False, f"cannot be upgraded from version {version} ({exc})")
         conn = copy
-    differences = health.schema_differences(conn)
+    differences = damage.schema_differences(conn)
     if differences:
         return Finding("schema", False, "; ".join(differences))
     return Finding("schema", True, "every table, index and trigger as this cardbase makes them")
@@ -135,6 +136,6 @@ def _foreign_keys(conn: Connection) -> Finding:
 
 
 def _fts(copy: Connection) -> Finding:
-    if health.fts_in_sync(copy):
+    if damage.fts_in_sync(copy):
         return Finding("full-text index", True, "in sync with the card table")
     return Finding("full-text index", False, f"out of sync with the cards; {FIX_HINT}")

@@ -1,18 +1,11 @@
-"""The doctor: what is wrong with a database, told without changing it (`--fix` aside).
-
-The same checks, in the same order, as `Finding`s on both engines: a SQLite file is read as
-it is (`doctor.sqlite`), a PostgreSQL database as far as cardbase can judge what the server
-keeps (`doctor.postgres`).
-"""
+"""The doctor's one entry for both engines: which engine's checks a location gets."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from cardbase.db.health.findings import Finding
 from cardbase.db.location import Location
-from cardbase.doctor.findings import Finding
-
-__all__ = ["Finding", "doctor"]
 
 
 def doctor(location: Location, fix: bool = False) -> list[Finding]:
@@ -22,9 +15,9 @@ def doctor(location: Location, fix: bool = False) -> list[Finding]:
     what is wrong with a database that every other command refuses.
     """
     if isinstance(location, Path):
-        from cardbase.doctor import sqlite
+        from cardbase.db.health import sqlite
 
         return sqlite.doctor(location, fix)
-    from cardbase.doctor import postgres
+    from cardbase.db.health import postgres
 
     return postgres.doctor(location, fix)

@@ -9,11 +9,11 @@ copies, and the full-text vectors against the cards. `--fix` recomputes the vect
 from __future__ import annotations
 
 from cardbase.db import tables
+from cardbase.db.health.findings import RESTORE_HINT, Finding, collection_totals
 from cardbase.db.location import PostgresUrl
 from cardbase.db.postgres.connection import PgConnection, connect
 from cardbase.db.postgres.fulltext import FTS_COLUMNS, fts_vector, fts_vectors
 from cardbase.db.postgres.schema import META_TABLE, read_version
-from cardbase.doctor.findings import RESTORE_HINT, Finding, collection_totals
 
 _FTS = tables.CARD_FTS_TABLE
 _VECTORS = fts_vectors("c")
