@@ -139,3 +139,17 @@ def test_a_bad_catalogue_setting_creates_no_database(
     monkeypatch.setenv("CARDBASE_CATALOGUE", str(bad))
     assert Run(tmp_path / "new.db")("stats").exit_code == 2
     assert list(tmp_path.glob("new.db*")) == []  # no empty database left behind
+
+
+def test_the_web_page_tells_it_once_too(tmp_path: Path) -> None:
+    """The page says what the command line says on stderr, inside the page."""
+    from cardbase import notices
+    from tests.web_helpers import Pages, text_of
+
+    pages = Pages(Path(shutil.copy(DATA / "schema-v4.db", tmp_path / "old.db")))
+    notices.tell("a note of this process's, not of the request's")
+    first = pages.get("/collection")
+    assert notices.take() == ["a note of this process's, not of the request's"]
+    assert first.status_code == 200
+    assert "Note: " in text_of(first.text) and "catalog move-to-real" in first.text
+    assert "catalog move-to-real" not in pages.get("/collection").text

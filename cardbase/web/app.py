@@ -15,6 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from cardbase import notices
 from cardbase.errors import CardbaseError
 from cardbase.web.failures import error_page, form_error_page, http_error_page
 from cardbase.web.gate import Gate, SecurityHeaders
@@ -44,6 +45,7 @@ def create_app(site: Site) -> FastAPI:
     app.add_middleware(Gate)  # innermost: its refusals get the headers and the timing too
     app.add_middleware(SecurityHeaders)
     app.add_middleware(ServerTiming)
+    app.add_middleware(RequestNotices)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     for module in (search, cards, collection, decks, deckfiles, imports, trades):
         app.include_router(module.router)
@@ -74,6 +76,19 @@ def create_app(site: Site) -> FastAPI:
         return response
 
     return app
+
+
+class RequestNotices:
+    """Each request hears its own notices (`cardbase.notices.listening`), which its page
+    shows: the thread that runs a handler copies the request's context, so a note told
+    there reaches this request's page and no other's."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        with notices.listening():
+            await self.app(scope, receive, send)
 
 
 class ServerTiming:

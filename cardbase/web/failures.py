@@ -20,6 +20,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException
 
+from cardbase import notices
 from cardbase.errors import CardbaseError, NotFoundError, UnknownCollectorError
 from cardbase.web.guard import SAFE_METHODS, SECURITY_HEADERS, Refused, TooLarge
 from cardbase.web.site import COLLECTOR_COOKIE, ENV, FLASH_COOKIE, is_htmx, redirect, site_of
@@ -73,6 +74,7 @@ def show(
         request=request, message=message, status=status,
         csrf="" if refused else site_of(request).csrf_token,
         collector=None, collectors=collectors or [], flash="", back=_back(request),
+        notes=notices.take(),
     )  # fmt: skip
     return HTMLResponse(html, status_code=status, headers=headers)
 

@@ -21,6 +21,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, PackageLoader, select_autoescape
 
+from cardbase import notices
 from cardbase.collection.plan import Defaults
 from cardbase.db import interrupt
 from cardbase.db.engine import Connection
@@ -105,7 +106,8 @@ def render(
     request: Request, template: str, context: Mapping[str, Any], status: int = 200
 ) -> HTMLResponse:
     """A page (or, for htmx, the same template's partial when it has one) with what every
-    page shows: the collector chooser, the CSRF token and a message left by a redirect."""
+    page shows: the collector chooser, the CSRF token, a message left by a redirect, and
+    what the library had to say while the request ran (`cardbase.notices`)."""
     from cardbase.collection.collectors import all_collectors
 
     site = site_of(request)
@@ -117,7 +119,7 @@ def render(
     flash = unquote(request.cookies.get(FLASH_COOKIE, ""))
     html = ENV.get_template(template).render(
         request=request, csrf=site.csrf_token, collector=me, collectors=everyone,
-        flash=flash, **context,
+        flash=flash, notes=notices.take(), **context,
     )  # fmt: skip
     response = HTMLResponse(html, status_code=status)
     if flash:
@@ -126,8 +128,11 @@ def render(
 
 
 def partial(template: str, context: Mapping[str, Any], status: int = 200) -> HTMLResponse:
-    """A fragment for htmx to swap in: no page around it."""
-    return HTMLResponse(ENV.get_template(template).render(**context), status_code=status)
+    """A fragment for htmx to swap in: no page around it, but the notes the request heard
+    (`cardbase.notices`) above it."""
+    notes = ENV.get_template("_notes.html").render(notes=notices.take())
+    html = notes + ENV.get_template(template).render(**context)
+    return HTMLResponse(html, status_code=status)
 
 
 def redirect(url: str, message: str = "") -> Response:
