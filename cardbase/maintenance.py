@@ -53,12 +53,12 @@ def backup(db_path: Location, target: Path, force: bool = False) -> Path:
     db_path = sqlite_file(db_path, "backup", "use pg_dump -Fc (and pg_restore to restore)")
     if target.resolve() == db_path.resolve():
         raise CardbaseError(f"{target}: that is the database itself; choose another file")
-    try:
+    if not db.existing_file(db_path):
+        raise CardbaseError(f"{db_path}: no database here to back up")
+    try:  # a backup may start a folder of backups; a refused one makes none
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise cannot_write(target, exc) from exc
-    if not db.existing_file(db_path):
-        raise CardbaseError(f"{db_path}: no database here to back up")
     source = db.open_db(db_path)
     final = Path(os.path.realpath(target))  # where `output_file` writes its partial file
     clear_leftovers(final, [partial_pattern(final)])  # what a killed backup there left

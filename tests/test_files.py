@@ -98,6 +98,13 @@ def test_backup_makes_its_folder(decked: Run, tmp_path: Path) -> None:
     assert decked(*args).exit_code == 0 and target.is_file()
 
 
+def test_a_refused_backup_makes_no_folder(tmp_path: Path) -> None:
+    target = tmp_path / "new" / "out.db"
+    result = Run(tmp_path / "none.db")("backup", str(target))
+    assert "no database here to back up" in assert_one_line(result)
+    assert not target.parent.exists()
+
+
 def test_deck_build_into_a_missing_folder_is_one_line(builder: Run, tmp_path: Path) -> None:
     target = tmp_path / "missing" / "chaos.txt"
     result = builder("deck", "build", "--sphere", "chaos", "--out", str(target))

@@ -27,6 +27,7 @@ from cardbase.collection.store import (
 from cardbase.db.engine import Connection, Database
 from cardbase.errors import CardbaseError
 from cardbase.fields import FOIL, NONFOIL
+from cardbase.naming import label_key
 from cardbase.text import plural
 
 Reshape = Callable[[Holding], Holding]
@@ -38,7 +39,7 @@ def to_location(location: str) -> MakeReshape:
     """To `location`, spelled as the collector first spelled it ('binder 1' is 'Binder 1')."""
 
     def make(conn: Connection) -> Reshape:
-        spelled = location_spellings(conn).get(location.casefold(), location)
+        spelled = location_spellings(conn).get(label_key(location), location)
         return lambda holding: holding._replace(location=spelled)
 
     return make
@@ -49,7 +50,7 @@ def tagged(tags: str) -> MakeReshape:
 
     def make(conn: Connection) -> Reshape:
         known = tag_spellings(conn)
-        spelled = parse_tags([known.get(tag.casefold(), tag) for tag in tag_list(tags)])
+        spelled = parse_tags([known.get(label_key(tag), tag) for tag in tag_list(tags)])
         return lambda holding: holding._replace(tags=with_tags(holding.tags, spelled))
 
     return make
