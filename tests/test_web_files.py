@@ -35,7 +35,7 @@ def test_the_plan_lists_each_problem_with_its_suggestion(
     row = next(line for line in cli.splitlines() if "row 3" in line)
     assert row in text  # "My Collection.csv, row 3: 'Chugawug Cok' is not a card; did you mean ..."
     assert "did you mean Chugawug Cook" in text
-    assert "3 rows; 2 cards would be added, 0 changed, 0 removed; 1 rows with problems" in text
+    assert "3 rows; 2 cards would be added, 0 changed, 0 removed; 1 row with problems" in text
     assert run("collection", "-o", "csv").stdout.count("\n") == 1  # a plan writes nothing
 
 
@@ -53,6 +53,26 @@ def test_apply_is_all_or_nothing_unless_told_and_undo_reverts(pages: Pages, run:
         undone.text
     )
     assert "Undead Drummer" not in run("collection").stdout
+
+
+def test_the_plan_and_the_command_line_say_the_same_sentence(
+    pages: Pages, run: Run, tmp_path: Path
+) -> None:
+    (tmp_path / "c.csv").write_text(SHEET)
+    cli = run("import", str(tmp_path / "c.csv"), "--dry-run", "--skip-bad").stdout.splitlines()[-1]
+    said = cli.split(": ", 1)[1]  # after the sheet's name
+    assert said in text_of(upload(pages, "/import/plan", "c.csv", SHEET).text)
+
+
+def test_an_import_that_changes_nothing_offers_no_undo(pages: Pages, run: Run) -> None:
+    """Undo there would revert the change before it, which the page never showed."""
+    run("add", "1 C 14")
+    planned = upload(pages, "/import/plan", "none.csv", "Card Name,Qty\nChugawug Cok,1\n").text
+    token = re.search(r'name="token" value="([^"]+)"', planned).group(1)
+    applied = pages.post("/import/apply", {"token": token, "mode": "add", "skip_bad": "1"})
+    assert "0 cards were added, 0 changed, 0 removed; 1 row skipped" in text_of(applied.text)
+    assert "Undo this import" not in applied.text
+    assert "Chugawug Cook" in run("collection").stdout
 
 
 def test_uploads_are_named_by_the_server_and_checked(pages: Pages) -> None:

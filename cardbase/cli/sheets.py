@@ -115,21 +115,8 @@ def _print_import(report: ImportReport, dry_run: bool, output: Output) -> None:
     if dry_run:
         for change in report.changes:
             render.echo(f"would change: {change.describe()}")
-    verb = "would be" if dry_run else "was" if counts["added"] == 1 else "were"
     render.echo(
-        f"{report.source}: {plural(counts['rows'], 'row')}; {plural(counts['added'], 'card')} "
-        f"{verb} added, {counts['changed']} changed, {counts['removed']} removed; "
-        f"{plural(counts['skipped'], 'row')} skipped"
-        + (
-            f"; {plural(counts['no_copies'], 'row')} with no copies (count blank or 0)"
-            if counts["no_copies"]
-            else ""
-        )
-        + (
-            f"; {plural(counts['wish_list'], 'wish list row')} left out (wanted, not owned)"
-            if counts["wish_list"]
-            else ""
-        )
+        f"{report.source}: {report.summary()}"
         + ("" if dry_run or not report.changes else ". 'cardbase undo' reverts this import.")
     )
 

@@ -85,6 +85,27 @@ class ImportReport(NamedTuple):
             "wish_list": self.wanted_rows,
         }
 
+    def summary(self) -> str:
+        """The import in one sentence, as the command line and the page both say it: rows
+        read, cards added, changed and removed, and every row left out and why."""
+        counts = self.counts()
+        added = counts["added"]
+        verb = "would be" if self.dry_run else "was" if added == 1 else "were"
+        skipped = "with problems" if self.dry_run else "skipped"
+        parts = [
+            plural(counts["rows"], "row"),
+            f"{plural(added, 'card')} {verb} added, {counts['changed']} changed, "
+            f"{counts['removed']} removed",
+            f"{plural(counts['skipped'], 'row')} {skipped}",
+        ]
+        if counts["no_copies"]:
+            parts.append(f"{plural(counts['no_copies'], 'row')} with no copies (count blank or 0)")
+        if counts["wish_list"]:
+            parts.append(
+                f"{plural(counts['wish_list'], 'wish list row')} left out (wanted, not owned)"
+            )
+        return "; ".join(parts)
+
 
 # What a resolved row asks for: card id, finish, copies, which copies, and the note.
 Held = tuple[int, str, int, Selector | None, str | None]

@@ -33,7 +33,7 @@ def _import(request: Request, site: Site, path: Path, mode: ImportMode, sheet: s
         site.library(request), path, sheet or None, mode.mode, dry_run=dry_run,
         skip_bad=skip_bad, defaults=site.defaults,
     )  # fmt: skip
-    return {"report": report, "counts": report.counts(), "shown": SHOWN_CHANGES}
+    return {"report": report, "shown": SHOWN_CHANGES}
 
 
 @router.get("/import", response_class=HTMLResponse)
