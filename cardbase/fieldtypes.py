@@ -11,7 +11,7 @@ Foundation: plain Python, imported on every start.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from cardbase.errors import CardbaseError
@@ -197,7 +197,7 @@ class Names(FieldType):
         lines = value.split("\n") if value else ()
         return {lang: name for lang, name in zip(self.languages, lines, strict=False) if name}
 
-    def joined(self, names: Sequence[str]) -> str:
+    def joined(self, names: Iterable[str]) -> str:
         """The stored value of names given in `languages`' order ('' where there is none),
         without the empty lines at the end."""
-        return "\n".join(" ".join(name.split()) for name in names).rstrip("\n")
+        return "\n".join([" ".join(name.split()) for name in names]).rstrip("\n")

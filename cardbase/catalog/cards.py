@@ -21,6 +21,7 @@ from cardbase.codes import CollectorCode
 from cardbase.db import tables
 from cardbase.db.engine import Connection
 from cardbase.fields import DETAIL_FIELDS, FIELD_BY_KEY, JSON_KEYS, NAMES, STORED_FIELDS
+from cardbase.fieldtypes import FieldType
 from cardbase.games import DEFAULT_GAME, set_name
 from cardbase.text import plural
 
@@ -87,19 +88,19 @@ class Card:
         code = self.code
         derived = {"code": str(code), "series": code.series, "rarity": code.rarity,
                    "number": code.number, "set_name": set_name(self.game, code.series)}  # fmt: skip
-        return {
-            key: derived[key] if key in derived else _JSON_VALUE[key](getattr(self, key))
-            for key in JSON_KEYS
-        }
+        found = {key: derived[key] if key in derived else getattr(self, key) for key in JSON_KEYS}
+        for key, to_json in _TO_JSON:
+            found[key] = to_json(found[key])
+        return found
 
 
-def _as_is(value: Any) -> Any:
-    return value
-
-
-_JSON_VALUE: dict[str, Callable[[Any], Any]] = {
-    key: field.type.json if field.type else _as_is for key, field in FIELD_BY_KEY.items()
-}
+# The fields whose JSON value is not the attribute itself (traits as a list, names as an
+# object): only these are converted, a search's JSON being thousands of cards.
+_TO_JSON: tuple[tuple[str, Callable[[Any], Any]], ...] = tuple(
+    (key, field.type.json)
+    for key, field in FIELD_BY_KEY.items()
+    if field.type and type(field.type).json is not FieldType.json
+)
 _HELD = frozenset({"id", "code", "nonfoil", "foil"})  # what `Card` holds besides the fields
 _ATTRIBUTES = {f.key for f in STORED_FIELDS if f.key and f.key not in CODE_PARTS}
 if {f.name for f in dataclasses.fields(Card)} != _HELD | _ATTRIBUTES:  # pragma: no cover
@@ -125,7 +126,7 @@ def name_key(name: str) -> str:
 def join_names(names: Iterable[str]) -> str:
     """A card's `names` column: its name in each of `NAME_LANGUAGES`, a line each in that
     order ("" where it has none), without the empty lines at the end."""
-    return NAMES.joined(list(names))
+    return NAMES.joined(names)
 
 
 def split_names(names: str) -> dict[str, str]:

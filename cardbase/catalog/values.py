@@ -10,13 +10,14 @@ prepared INSERT, rather than as a `Card`, its code and its traits tuple per row.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from operator import itemgetter
+from typing import Any
 
-from cardbase.catalog.cards import join_names, name_key
+from cardbase.catalog.cards import name_key
 from cardbase.codes import parse_code
 from cardbase.db.tables import CARD_COLUMNS
-from cardbase.fields import FIELDS, NAME_COLUMNS
+from cardbase.fields import FIELDS, NAME_COLUMNS, NAMES
 from cardbase.fieldtypes import Choice, Flag, Names, RowError
 from cardbase.games import DEFAULT_GAME, GAMES, Game
 from cardbase.limits import MAX_CELL
@@ -45,6 +46,34 @@ _MADE = ("game", "series", "rarity", "number", "name_key", "type", "hero", "sphe
 Row = tuple[object, ...]  # the card table's columns but the id, in `tables.CARD_COLUMNS` order
 
 
+def _plain_reader(at: dict[str, int]) -> Callable[[Sequence[str]], tuple[object, ...]]:
+    """The plain fields' values out of a row's cells (`at`: key -> place), each read by its
+    type, a repeating type's verdicts remembered by text: compiled into one function for
+    one file, as `cardbase.catalog.cards` compiles its row reader, since a loop over the
+    fields cost a 100k-row catalogue a tenth more."""
+    namespace: dict[str, Any] = {"_missing": object()}
+    lines = ["def read(cells):"]
+    for number, field in enumerate(PLAIN_FIELDS):
+        assert field.key and field.type  # PLAIN_FIELDS have both
+        namespace[f"parse{number}"] = field.type.parse
+        lines.append(f"    text = cells[{at[field.key]}]")
+        read = f"parse{number}(text, {field.key!r})"
+        if field.type.repeats:
+            namespace[f"seen{number}"] = {}
+            lines += [
+                f"    v{number} = seen{number}.get(text, _missing)",
+                f"    if v{number} is _missing:",
+                f"        v{number} = seen{number}[text] = {read}",
+            ]
+        else:
+            lines.append(f"    v{number} = {read}")
+    values = ", ".join(f"v{number}" for number in range(len(PLAIN_FIELDS)))
+    lines.append(f"    return ({values},)")
+    exec("\n".join(lines), namespace)
+    made: Callable[[Sequence[str]], tuple[object, ...]] = namespace["read"]
+    return made
+
+
 class RowReader:
     """Turns a CSV row into a card-table row, or raises `RowError` naming its first bad value.
 
@@ -62,14 +91,7 @@ class RowReader:
         self._games: dict[str, Game] = {}
         self._kinds: dict[tuple[str, str, str, str], tuple[str, bool, str | None]] = {}
         at = {key: position for position, key in enumerate(_ORDER)}
-        # Each plain field: its cell's place in `_values`, its type's parse, its key, and the
-        # verdicts on values already read where its values repeat.
-        self._plain: tuple[tuple[int, Callable[[str, str], object], str, dict | None], ...]
-        self._plain = tuple(
-            (at[field.key], field.type.parse, field.key, {} if field.type.repeats else None)
-            for field in PLAIN_FIELDS
-            if field.key and field.type
-        )
+        self._plain = _plain_reader({key: position for position, key in enumerate(_ORDER)})
         self._rules = itemgetter(*(at[key] for key in _RULE_KEYS))
         self._names_at = len(CATALOGUE_FIELDS)
         plain_keys = [field.key for field in PLAIN_FIELDS]
@@ -93,16 +115,7 @@ class RowReader:
         if game is None:
             game = self._games[game_text] = _game(game_text)
         code = parse_code(code_text)
-        plain: list[object] = []
-        for at, parse, key, verdicts in self._plain:
-            text = cells[at]
-            if verdicts is None:
-                plain.append(parse(text, key))
-            elif text in verdicts:
-                plain.append(verdicts[text])
-            else:  # the column is named only in an error, so a text's value is shared
-                value = verdicts[text] = parse(text, key)
-                plain.append(value)
+        plain = self._plain(cells)
         kind_key = (game.key, type_text, hero_text, sphere_text)
         kind = self._kinds.get(kind_key)
         if kind is None:
@@ -116,7 +129,7 @@ class RowReader:
             raise RowError(f"a {card_type} has no attack or defense; leave them empty")
         made = (game.key, code.series, code.rarity, code.number,
                 name_key(str(plain[self._name_at])), card_type, hero, sphere,
-                join_names(cells[self._names_at :]))  # fmt: skip
+                NAMES.joined(cells[self._names_at :]))  # fmt: skip
         stored: Row = self._stored((*made, *plain))
         return stored
 
