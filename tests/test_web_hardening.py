@@ -288,7 +288,7 @@ def test_a_collector_gone_from_the_cli_falls_back_with_a_message(
     page = pages.get("/collection")  # a page open since, reloaded
     assert page.status_code == 200
     assert "'Alice' chosen in this browser is not in this database" in flash_of(page.text)
-    assert "me's collection" in text_of(page.text)
+    assert "Your collection" in text_of(page.text)  # the default collector's
     assert pages.get("/search").status_code == 200  # and every page after it
 
 

@@ -152,7 +152,7 @@ def test_the_collector_is_chosen_like_the_clis(db_path: Path, run: Run) -> None:
     run("collectors", "add", "Alice")
     run("add", "1 C 14", "--collector", "Alice")
     pages = Pages(db_path, collector="Alice")
-    assert "1 cards owned" in text_of(pages.get("/collection").text)
+    assert "1 card owned" in text_of(pages.get("/collection").text)
     me = pages.post("/collector", {"name": "me", "back": "/collection"})
     assert "0 cards owned" in text_of(me.text)
     assert "Alice" in text_of(pages.get("/collection", params={"collector": "alice"}).text)

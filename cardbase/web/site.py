@@ -114,11 +114,12 @@ def render(
     with site.connect(request) as conn:
         from cardbase.collection.collectors import current_collector
 
-        me = current_collector(conn).name
+        me = current_collector(conn)
         everyone = [c.name for c in all_collectors(conn)]
     flash = unquote(request.cookies.get(FLASH_COOKIE, ""))
     html = ENV.get_template(template).render(
-        request=request, csrf=site.csrf_token, collector=me, collectors=everyone,
+        request=request, csrf=site.csrf_token, collector=me.name,
+        collector_is_default=me.is_default, collectors=everyone,
         flash=flash, notes=notices.take(), **context,
     )  # fmt: skip
     response = HTMLResponse(html, status_code=status)
