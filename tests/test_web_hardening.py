@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import Run
-from tests.web_helpers import Pages, error_of, flash_of, text_of
+from tests.web_helpers import Pages, error_of, flash_of, said_by_cli, text_of
 
 SHEET = "Card Name,Qty\nChugawug Elder,2\nChugawug Cok,1\n"
 PAGES = ("/search", "/card/1C14", "/collection", "/deck", "/import", "/trades")
@@ -138,8 +138,8 @@ def test_a_copy_with_a_bad_attribute_is_refused(
     response = pages.post("/card/1C14/copies", holding)
     assert response.status_code == 400
     message = error_of(response.text)
-    assert message.startswith(f"cardbase: {'tag' if field == 'tags' else field}") or (
-        message.startswith(f"cardbase: unknown {field}")
+    assert message.startswith(f"{'tag' if field == 'tags' else field}") or (
+        message.startswith(f"unknown {field}")
     ), message
     assert "\n" not in message and "\x1b" not in response.text and "<script>" not in response.text
     assert checksum(pages.site.db_path) == before
@@ -148,9 +148,9 @@ def test_a_copy_with_a_bad_attribute_is_refused(
 def test_the_copy_form_says_what_add_says(pages: Pages, run: Run) -> None:
     holding = {"op": "add", "holding": "1", "condition": "NM", "location": "", "tags": ""}
     page = pages.post("/card/1C14/copies", {**holding, "language": "zz"})
-    assert error_of(page.text) == run("add", "1 C 14", "--language", "zz").stderr.strip()
+    assert error_of(page.text) == said_by_cli(run("add", "1 C 14", "--language", "zz").stderr)
     quoted = pages.post("/card/1C14/copies", {**holding, "language": "en", "location": 'a"b'})
-    assert error_of(quoted.text) == run("add", "1 C 14", "--location", 'a"b').stderr.strip()
+    assert error_of(quoted.text) == said_by_cli(run("add", "1 C 14", "--location", 'a"b').stderr)
 
 
 def test_a_condition_typed_in_lower_case_is_stored_as_the_code(pages: Pages, run: Run) -> None:
@@ -261,7 +261,7 @@ def test_a_damaged_workbook_is_named_as_uploaded(pages: Pages) -> None:
         assert broken.status_code == 400, path
         message = error_of(broken.text)
         assert folder not in broken.text and "cardbase-web-" not in broken.text, message
-        assert message.startswith("cardbase: My Cards.xlsx"), message
+        assert message.startswith("My Cards.xlsx"), message
 
 
 # -- 5. A collector removed or renamed from the command line -----------------------------------
@@ -312,7 +312,7 @@ def test_a_malformed_form_is_a_page_that_echoes_nothing(pages: Pages) -> None:
     missing = pages.post("/card/1C14/copies", {"finish": "foil"})
     assert missing.status_code == 400
     assert error_of(missing.text) == (
-        "cardbase: this form cannot be read: 'op' is missing; reload the page and try again"
+        "this form cannot be read: 'op' is missing; reload the page and try again"
     )
     echoed = pages.post("/card/1C14/copies", {"op": "add", "holding": "<b>sneaky</b>"})
     assert echoed.status_code == 400 and "'holding' is not valid" in error_of(echoed.text)
@@ -326,7 +326,7 @@ def test_a_malformed_form_is_a_page_that_echoes_nothing(pages: Pages) -> None:
 def test_an_unknown_address_is_the_sites_error_page(pages: Pages) -> None:
     page = pages.get("/no/such/page?q=<b>x</b>")
     assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
-    assert error_of(page.text).startswith("cardbase: there is no page at this address")
+    assert error_of(page.text).startswith("there is no page at this address")
     assert "<b>x</b>" not in page.text and "Not Found" not in page.text
     assert pages.get("/nowhere", headers={"Accept": "application/json"}).json() == {
         "error": "there is no page at this address; the Search page has links to every card",
@@ -334,7 +334,7 @@ def test_an_unknown_address_is_the_sites_error_page(pages: Pages) -> None:
     }
     wrong = pages.get("/undo")
     assert wrong.status_code == 405 and "POST" in wrong.headers["allow"]
-    assert error_of(wrong.text).startswith("cardbase: this address does not take")
+    assert error_of(wrong.text).startswith("this address does not take")
     assert pages.get("/static/nothing.js").status_code == 404
 
 

@@ -13,7 +13,7 @@ from cardbase.db import schema
 from cardbase.db.location import Location
 from cardbase.library import Library
 from tests.conftest import MINI_CATALOGUE, Run, postgres_database
-from tests.web_helpers import Pages, error_of, flash_of, text_of
+from tests.web_helpers import Pages, error_of, flash_of, said_by_cli, text_of
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
@@ -59,7 +59,7 @@ def test_search_takes_the_query_language_and_the_plain_options(pages: Pages, run
 def test_a_bad_query_shows_the_terminal_caret(pages: Pages, run: Run) -> None:
     response = pages.get("/search", params={"q": "sphere:chaoss"})
     assert response.status_code == 400
-    assert error_of(response.text) == run("search", "sphere:chaoss").stderr.rstrip("\n")
+    assert error_of(response.text) == said_by_cli(run("search", "sphere:chaoss").stderr)
 
 
 def test_results_are_paged_and_sorted_by_clicking_a_column(pages: Pages, run: Run) -> None:
@@ -125,14 +125,14 @@ def test_plus_and_minus_change_copies_per_finish_and_per_holding(pages: Pages, r
 def test_removing_a_copy_you_do_not_have_is_the_cli_line(pages: Pages, run: Run) -> None:
     response = pages.post("/card/1C14/copies", {"op": "remove", "finish": "foil"})
     assert response.status_code == 400
-    cli = run("remove", "1 C 14 foil").stderr.strip()
+    cli = said_by_cli(run("remove", "1 C 14 foil").stderr)
     assert error_of(response.text) == cli
 
 
 def test_an_unknown_card_is_one_line_with_a_suggestion(pages: Pages, run: Run) -> None:
     response = pages.get("/card/Chugawug Cok")
     assert response.status_code == 404
-    assert error_of(response.text) == run("show", "Chugawug Cok").stderr.strip()
+    assert error_of(response.text) == said_by_cli(run("show", "Chugawug Cok").stderr)
 
 
 def test_collection_page_totals_bars_filters_and_undo(pages: Pages, run: Run) -> None:

@@ -43,8 +43,15 @@ def text_of(page: str) -> str:
 
 
 def error_of(page: str) -> str:
-    found = re.search(r'<pre class="error"[^>]*>(.*?)</pre>', page, re.S)
-    return html.unescape(found.group(1)) if found else ""
+    """The error a page shows: a line (`p`), or a query's with its caret (`pre`)."""
+    found = re.search(r'<(p|pre) class="error"[^>]*>(.*?)</\1>', page, re.S)
+    return html.unescape(found.group(2)) if found else ""
+
+
+def said_by_cli(stderr: str) -> str:
+    """The command line's error as the page says it: the same words, without the program's
+    name in front (the page is cardbase's own)."""
+    return stderr.strip("\n").removeprefix("cardbase: ")
 
 
 def flash_of(page: str) -> str:

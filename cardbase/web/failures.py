@@ -71,12 +71,24 @@ def show(
         return JSONResponse({"error": message, "status": status}, status, headers)
     template = "_error.html" if is_htmx(request) else "error.html"
     html = ENV.get_template(template).render(
-        request=request, message=message, status=status,
+        request=request, message=message, status=status, heading=_heading(status),
         csrf="" if refused else site_of(request).csrf_token,
         collector=None, collectors=collectors or [], flash="", back=_back(request),
         notes=notices.take(),
     )  # fmt: skip
     return HTMLResponse(html, status_code=status, headers=headers)
+
+
+def _heading(status: int) -> str:
+    """What the page's heading says happened, by its status: a person reads the heading
+    first, then the line that says what to do."""
+    if status == 404:
+        return "Not found"
+    if status in (403, 419):
+        return "Refused"
+    if status >= 500:
+        return "Something went wrong"
+    return "Nothing was changed" if status in (400, 409, 413, 422) else "Not done"
 
 
 def _back(request: Request) -> str:
