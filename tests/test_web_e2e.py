@@ -108,9 +108,14 @@ def test_search_with_a_filter_open_a_card_and_add_a_copy(page, shots: Path) -> N
     page.fill("#q", "chug*")
     page.get_by_role("link", name="Chugawug Elder").click()
     expect(page.locator("h1")).to_contain_text("Chugawug Elder")
+    history = page.evaluate("history.length")
     page.get_by_role("button", name="Add a non-foil copy").click()
     expect(page.locator(".flash")).to_have_text("Chugawug Elder (1 U 15) non-foil: 0 -> 1")
     expect(page.locator("#owned-nonfoil")).to_have_text("1")
+    expect(page.locator("#add-nonfoil")).to_be_focused()  # press + again from the keyboard
+    page.keyboard.press("Enter")
+    expect(page.locator("#owned-nonfoil")).to_have_text("2")
+    assert page.evaluate("history.length") == history  # no Back step per copy
     page.screenshot(path=str(shots / "card.png"), full_page=True)
 
 
