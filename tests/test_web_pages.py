@@ -158,3 +158,38 @@ def test_the_collector_is_chosen_like_the_clis(db_path: Path, run: Run) -> None:
     assert "Alice" in text_of(pages.get("/collection", params={"collector": "alice"}).text)
     wrong = pages.post("/collector", {"name": "Alise"})
     assert wrong.status_code == 400 and "did you mean 'Alice'?" in error_of(wrong.text)
+
+
+def test_copies_with_every_attribute_from_the_card_page(pages: Pages, run: Run) -> None:
+    """The card page's form is `add` with its options, read by the same parsers: names
+    people write ('Lightly Played', 'French') are stored as the command line stores them."""
+    form = {"op": "add", "count": "3", "finish": "foil", "condition": "Lightly Played",
+            "language": "French", "location": "Binder 1", "tags": "trade, signed",
+            "note": "from the league"}  # fmt: skip
+    added = pages.post("/card/1C14/copies", form)
+    assert added.status_code == 200, error_of(added.text)
+    assert (
+        flash_of(added.text)
+        == "Chugawug Cook (1 C 14) foil LP fr in Binder 1 #signed #trade: 0 -> 3"
+    )
+    copies = run("collection", "--copies", "-o", "csv").stdout
+    assert '1 C 14,Chugawug Cook,foil,LP,fr,Binder 1,"signed, trade",3,from the league' in copies
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("count", "x", "copies must be a whole number from 1 to 9999, not 'x'"),
+        ("count", "0", "copies must be a whole number from 1 to 9999, not '0'"),
+        ("count", "²", "not '²'"),
+        ("condition", "ok", "condition 'ok'"),
+        ("language", "zz", "unknown language 'zz'"),
+    ],
+)
+def test_a_bad_attribute_on_the_card_page_changes_nothing(
+    pages: Pages, run: Run, field: str, value: str, said: str
+) -> None:
+    refused = pages.post("/card/1C14/copies", {"op": "add", field: value})
+    assert refused.status_code == 400
+    assert said in error_of(refused.text) and "\n" not in error_of(refused.text)
+    assert "Chugawug Cook" not in run("collection").stdout

@@ -8,7 +8,8 @@ from fastapi.responses import HTMLResponse, Response
 
 from cardbase.catalog.cards import cards_named, detail_lines
 from cardbase.catalog.names import NameResolver
-from cardbase.collection.changes import Mode, Selector
+from cardbase.collection.attributes import CONDITION_NAMES
+from cardbase.collection.changes import Selector
 from cardbase.errors import CardbaseError
 from cardbase.fields import FOIL, NONFOIL
 from cardbase.query import search as lib
@@ -21,13 +22,14 @@ router = APIRouter()
 @router.get("/card/{text}", response_class=HTMLResponse)
 def card_page(request: Request, text: str) -> HTMLResponse:
     """A card by code (`1C14`, `1 C 14`) or by name, as `cardbase show` finds it."""
-    with site_of(request).connect(request) as conn:
+    site = site_of(request)
+    with site.connect(request) as conn:
         card = NameResolver(conn).card(text)
         printings = cards_named(conn, card.name)
         copies = lib.search_copies(conn, lib.build_query(f'code:"{card.code}"'))
     return render(request, "card.html", {
         "card": card, "fields": detail_lines(card), "printings": printings,
-        "copies": copies,
+        "copies": copies, "conditions": CONDITION_NAMES, "defaults": site.defaults,
     })  # fmt: skip
 
 
@@ -37,16 +39,17 @@ def change_copies(
     text: str,
     op: str = Form(...),
     finish: str = Form(NONFOIL),
+    count: str = Form("1"),
     condition: str | None = Form(None),
     language: str | None = Form(None),
     location: str | None = Form(None),
     tags: str | None = Form(None),
+    note: str | None = Form(None),
     holding: bool = Form(False),
 ) -> Response:
-    """One copy more or less: of a finish (new copies get the configured condition and
-    language), or of one holding, named by all its attributes."""
-    from cardbase.collection.items import change_items
-
+    """Copies more or less: of a finish with the attributes given (new copies get the
+    configured condition and language where none is given), or of one holding, named by
+    all its attributes; `cardbase add` and `remove` underneath, read by the same parsers."""
     if op not in ("add", "remove") or finish not in (NONFOIL, FOIL):
         raise CardbaseError("a change is add or remove, of a non-foil or foil copy")
     given = _attributes(condition, language, location, tags)
@@ -54,15 +57,24 @@ def change_copies(
     with site.connect(request) as conn:
         card = NameResolver(conn).card(text)
     if holding:  # exactly these copies: a blank location or tags is none, not any
-        chosen = given._replace(location=given.location or "", tags=given.tags or "")
-    else:
-        chosen = Selector(None, None, None, None)
-    changes = change_items(
-        site.library(request), [str(card.code)], Mode(op), foil=finish == FOIL,
-        selector=chosen, defaults=site.defaults,
-    )  # fmt: skip
+        given = given._replace(location=given.location or "", tags=given.tags or "")
+    item = f"{card.code} x{_count(count)}"
+    changes = site.library(request).change(
+        op, [item], selector=given, foil=finish == FOIL, note=note or None
+    )
     message = "; ".join(change.describe() for change in changes) or "Nothing changed."
     return redirect(card_url(card), message)
+
+
+def _count(text: str) -> int:
+    """The form's number of copies, within what one item may count (`cardbase add`'s)."""
+    from cardbase.limits import MAX_COUNT
+
+    cleaned = text.strip() or "1"
+    if not cleaned.isdecimal() or not 1 <= int(cleaned) <= MAX_COUNT:
+        shown = cleaned if len(cleaned) <= 20 else cleaned[:20] + "…"
+        raise CardbaseError(f"copies must be a whole number from 1 to {MAX_COUNT}, not '{shown}'")
+    return int(cleaned)
 
 
 def _attributes(
