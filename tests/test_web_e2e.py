@@ -100,6 +100,11 @@ def test_search_with_a_filter_open_a_card_and_add_a_copy(page, shots: Path) -> N
     page.select_option("select[name=sphere]", "nature")
     expect(page.locator("#results")).to_contain_text("4 cards")  # three Chugawugs and their bog
     expect(page).to_have_url(re.compile(r"q=chug.*sphere=nature"))
+    assert re.search(r"[?&][a-z]+=(&|$)", page.url) is None, page.url  # no empty fields
+    page.fill("input[name=cost]", "1..9")  # a filter box applies as it is typed, not on Tab
+    expect(page).to_have_url(re.compile(r"cost=1\.\.9"))
+    page.fill("input[name=cost]", "")
+    expect(page).not_to_have_url(re.compile("cost="))
     page.screenshot(path=str(shots / "search.png"), full_page=True)
     page.fill("#q", "sphere:chaoss")
     expect(page.locator("#results .error")).to_contain_text(
@@ -117,6 +122,19 @@ def test_search_with_a_filter_open_a_card_and_add_a_copy(page, shots: Path) -> N
     expect(page.locator("#owned-nonfoil")).to_have_text("2")
     assert page.evaluate("history.length") == history  # no Back step per copy
     page.screenshot(path=str(shots / "card.png"), full_page=True)
+
+
+def test_next_shows_the_top_of_the_next_page(page) -> None:
+    from playwright.sync_api import expect
+
+    page.set_viewport_size({"width": 1280, "height": 500})
+    page.goto("/search?size=10")
+    page.get_by_role("link", name="Next →").scroll_into_view_if_needed()
+    assert page.evaluate("window.scrollY") > 0
+    page.get_by_role("link", name="Next →").click()
+    expect(page.locator("#count")).to_contain_text("page 2 of")
+    page.wait_for_function("window.scrollY <= document.querySelector('#results').offsetTop")
+    assert "size=10" in page.url and "page=2" in page.url
 
 
 def _deck(page) -> str:

@@ -50,3 +50,23 @@ document.addEventListener("click", (event) => {
   const link = event.target.closest ? event.target.closest("a[data-back]") : null;
   if (link && window.history.length > 1) { event.preventDefault(); window.history.back(); }
 });
+
+// A search's address holds what was asked, not every empty box of the form: the fields left
+// blank are not sent (the server reads a missing field as blank, so nothing else changes).
+document.addEventListener("htmx:configRequest", (event) => {
+  if (event.detail.verb !== "get") return;
+  const parameters = event.detail.parameters;
+  for (const [name, value] of Array.from(parameters.entries ? parameters.entries() : Object.entries(parameters))) {
+    if (value === "") parameters.delete ? parameters.delete(name) : delete parameters[name];
+  }
+});
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (form.method !== "get" || event.defaultPrevented) return;
+  for (const field of form.elements) {
+    if (field.name && field.value === "" && !field.disabled) {
+      field.disabled = true;  // left out of the address; enabled again right after
+      setTimeout(() => { field.disabled = false; });
+    }
+  }
+});
