@@ -193,3 +193,23 @@ def test_a_bad_attribute_on_the_card_page_changes_nothing(
     assert refused.status_code == 400
     assert said in error_of(refused.text) and "\n" not in error_of(refused.text)
     assert "Chugawug Cook" not in run("collection").stdout
+
+
+def test_every_page_has_a_json_twin_equal_to_the_command_lines(pages: Pages, run: Run) -> None:
+    """`?format=json`, as datasette's pages take it: what the page shows, as the library
+    returns it and `-o json` prints it, so a script and the page read the same data."""
+    import json
+
+    run("add", "1 C 14 x2", "1 U 15 foil")
+    found = pages.get("/search", params={"q": "chug", "format": "json"})
+    assert found.headers["content-type"] == "application/json"
+    assert found.json()["cards"] == json.loads(run("search", "chug", "-o", "json").stdout)
+    card = pages.get("/card/1C14", params={"format": "json"}).json()
+    assert card["card"] == json.loads(run("show", "1 C 14", "-o", "json").stdout)
+    assert card["copies"] == json.loads(run("collection", "--copies", 'code:"1 C 14"', "-o", "json").stdout)
+    assert card["printings"] == ["2 C 101"]
+    mine = pages.get("/collection", params={"format": "json"}).json()
+    assert mine["stats"] == json.loads(run("stats", "-o", "json").stdout)
+    assert mine["cards"] == json.loads(run("collection", "-o", "json").stdout)
+    bad = pages.get("/search", params={"q": "cost>", "format": "json"})
+    assert bad.status_code == 400 and bad.json()["error"] == said_by_cli(run("search", "cost>").stderr)

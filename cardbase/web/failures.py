@@ -23,7 +23,15 @@ from starlette.exceptions import HTTPException
 from cardbase import notices
 from cardbase.errors import CardbaseError, NotFoundError, UnknownCollectorError
 from cardbase.web.guard import SAFE_METHODS, SECURITY_HEADERS, Refused, TooLarge
-from cardbase.web.site import COLLECTOR_COOKIE, ENV, FLASH_COOKIE, is_htmx, redirect, site_of
+from cardbase.web.site import (
+    COLLECTOR_COOKIE,
+    ENV,
+    FLASH_COOKIE,
+    is_htmx,
+    redirect,
+    site_of,
+    wants_json,
+)
 
 log = logging.getLogger("cardbase.web")
 WORDS = {
@@ -52,12 +60,6 @@ def message_of(request: Request, exc: Exception) -> tuple[str, int]:
         "has the details: please report it",
         500,
     )
-
-
-def wants_json(request: Request) -> bool:
-    """A script's request (Accept: application/json without text/html), not a browser's."""
-    accept = request.headers.get("accept", "").lower()
-    return "application/json" in accept and "text/html" not in accept
 
 
 def show(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import secrets
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote, urlencode
 
 from fastapi import Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from cardbase import notices
@@ -102,12 +102,28 @@ def is_htmx(request: Request) -> bool:
     return request.headers.get("hx-request") == "true"
 
 
+def wants_json(request: Request) -> bool:
+    """The page's JSON twin is asked for: ``?format=json``, as datasette's pages take it, or
+    a script's Accept: application/json (without text/html, which a browser sends)."""
+    if request.query_params.get("format") == "json":
+        return True
+    accept = request.headers.get("accept", "").lower()
+    return "application/json" in accept and "text/html" not in accept
+
+
 def render(
-    request: Request, template: str, context: Mapping[str, Any], status: int = 200
-) -> HTMLResponse:
+    request: Request,
+    template: str,
+    context: Mapping[str, Any],
+    status: int = 200,
+    twin: Callable[[], Any] | None = None,
+) -> Response:
     """A page (or, for htmx, the same template's partial when it has one) with what every
     page shows: the collector chooser, the CSRF token, a message left by a redirect, and
-    what the library had to say while the request ran (`cardbase.notices`)."""
+    what the library had to say while the request ran (`cardbase.notices`). `twin`: the
+    page's JSON twin, the library's result as the command line's ``-o json`` gives it."""
+    if twin is not None and wants_json(request):
+        return JSONResponse(twin(), status_code=status)
     from cardbase.collection.collectors import all_collectors
 
     site = site_of(request)

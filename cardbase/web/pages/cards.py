@@ -20,17 +20,25 @@ router = APIRouter()
 
 
 @router.get("/card/{text}", response_class=HTMLResponse)
-def card_page(request: Request, text: str) -> HTMLResponse:
+def card_page(request: Request, text: str) -> Response:
     """A card by code (`1C14`, `1 C 14`) or by name, as `cardbase show` finds it."""
     site = site_of(request)
     with site.connect(request) as conn:
         card = NameResolver(conn).card(text)
         printings = cards_named(conn, card.name)
         copies = lib.search_copies(conn, lib.build_query(f'code:"{card.code}"'))
-    return render(request, "card.html", {
+    context = {
         "card": card, "fields": detail_lines(card), "printings": printings,
         "copies": copies, "conditions": CONDITION_NAMES, "defaults": site.defaults,
-    })  # fmt: skip
+    }  # fmt: skip
+
+    def twin() -> dict[str, object]:
+        """`cardbase show -o json`, the copies held (`collection --copies -o json`), and
+        the codes of its other printings."""
+        return {"card": card.to_dict(), "copies": [copy.to_dict() for copy in copies],
+                "printings": [str(p.code) for p in printings if p.id != card.id]}  # fmt: skip
+
+    return render(request, "card.html", context, twin=twin)
 
 
 @router.post("/card/{text}/copies")

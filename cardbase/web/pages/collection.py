@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse, Response
 from cardbase.collection.stats import collection_stats
 from cardbase.games import DEFAULT_GAME
 from cardbase.query import search as lib
-from cardbase.web.pages.queries import read_form
+from cardbase.web.pages.queries import read_form, results_twin
 from cardbase.web.pages.search import count_line, search_context
 from cardbase.web.site import is_htmx, partial, redirect, render, site_of
 
@@ -18,16 +18,22 @@ router = APIRouter()
 
 
 @router.get("/collection", response_class=HTMLResponse)
-def collection_page(request: Request) -> HTMLResponse:
+def collection_page(request: Request) -> Response:
     context = search_context(request, "/collection", owned=True)
     status = 400 if context["query_error"] else 200
     if is_htmx(request) and request.headers.get("hx-target") == "results":
         return partial("_results.html", context, status)
     with site_of(request).connect(request) as conn:
-        context["stats"] = collection_stats(conn, DEFAULT_GAME)
+        stats = context["stats"] = collection_stats(conn, DEFAULT_GAME)
         if not context["query_error"]:
             context["matched"] = lib.owned_totals(conn, read_form(request.query_params).query(True))
-    return render(request, "collection.html", context, status)
+    results = results_twin(context)
+
+    def twin() -> dict[str, object]:
+        """`cardbase stats -o json`, and the page of owned cards the filter shows."""
+        return {"stats": stats.to_dict(), **results()}
+
+    return render(request, "collection.html", context, status, twin=twin)
 
 
 @router.get("/collection/count", response_class=HTMLResponse)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from fastapi import APIRouter, Form, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 
 from cardbase.catalog.names import NameResolver
 from cardbase.db.engine import Connection
@@ -84,7 +84,7 @@ def _context(request: Request, shown: Panel) -> dict[str, Any]:
             "spheres": builder.spheres(), "max_heroes": builder.MAX_HEROES}  # fmt: skip
 
 
-def respond(request: Request, shown: Panel, changed: bool = True) -> HTMLResponse:
+def respond(request: Request, shown: Panel, changed: bool = True) -> Response:
     """For htmx, the report beside the deck, and the deck list itself when the server
     changed it (`changed`: not while it is being typed, or the caret would jump); the whole
     page (with results and saved decks) without htmx."""
@@ -95,7 +95,7 @@ def respond(request: Request, shown: Panel, changed: bool = True) -> HTMLRespons
 
 
 @router.get("/deck", response_class=HTMLResponse)
-def deck_page(request: Request) -> HTMLResponse:
+def deck_page(request: Request) -> Response:
     """The builder, with a saved deck opened (`?open=NAME`, as `deck show` reads it)."""
     from cardbase.decks.saved import deck_text, find_deck, saved_placed
 
@@ -128,7 +128,7 @@ def update(
     add: str | None = Form(None),
     more: int | None = Form(None),
     less: int | None = Form(None),
-) -> HTMLResponse:
+) -> Response:
     """A click or an edit: one copy more of a card (`add`, by code) or of a line (`more`),
     one less of a line (`less`), or the text as typed; then the deck checked again."""
     site = site_of(request)
@@ -152,7 +152,7 @@ def helper(
     format_: str | None = Form(None, alias="format"),
     owned: bool = Form(False),
     deck: str = Form(""),
-) -> HTMLResponse:
+) -> Response:
     """Deck Builder Helper: `deck build`'s legal deck of one sphere from what you own."""
     site = site_of(request)
     built = site.library(request).build_deck(sphere, heroes)

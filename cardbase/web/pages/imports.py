@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 from fastapi import APIRouter, File, Form, Request, UploadFile
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 
 from cardbase.collection.changes import ImportMode
 from cardbase.errors import CardbaseError
@@ -37,7 +37,7 @@ def _import(request: Request, site: Site, path: Path, mode: ImportMode, sheet: s
 
 
 @router.get("/import", response_class=HTMLResponse)
-def import_page(request: Request) -> HTMLResponse:
+def import_page(request: Request) -> Response:
     return render(request, "import.html", {"modes": list(ImportMode)})
 
 
@@ -47,7 +47,7 @@ async def plan(
     file: Annotated[UploadFile, File()],
     mode: str = Form("add"),
     sheet: str = Form(""),
-) -> HTMLResponse:
+) -> Response:
     """The dry run, bad rows listed rather than refused, so the plan shows them all."""
     site = site_of(request)
     chosen = _mode(mode)
@@ -67,7 +67,7 @@ def apply(
     mode: str = Form("add"),
     sheet: str = Form(""),
     skip_bad: bool = Form(False),
-) -> HTMLResponse:
+) -> Response:
     """The import itself, all or nothing unless bad rows are to be skipped, as on the
     command line; `cardbase undo` (the button) reverts it whole."""
     site = site_of(request)

@@ -4,7 +4,7 @@ drift apart."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from cardbase.catalog.cards import Card
@@ -85,6 +85,24 @@ class Results(NamedTuple):
     page: int
     more: bool  # a next page exists
     total: int | None  # None until counted (`count_matches`)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The page's JSON twin: its cards as `cardbase search -o json` gives them."""
+        return {"cards": [card.to_dict() for card in self.cards], "page": self.page,
+                "more": self.more, "total": self.total}  # fmt: skip
+
+
+def results_twin(context: Mapping[str, Any]) -> Callable[[], Any]:
+    """A search page's JSON twin: its results, or its query error as the error pages'
+    JSON says one."""
+
+    def twin() -> Any:
+        if context["query_error"]:
+            return {"error": context["query_error"], "status": 400}
+        results: Results = context["results"]
+        return results.to_dict()
+
+    return twin
 
 
 def run_search(conn: Connection, form: SearchForm, owned: bool = False) -> Results:

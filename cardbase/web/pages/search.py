@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 
 from cardbase.errors import QueryError
 from cardbase.web.pages.queries import (
@@ -12,6 +12,7 @@ from cardbase.web.pages.queries import (
     PAGE_SIZES,
     count_matches,
     read_form,
+    results_twin,
     run_search,
 )
 from cardbase.web.site import is_htmx, partial, render, site_of, url
@@ -36,12 +37,12 @@ def search_context(request: Request, path: str, owned: bool = False) -> dict[str
 
 
 @router.get("/search", response_class=HTMLResponse)
-def search_page(request: Request) -> HTMLResponse:
+def search_page(request: Request) -> Response:
     context = search_context(request, "/search")
     status = 400 if context["query_error"] else 200
     if is_htmx(request) and request.headers.get("hx-target") == "results":
         return partial("_results.html", context, status)
-    return render(request, "search.html", context, status)
+    return render(request, "search.html", context, status, twin=results_twin(context))
 
 
 def count_line(request: Request, owned: bool = False) -> HTMLResponse:

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, File, Request, UploadFile
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 
 from cardbase.fields import PLAYSET
 from cardbase.limits import MAX_SERIES
@@ -43,13 +43,13 @@ def _lobby(request: Request, rules: Rules) -> dict[str, Any]:
 
 
 @router.get("/trades", response_class=HTMLResponse)
-def trades_page(request: Request) -> HTMLResponse:
+def trades_page(request: Request) -> Response:
     rules = read_rules(request.query_params)
     return render(request, "trades.html", _lobby(request, rules))
 
 
 @router.post("/trades/match", response_class=HTMLResponse)
-async def match_file(request: Request, file: Annotated[UploadFile, File()]) -> HTMLResponse:
+async def match_file(request: Request, file: Annotated[UploadFile, File()]) -> Response:
     """Their Offered and Wanted lists (a file they exported) against yours."""
     from starlette.concurrency import run_in_threadpool
 
