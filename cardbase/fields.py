@@ -147,7 +147,7 @@ FIELDS: tuple[CardField, ...] = (
     CardField("set_name", None, (), "", "set_name"),
     CardField("name", Kind.WORDS, ("n",), "c.name", "name", True, True, "Name", table="Name",
               option="Name contains these words (prefixes)", example="chug",
-              sort=("c.name COLLATE NOCASE", "c.name"), type=Words(empty=False, keyed=True)),
+              sort=("c.name_key", "c.name"), type=Words(empty=False, keyed=True)),
     CardField("type", Kind.CHOICE, ("t",), "c.type", "type", True, True, "Type", table="Type",
               option="Creature, resource or trick", example="creature", choices=_all("types"),
               type=Choice()),
@@ -260,6 +260,12 @@ def _card_column_types() -> dict[str, FieldType]:
 
 
 CARD_COLUMN_TYPES: dict[str, FieldType] = _card_column_types()
+# Sort parts that are text columns: each engine orders them by their bytes (its
+# `byte_order`), so a sort is the same on both whatever the server's language; a name sorts
+# by its folded key (case, accents, spaces and punctuation aside), then as spelled.
+TEXT_SORT_PARTS = frozenset(
+    f"c.{column}" for column, kind in CARD_COLUMN_TYPES.items() if kind.python is str
+)
 JSON_KEYS: tuple[str, ...] = tuple(field.key for field in FIELDS if field.key)
 CATALOGUE_COLUMNS: tuple[str, ...] = tuple(f.key for f in FIELDS if f.key and f.catalogue)
 NAME_COLUMNS: tuple[str, ...] = tuple(name_column(language) for language in NAME_LANGUAGES)

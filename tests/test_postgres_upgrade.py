@@ -134,8 +134,11 @@ def test_the_fixture_is_a_schema_4_database_with_something_to_lose(v4: PostgresU
 def test_the_upgrade_keeps_every_row(v4: PostgresUrl) -> None:
     before = {table: rows(v4, table) for table in TABLES_THEN}
     vectors_before = vectors(v4)
+    assert query(v4, "SELECT count(*) FROM pg_collation WHERE collname = 'nocase'")[0][0] == 1
     upgrade(v4)
-    assert version(v4) == tables.SCHEMA_VERSION == 6
+    assert version(v4) == tables.SCHEMA_VERSION == 7
+    # the imitation of SQLite's COLLATE NOCASE is gone (version 7)
+    assert query(v4, "SELECT count(*) FROM pg_collation WHERE collname = 'nocase'")[0][0] == 0
     # every card keeps its id and values, and gains an empty artist and names
     expected = {**before, "card": [(*row, "", "") for row in before["card"]]}
     for table, wanted in expected.items():
@@ -166,7 +169,7 @@ def test_the_upgraded_database_is_healthy_and_works(v4: PostgresUrl) -> None:
     assert "Chugawug Cook" in found.stdout and "Chugawug Elder" in found.stdout
     doctor = run("doctor")
     assert doctor.exit_code == 0, doctor.output
-    assert "schema version: 6 (this cardbase: 6)" in doctor.stdout
+    assert "schema version: 7 (this cardbase: 7)" in doctor.stdout
     assert all(line.startswith("✔") for line in doctor.stdout.splitlines())
     added = run("add", "1 U 15 x2 foil")
     assert added.exit_code == 0, added.output
@@ -246,7 +249,7 @@ def test_an_upgrade_the_role_may_not_make_is_one_line_and_changes_nothing(
         assert result.exit_code == 2
         lines = result.stderr.splitlines()
         assert len(lines) == 1, result.stderr
-        assert "cannot upgrade the database from schema 4 to 6" in lines[0]
+        assert "cannot upgrade the database from schema 4 to 7" in lines[0]
         assert "must be owner of table card" in lines[0] and "nothing was changed" in lines[0]
         assert "the role that owns its tables" in lines[0]
         assert version(v4) == 4 and shape(v4) == before

@@ -206,10 +206,14 @@ def test_every_page_has_a_json_twin_equal_to_the_command_lines(pages: Pages, run
     assert found.json()["cards"] == json.loads(run("search", "chug", "-o", "json").stdout)
     card = pages.get("/card/1C14", params={"format": "json"}).json()
     assert card["card"] == json.loads(run("show", "1 C 14", "-o", "json").stdout)
-    assert card["copies"] == json.loads(run("collection", "--copies", 'code:"1 C 14"', "-o", "json").stdout)
+    assert card["copies"] == json.loads(
+        run("collection", "--copies", 'code:"1 C 14"', "-o", "json").stdout
+    )
     assert card["printings"] == ["2 C 101"]
     mine = pages.get("/collection", params={"format": "json"}).json()
     assert mine["stats"] == json.loads(run("stats", "-o", "json").stdout)
     assert mine["cards"] == json.loads(run("collection", "-o", "json").stdout)
     bad = pages.get("/search", params={"q": "cost>", "format": "json"})
-    assert bad.status_code == 400 and bad.json()["error"] == said_by_cli(run("search", "cost>").stderr)
+    assert bad.status_code == 400 and bad.json()["error"] == said_by_cli(
+        run("search", "cost>").stderr
+    )

@@ -290,7 +290,13 @@ def _to_v6(conn: Connection) -> None:
     always did (`remove_diacritics`); a SQLite file has nothing to change."""
 
 
+def _to_v7(conn: Connection) -> None:
+    """Version 7 (cardbase 0.6): PostgreSQL drops the collation that imitated SQLite's
+    COLLATE NOCASE, names now sorting by their folded keys on both engines; a SQLite file
+    has nothing to change."""
+
+
 # MIGRATIONS[n] upgrades a database at schema version n - 1 to version n.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
-    2: _to_v2, 3: _to_v3, 4: _to_v4, 5: _to_v5, 6: _to_v6,
+    2: _to_v2, 3: _to_v3, 4: _to_v4, 5: _to_v5, 6: _to_v6, 7: _to_v7,
 }  # fmt: skip

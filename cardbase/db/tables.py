@@ -80,7 +80,7 @@ def collector_views(collector: str) -> dict[str, str]:
 # somebody else's SQLite file for ours, nor write into it.
 APPLICATION_ID = 0x43524442
 # Bumped with every schema change; `cardbase.db.migrations.MIGRATIONS` knows how to get here.
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 
 def copies_of(finish: str, table: str = "") -> str:

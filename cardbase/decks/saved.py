@@ -38,7 +38,7 @@ def list_decks(conn: Connection) -> list[SavedDeck]:
         f"SELECT d.id, d.name, d.format, coalesce(sum(e.copies), 0), d.updated_at "
         f"FROM {tables.DECK_TABLE} AS d LEFT JOIN {tables.DECK_ENTRY_TABLE} AS e "
         f"ON e.deck_id = d.id WHERE d.collector_id = (SELECT id FROM {tables.MY_COLLECTOR}) "
-        "GROUP BY d.id ORDER BY d.name COLLATE NOCASE"
+        f"GROUP BY d.id ORDER BY d.name_key{conn.engine.byte_order}, d.name{conn.engine.byte_order}"
     )
     return [SavedDeck(*row) for row in rows]
 

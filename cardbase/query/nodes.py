@@ -387,17 +387,20 @@ class Sort(NamedTuple):
     key: str
     descending: bool = False
 
-    def sql(self, walk: bool = False) -> str:
-        """Missing values (a trick's attack) sort last either way. A key with indexes sorts
-        by `(x IS NULL), -x` (descending for an ascending sort), which is how those indexes
-        are written (`cardbase.db.models`), so that SQLite may walk one; without `walk`, the
-        column as `+x` keeps it from doing so."""
+    def sql(self, engine: Engine, walk: bool = False) -> str:
+        """Missing values (a trick's attack, a Hero's sphere) sort last either way, on both
+        engines. A key with indexes sorts by `(x IS NULL), -x` (descending for an ascending
+        sort), which is how those indexes are written (`cardbase.db.models`), so that
+        SQLite may walk one; without `walk`, the column as `+x` keeps it from doing so.
+        Text sorts by its bytes on both engines (`fields.TEXT_SORT_PARTS`)."""
         if self.key in fields.SORT_INDEXED:
             column = ("" if walk else "+") + fields.SORT_KEYS[self.key][0]
             return f"({column} IS NULL), -{column}{'' if self.descending else ' DESC'}"
-        # SQLite already puts NULLs last in DESC.
-        suffix = " DESC" if self.descending else " NULLS LAST"
-        return ", ".join(part + suffix for part in fields.SORT_KEYS[self.key])
+        suffix = (" DESC" if self.descending else "") + " NULLS LAST"
+        return ", ".join(
+            part + (engine.byte_order if part in fields.TEXT_SORT_PARTS else "") + suffix
+            for part in fields.SORT_KEYS[self.key]
+        )
 
     def describe(self) -> str:
         return f"order:{'-' if self.descending else ''}{self.key}"

@@ -181,24 +181,29 @@ def plan(
     if limit is not None:
         params.append(limit)
     if not engine.walks_sort_index:  # PostgreSQL chooses a walk or a sort with its statistics
-        return SearchPlan(query, _ordered(sql, query, text_terms, copies, limit, walk=True), params)
+        return SearchPlan(
+            query, _ordered(sql, query, engine, text_terms, copies, limit, walk=True), params
+        )
     walk = bool(
         query.sort and query.sort[0].key in SORT_INDEXED and not (text_terms or copies)
     ) and (limit is not None and limit <= WALK_LIMIT)
-    ordered = [_ordered(sql, query, text_terms, copies, limit, walk=w) for w in (walk, False)]
+    ordered = [
+        _ordered(sql, query, engine, text_terms, copies, limit, walk=w) for w in (walk, False)
+    ]
     return SearchPlan(query, ordered[0], params, ordered[1] if walk else None, limit)
 
 
 def _ordered(
     sql: str,
     query: q.Query,
+    engine: Engine,
     text_terms: list[q.TextMatch],
     copies: bool,
     limit: int | None,
     walk: bool,
 ) -> str:
     """`sql` with its ORDER BY and LIMIT; `walk` lets SQLite read a sort index in order."""
-    order = [key.sql(walk) for key in query.sort]
+    order = [key.sql(engine, walk) for key in query.sort]
     if text_terms and not order:
         order.append("f.fts_rank")
     order.append(CATALOGUE_ORDER)

@@ -19,6 +19,7 @@ from cardbase.db import tables
 from cardbase.db.engine import Connection
 from cardbase.errors import CardbaseError, shorten
 from cardbase.fields import FOIL, NONFOIL, PLAYSET
+from cardbase.naming import label_key
 from cardbase.similar import closest
 from cardbase.trades.items import ANY_COPY, Offer, TheirList, TradeItem
 
@@ -209,12 +210,12 @@ def check_offer(conn: Connection, offer: Offer, collector_id: int | None = None)
 
 
 def _distinct(conn: Connection, owner: int, column: str) -> list[str]:
-    rows = conn.execute(  # grouped, not DISTINCT: PostgreSQL sorts DISTINCT only by its columns
-        f"SELECT {column} FROM {tables.HOLDING_TABLE} WHERE collector_id = ? AND {column} != '' "
-        f"GROUP BY {column} ORDER BY {column} COLLATE NOCASE",
+    rows = conn.execute(
+        f"SELECT DISTINCT {column} FROM {tables.HOLDING_TABLE} "
+        f"WHERE collector_id = ? AND {column} != ''",
         (owner,),
-    )
-    return [value for (value,) in rows]
+    )  # in the order Python folds them, the same on both engines
+    return sorted((value for (value,) in rows), key=lambda value: (label_key(value), value))
 
 
 def _none_has(what: str, value: str, kind: str, known: list[str]) -> CardbaseError:

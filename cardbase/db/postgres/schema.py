@@ -5,9 +5,9 @@ what SQLite has built in and PostgreSQL spells otherwise.
   of all three, with GIN indexes, kept in step with the card table by a trigger, as SQLite's
   FTS5 table is by its triggers. Stemming is PostgreSQL's English (Snowball), FTS5's is
   Porter: the same family, agreeing on the query table of the tests.
-- A `nocase` collation (ICU, case-insensitive) for `COLLATE NOCASE`. What else the engines
-  spell otherwise (regular expressions, finding text in text) is the engine's
-  (`PostgresEngine`), never a function imitating SQLite's.
+- Nothing imitating SQLite: what the engines spell otherwise (regular expressions, finding
+  text in text, ordering text by its bytes) is the engine's (`PostgresEngine`). (Schemas
+  before 7 made a `nocase` collation for SQLite's COLLATE NOCASE; upgrade 7 drops it.)
 - The header SQLite keeps in its file (application id, schema version) is a row of
   `cardbase_meta`.
 
@@ -40,8 +40,6 @@ SUPPORT_DDL = (
     f"CREATE TEXT SEARCH CONFIGURATION {TEXT_SEARCH_CONFIG} (COPY = english)",
     f"ALTER TEXT SEARCH CONFIGURATION {TEXT_SEARCH_CONFIG} ALTER MAPPING FOR asciiword, "
     f"asciihword, hword_asciipart, word, hword, hword_part WITH {TEXT_SEARCH_CONFIG}_stem",
-    "CREATE COLLATION IF NOT EXISTS nocase "
-    "(provider = icu, locale = 'und-u-ks-level2', deterministic = false)",
 )
 FTS_DDL = (
     f"""CREATE TABLE {_FTS} (

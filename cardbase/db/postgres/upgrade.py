@@ -128,5 +128,11 @@ def _to_v6(conn: PgConnection) -> None:
         conn.execute(f"DROP FUNCTION IF EXISTS {function}")
 
 
+def _to_v7(conn: PgConnection) -> None:
+    """Version 7 (cardbase 0.6): the `nocase` collation, made for SQLite's COLLATE NOCASE,
+    is dropped; names sort by their folded keys, in byte order, as on SQLite."""
+    conn.execute("DROP COLLATION IF EXISTS nocase")
+
+
 # MIGRATIONS[n] upgrades a PostgreSQL database at schema version n - 1 to version n.
-MIGRATIONS: dict[int, Callable[[PgConnection], None]] = {5: _to_v5, 6: _to_v6}
+MIGRATIONS: dict[int, Callable[[PgConnection], None]] = {5: _to_v5, 6: _to_v6, 7: _to_v7}
