@@ -146,3 +146,24 @@ def test_the_helper_fills_a_legal_deck_or_says_what_is_short(owner: Path) -> Non
         short
     )
     assert deck_text_of(short) == "1 Chugawug Cook\n"
+
+
+def test_the_helper_has_the_command_lines_default_and_limits(tmp_path: Path) -> None:
+    """Left blank, Heroes are the game's default (two, and more to fill), as `deck build`
+    without --heroes; a bad number is the library's one line."""
+    path = tmp_path / "m.db"
+    schema.prepare(path, Library(path))
+    run = Run(path)
+    machine = json.loads(run("search", "s:machine t:creature", "-o", "json").stdout)[:12]
+    heroes = json.loads(run("search", "is:hero", "-o", "json", "--limit", "100").stdout)
+    items = [f"2x{c['code']}" for c in machine] + [f"3x{c['code']}" for c in heroes]
+    assert run("add", "-", input="\n".join(items)).exit_code == 0
+    pages = Pages(path)
+    built = pages.post("/deck/helper", {"sphere": "machine", "heroes": ""}, htmx=True).text
+    assert "valid: 40 cards" in text_of(built)
+    assert run("deck", "build", "--sphere", "machine").exit_code == 0
+    for bad, said in (("41", "41 Heroes: choose 0 to 40"), ("x", "Heroes 'x' is not a number")):
+        refused = pages.post("/deck/helper", {"sphere": "machine", "heroes": bad}, htmx=True)
+        assert refused.status_code == 400 and said in error_of(refused.text)
+    cli = run("deck", "build", "--sphere", "machine", "--heroes", "41")
+    assert cli.exit_code == 2 and cli.stderr == "cardbase: 41 Heroes: choose 0 to 40\n"

@@ -281,15 +281,13 @@ def sheet(
 
 @command(deck_app, "build")
 def build(
-    sphere: Annotated[str, typer.Option("--sphere", "-s", help="chaos, nature, machine or order.")],
+    sphere: Annotated[str, typer.Option("--sphere", "-s", help=f"{', '.join(builder.spheres())}.")],
     heroes: Annotated[
         int | None,
         typer.Option(
             "--heroes",
-            min=0,
-            max=builder.MAX_HEROES,
-            help="At most this many Heroes (default: two, and more only to fill what the "
-            "sphere's cards cannot).",
+            help=f"At most this many Heroes, 0 to {builder.MAX_HEROES} (default: two, and "
+            "more only to fill what the sphere's cards cannot).",
         ),
     ] = None,
     name: Annotated[str | None, typer.Option("--name", help="Name for --save.")] = None,

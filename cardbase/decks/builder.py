@@ -151,7 +151,7 @@ def build_deck(conn: Connection, sphere: str, heroes: int | None = None) -> Buil
     more Heroes only to fill what the sphere's cards cannot.
     """
     if heroes is not None and not 0 <= heroes <= MAX_HEROES:
-        raise CardbaseError(f"--heroes {heroes}: choose 0 to {MAX_HEROES}")
+        raise CardbaseError(f"{heroes} Heroes: choose 0 to {MAX_HEROES}")
     sphere = sphere.strip().title()
     offers, hero_offers = _pool(conn, sphere)
     owned_heroes = sum(o.available for o in hero_offers)

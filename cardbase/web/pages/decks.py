@@ -148,14 +148,14 @@ def update(
 def helper(
     request: Request,
     sphere: str = Form(...),
-    heroes: int = Form(2),
+    heroes: str = Form(""),
     format_: str | None = Form(None, alias="format"),
     owned: bool = Form(False),
     deck: str = Form(""),
 ) -> Response:
     """Deck Builder Helper: `deck build`'s legal deck of one sphere from what you own."""
     site = site_of(request)
-    built = site.library(request).build_deck(sphere, heroes)
+    built = site.library(request).build_deck(sphere, _heroes(heroes))
     result = built.result
     if result.shortage:
         notes = [f"✘ cannot build a {result.sphere} deck: {result.shortage}"]
@@ -167,3 +167,18 @@ def helper(
                        f"{result.sphere} build")  # fmt: skip
     with site.connect(request) as conn:
         return respond(request, panel(conn, state, notes))
+
+
+def _heroes(text: str) -> int | None:
+    """The Helper's Heroes as `deck build --heroes` takes them: blank is the game's default
+    (two, and more only to fill what the sphere's cards cannot); a number is the most, which
+    the library checks."""
+    cleaned = text.strip()
+    if not cleaned:
+        return None
+    if not cleaned.isdecimal():
+        raise CardbaseError(
+            f"Heroes '{cleaned[:20]}' is not a number; give 0 to {builder.MAX_HEROES}, "
+            "or leave it blank for the default"
+        )
+    return int(cleaned)
