@@ -132,3 +132,22 @@ def test_another_players_list_is_matched_from_an_upload(
     assert "Trades I can do with theirs.csv" in text
     for line in ("They offer, you want: 1 card", "They want, you can spare: 1 card"):
         assert line in cli.stdout and line in text
+
+
+@pytest.mark.parametrize(
+    ("field", "option", "value", "said"),
+    [
+        ("playset", "--playset", "-1", "keep of each name '-1': choose 0 to 9,999"),
+        ("playset", "--playset", "99999", "keep of each name '99999': choose 0 to 9,999"),
+        ("complete_series", "--complete-series", "0", "the series to complete '0': choose 1 to"),
+        ("complete_series", "--complete-series", "5000", "the series to complete '5000'"),
+    ],
+)
+def test_trade_rules_are_read_alike_by_the_page_and_the_command_line(
+    pages: Pages, run: Run, field: str, option: str, value: str, said: str
+) -> None:
+    """Where the page once made a bad number the default without a word."""
+    page = pages.get("/trades", params={field: value})
+    assert page.status_code == 400 and said in error_of(page.text)
+    cli = run("trade", "list", option, value)
+    assert cli.exit_code == 2 and said in cli.stderr and cli.stderr.count("\n") == 1

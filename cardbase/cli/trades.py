@@ -22,7 +22,6 @@ from cardbase.cli.root import (
 from cardbase.db.engine import Connection
 from cardbase.errors import CardbaseError
 from cardbase.fields import PLAYSET
-from cardbase.limits import MAX_SERIES
 from cardbase.text import plural
 
 if TYPE_CHECKING:
@@ -40,7 +39,7 @@ trade_app = typer.Typer(
 )
 app.add_typer(trade_app, name="trade")
 
-Playset = Annotated[int, typer.Option("--playset", min=0, help="Copies of each name you keep.")]
+Playset = Annotated[int, typer.Option("--playset", help="Copies of each name you keep.")]
 KeepDecks = Annotated[
     bool, typer.Option("--keep-decks", help="Keep what your saved decks use instead of a playset.")
 ]
@@ -48,8 +47,6 @@ CompleteSeries = Annotated[
     int | None,
     typer.Option(
         "--complete-series",
-        min=1,
-        max=MAX_SERIES,
         help="Also want what completes this series.",
     ),
 ]
@@ -96,7 +93,7 @@ def _rules(
         parse_location(location) if location is not None else None,
         parse_condition(min_condition) if min_condition is not None else None,
     )
-    return Rules(playset, keep_decks, series, offer)
+    return Rules.read(playset, keep_decks, series, offer)
 
 
 def _lists(rules: Rules) -> tuple[list[TradeItem], list[TradeItem]]:

@@ -19,6 +19,7 @@ from cardbase.db import tables
 from cardbase.db.engine import Connection
 from cardbase.errors import CardbaseError, shorten
 from cardbase.fields import FOIL, NONFOIL, PLAYSET
+from cardbase.limits import MAX_COUNT, MAX_SERIES
 from cardbase.naming import label_key
 from cardbase.similar import closest
 from cardbase.trades.items import ANY_COPY, Offer, TheirList, TradeItem
@@ -33,6 +34,30 @@ class Rules(NamedTuple):
     keep_decks: bool = False
     complete_series: int | None = None
     offer: Offer = ANY_COPY
+
+    @classmethod
+    def read(
+        cls,
+        playset: int | str | None = None,
+        keep_decks: bool = False,
+        complete_series: int | str | None = None,
+        offer: Offer = ANY_COPY,
+    ) -> Rules:
+        """The rules as people give them, from options or a form: the one check both faces
+        make, a bad number being one line (blank is the default: a playset of three, no
+        series to complete)."""
+        kept = _whole("keep of each name", playset, 0, MAX_COUNT)
+        series = _whole("the series to complete", complete_series, 1, MAX_SERIES)
+        return cls(PLAYSET if kept is None else kept, keep_decks, series, offer)
+
+
+def _whole(what: str, given: int | str | None, low: int, high: int) -> int | None:
+    text = str(given).strip() if given is not None else ""
+    if not text:
+        return None
+    if not text.lstrip("-").isdecimal() or not low <= int(text) <= high:
+        raise CardbaseError(f"{what} '{shorten(text, 20)}': choose {low} to {high:,}")
+    return int(text)
 
 
 DEFAULT_RULES = Rules()

@@ -10,8 +10,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, File, Request, UploadFile
 from fastapi.responses import HTMLResponse, Response
 
-from cardbase.fields import PLAYSET
-from cardbase.limits import MAX_SERIES
+from cardbase.limits import MAX_COUNT, MAX_SERIES
 from cardbase.trades import Rules
 from cardbase.web import uploads
 from cardbase.web.site import render, site_of
@@ -21,13 +20,10 @@ router = APIRouter()
 
 def read_rules(params: Mapping[str, str]) -> Rules:
     """`trade list`'s options from the form: playset, keep decks, complete a series."""
-    playset = params.get("playset", "")
-    series = params.get("complete_series", "")
-    return Rules(
-        int(playset) if playset.isdigit() and len(playset) < 4 else PLAYSET,
-        params.get("keep_decks") in ("1", "on"),
-        int(series) if series.isdigit() and 0 < int(series[:4]) <= MAX_SERIES else None,
-    )
+    return Rules.read(
+        params.get("playset"), params.get("keep_decks") in ("1", "on"),
+        params.get("complete_series"),
+    )  # fmt: skip
 
 
 def _lobby(request: Request, rules: Rules) -> dict[str, Any]:
@@ -39,7 +35,8 @@ def _lobby(request: Request, rules: Rules) -> dict[str, Any]:
         other = request.query_params.get("with")
         match = match_with(conn, other, rules) if other else None
     return {"mine": mine, "lobby": found, "match": match[1] if match else None,
-            "with": match[0] if match else None, "rules": rules}  # fmt: skip
+            "with": match[0] if match else None, "rules": rules,
+            "max_count": MAX_COUNT, "max_series": MAX_SERIES}  # fmt: skip
 
 
 @router.get("/trades", response_class=HTMLResponse)
