@@ -10,7 +10,7 @@ from cardbase.cli import render
 from cardbase.cli.paging import print_hidden, search_page
 from cardbase.cli.root import STATE, Output, OutputOption, ReportOutputOption, app, command
 from cardbase.errors import CardbaseError
-from cardbase.fields import FOIL, HOLDING_KINDS, NONFOIL, OPTION_FIELDS
+from cardbase.fields import CONDITIONS, FOIL, HOLDING_KINDS, NONFOIL, OPTION_FIELDS
 from cardbase.games import DEFAULT_GAME
 from cardbase.text import plural
 
@@ -31,7 +31,10 @@ FoilFlag = Annotated[
 DryRun = Annotated[bool, typer.Option("--dry-run", help="Show what would change; write nothing.")]
 Condition = Annotated[
     str | None,
-    typer.Option("--condition", help="M, NM, LP, MP, HP or DMG (or a name: 'Near Mint')."),
+    typer.Option(
+        "--condition",
+        help=f"{', '.join(CONDITIONS[:-1])} or {CONDITIONS[-1]} (or a name: 'Near Mint').",
+    ),
 ]
 Language = Annotated[
     str | None, typer.Option("--language", help="ISO 639-1 code or English name: fr, French.")

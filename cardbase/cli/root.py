@@ -130,7 +130,7 @@ class State:
         from cardbase.collection.plan import Defaults
 
         config = self.config
-        return Defaults(config.get("condition") or "NM", config.get("language") or "en")
+        return Defaults(config.get("condition") or None, config.get("language") or None)
 
     @property
     def library(self) -> Library:

@@ -28,9 +28,10 @@ MAX_PROBLEMS_SHOWN = 10
 class Defaults:
     """What an added copy is when the request does not say: from the config file."""
 
-    def __init__(self, condition: str = DEFAULT_CONDITION, language: str = DEFAULT_LANGUAGE):
-        self.condition = condition
-        self.language = language
+    def __init__(self, condition: str | None = None, language: str | None = None):
+        """None: the game's default (Near Mint, English)."""
+        self.condition = condition or DEFAULT_CONDITION
+        self.language = language or DEFAULT_LANGUAGE
 
     def holding(self, card_id: int, finish: str, selector: Selector) -> Holding:
         return Holding(

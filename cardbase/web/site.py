@@ -26,6 +26,7 @@ from cardbase.collection.plan import Defaults
 from cardbase.db import interrupt
 from cardbase.db.engine import Connection
 from cardbase.db.location import Location
+from cardbase.fields import FLAGS
 from cardbase.text import plural
 
 if TYPE_CHECKING:
@@ -95,6 +96,7 @@ def _environment() -> Environment:
     env.globals["gem_colour"] = faces.gem_colour
     env.globals["card_url"] = faces.card_url
     env.globals["url"] = url
+    env.globals["flags"] = FLAGS  # is:hero ... as the plain flag options, from the registry
     return env
 
 
