@@ -8,7 +8,7 @@ about a rule. It is also the Python API::
 
     library = Library.open("cards.db")          # created with the game's catalogue if new
     library.search("s:chaos cost<=2", limit=5)  # the query language of `cardbase search`
-    library.add(["1 C 14 x2"], condition="nm", location="Binder 1")
+    library.add(["1 C 143 x2"], condition="nm", location="Binder 1")  # Chugawug Cook
     library.undo()
 
 A `Library` holds no connection between calls: each method opens one, and each write is one
