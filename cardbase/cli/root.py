@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
+import click
 import typer
 
 from cardbase.db.engine import Connection
@@ -174,6 +175,20 @@ app = typer.Typer(
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _usage_error_in_one_line(self: Any, file: Any = None) -> None:
+    """A usage error (a missing option, a number that is not one, a command that does not
+    exist) as every other error: one line that names what is wrong and where to look, not
+    click's usage, hint and error over four."""
+    where = f"; see '{self.ctx.command_path} -h'" if self.ctx is not None else ""
+    message = " ".join(self.format_message().split()).rstrip(".")
+    click.echo(f"cardbase: {message}{where}", file=file, err=file is None)
+
+
+# Typer parses with its own copy of click (typer._click) where it has one.
+for _click_module in {click, getattr(typer, "_click", click)}:
+    _click_module.exceptions.UsageError.show = _usage_error_in_one_line
 
 
 def _show_version(value: bool) -> None:
