@@ -106,7 +106,7 @@ def postgres_server() -> Iterator[str]:
         if os.environ.get(pg_cluster.ENV_REQUIRE) == "1":
             pytest.fail(f"{pg_cluster.ENV_REQUIRE}=1 but {reason}")
         pytest.skip(reason)
-    cluster = pg_cluster.Cluster(binaries)
+    cluster = pg_cluster.Cluster(binaries, parent=pg_cluster.memory_folder())
     url = cluster.start()
     try:
         yield url
