@@ -106,7 +106,7 @@ def postgres_server() -> Iterator[str]:
         if os.environ.get(pg_cluster.ENV_REQUIRE) == "1":
             pytest.fail(f"{pg_cluster.ENV_REQUIRE}=1 but {reason}")
         pytest.skip(reason)
-    cluster = pg_cluster.Cluster(binaries)
+    cluster = pg_cluster.Cluster(binaries, parent=pg_cluster.memory_folder())
     url = cluster.start()
     try:
         yield url
@@ -145,6 +145,24 @@ def pg_sample(postgres_server: str, pg_sample_template: str) -> Iterator[Postgre
     yield from postgres_database(postgres_server, template=pg_sample_template)
 
 
+@pytest.fixture(scope="session")
+def pg_templates(postgres_server: str) -> Iterator[PostgresTemplates]:
+    """The session's template databases on the test server, one per catalogue, which
+    `pg_mini` and the modules' databases copy (each xdist worker has its own server)."""
+    templates = PostgresTemplates(postgres_server)
+    try:
+        yield templates
+    finally:
+        templates.drop()
+
+
+@pytest.fixture
+def pg_mini(pg_templates: PostgresTemplates) -> Iterator[PostgresUrl]:
+    """A new database of the mini catalogue as `postgres_schema.prepare` makes one, copied
+    from its template; dropped afterwards."""
+    yield from pg_templates.copy(MINI_CATALOGUE)
+
+
 def postgres_database(server: str, template: str | None = None) -> Iterator[PostgresUrl]:
     import uuid
 
@@ -159,3 +177,57 @@ def postgres_database(server: str, template: str | None = None) -> Iterator[Post
     finally:
         with psycopg.connect(server, autocommit=True) as admin:
             admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+class PostgresTemplates:
+    """New PostgreSQL databases as `postgres_schema.prepare` makes them, made once per
+    catalogue (by its contents) and copied with CREATE DATABASE ... TEMPLATE, as
+    `helpers.DatabaseTemplates` does for SQLite files: what the schema, the full-text
+    vectors and the catalogue take to make, a copy takes a fraction of.
+
+    A copy holds what the template holds (only the default collector's created_at is the
+    time the template was made). Tests of creating a database itself (first runs,
+    upgrades, db copy into an empty one) start from `pg_url`, an empty database, instead.
+    """
+
+    def __init__(self, server: str) -> None:
+        self.server = server
+        self._made: dict[str, str] = {}
+
+    def template(self, catalogue: Path) -> str:
+        """The name of the template database of `catalogue`, made the first time."""
+        import hashlib
+        import uuid
+
+        import psycopg
+
+        from cardbase.db.postgres import schema as postgres_schema
+
+        key = hashlib.sha256(catalogue.read_bytes()).hexdigest()[:16]
+        name = self._made.get(key)
+        if name is None:
+            # a name of its own: workers may share a server ($CARDBASE_TEST_POSTGRES)
+            name = f"cardbase_template_{uuid.uuid4().hex[:12]}"
+            with psycopg.connect(self.server, autocommit=True) as admin:
+                admin.execute(f"CREATE DATABASE {name}")
+            url = PostgresUrl(f"{self.server.rsplit('/', 1)[0]}/{name}")
+            # every connection closed again: a database with one cannot be a template
+            postgres_schema.prepare(url, Library(url), catalogue)
+            with psycopg.connect(self.server, autocommit=True) as admin:
+                # and none may write to it, even by mistake, nor connect to it (copies can)
+                admin.execute(f"ALTER DATABASE {name} WITH ALLOW_CONNECTIONS false")
+            self._made[key] = name
+        return name
+
+    def copy(self, catalogue: Path) -> Iterator[PostgresUrl]:
+        """A new database copied from `catalogue`'s template, dropped when the generator
+        is closed (as `postgres_database`, whose fixtures yield from it)."""
+        yield from postgres_database(self.server, template=self.template(catalogue))
+
+    def drop(self) -> None:
+        import psycopg
+
+        with psycopg.connect(self.server, autocommit=True) as admin:
+            for name in self._made.values():
+                admin.execute(f"DROP DATABASE IF EXISTS {name}")
+        self._made.clear()

@@ -7,12 +7,14 @@ import them from there.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import os
 import shutil
 import sqlite3
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import typer
@@ -172,6 +174,11 @@ def copy_database(source: Path, target: Path) -> Path:
 # -- new databases, copied from templates ----------------------------------------------------
 
 
+# What fills a new database for a fixture: given the database's path, it writes through the
+# CLI or the library and closes every connection it opened.
+Build = Callable[[Path], object]
+
+
 class DatabaseTemplates:
     """New SQLite databases as `schema.prepare` makes them, made once per catalogue (by its
     contents) and copied: a copy takes a few milliseconds where the schema, the full-text
@@ -187,33 +194,56 @@ class DatabaseTemplates:
         self.folder = folder
         self._made: dict[str, Path] = {}
 
-    def template(self, catalogue: Path) -> Path:
-        """The template database of `catalogue`, made the first time it is asked for."""
+    def template(self, catalogue: Path, build: Build | None = None) -> Path:
+        """The template database of `catalogue`, made the first time it is asked for; with
+        `build`, the template of what `build` makes of a new database of `catalogue`."""
         from cardbase.db import schema
 
         key = hashlib.sha256(catalogue.read_bytes()).hexdigest()[:16]
+        if build is not None:
+            key = f"{key}-{build.__module__}.{build.__qualname__}"
         made = self._made.get(key)
         if made is None:
-            made = self.folder / f"{key}.db"
-            schema.prepare(made, Library(made), catalogue)
+            if build is None:
+                made = self.folder / f"{key}.db"
+                schema.prepare(made, Library(made), catalogue)
+            else:  # a folder of its own, for any file `build` writes beside the database
+                folder = self.folder / key
+                folder.mkdir()
+                made = folder / "template.db"
+                shutil.copyfile(self.template(catalogue), made)  # writable: a copy's own mode
+                try:
+                    build(made)
+                    # a connection only a reference cycle keeps (sqlite3's, once it has run a
+                    # statement) closes when the collector next runs: now, not by chance
+                    gc.collect()
+                except BaseException:
+                    shutil.rmtree(folder)  # the next test that asks builds it again
+                    raise
             sides = [p for p in (Path(f"{made}-wal"), Path(f"{made}-journal")) if p.exists()]
             assert not sides, f"the template {made} was left with {sides}: it cannot be copied"
             made.chmod(0o444)  # no test writes to a template, even by mistake
             self._made[key] = made
         return made
 
-    def new(self, path: Path, catalogue: Path | None = None) -> Path:
+    def new(self, path: Path, catalogue: Path | None = None, build: Build | None = None) -> Path:
         """A new database at `path` from `catalogue` (default: the one cardbase would pick,
         $CARDBASE_CATALOGUE's): a copy of the template, where `schema.prepare` would create
-        one; anything else (a file already there, no such folder) goes to `schema.prepare`."""
+        one; anything else (a file already there, no such folder) goes to `schema.prepare`.
+
+        With `build` (a module-level function of a database's path that fills it through the
+        CLI or the library, as a fixture would for each test), a copy of what `build` made
+        of the template once: the same rows, made once a session rather than once a test."""
         from cardbase.catalog.choice import new_database_catalogue
         from cardbase.db import schema
 
         chosen = catalogue if catalogue is not None else new_database_catalogue()
         if path.exists() or not path.parent.is_dir():
             schema.prepare(path, Library(path), chosen)
+            if build is not None:
+                build(path)
             return path
-        shutil.copyfile(self.template(chosen), path)
+        shutil.copyfile(self.template(chosen, build), path)
         return path
 
 
@@ -226,13 +256,13 @@ def use_templates(templates: DatabaseTemplates | None) -> None:
     _templates = templates
 
 
-def new_database(path: Path, catalogue: Path | None = None) -> Path:
-    """A new database at `path`, copied from the session's template of `catalogue` (see
-    `DatabaseTemplates.new`)."""
+def new_database(path: Path, catalogue: Path | None = None, build: Build | None = None) -> Path:
+    """A new database at `path`, copied from the session's template of `catalogue`, or of
+    what `build` makes of one (see `DatabaseTemplates.new`)."""
     global _templates
     if _templates is None:  # outside a pytest session: templates in a folder of their own
         _templates = DatabaseTemplates(Path(tempfile.mkdtemp(prefix="cardbase-templates-")))
-    return _templates.new(path, catalogue)
+    return _templates.new(path, catalogue, build)
 
 
 # Cards whose name, traits, text and lore a spreadsheet would run as formulas or read as an

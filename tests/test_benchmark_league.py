@@ -12,7 +12,6 @@ from types import ModuleType
 import pytest
 
 from cardbase.db.location import Location, PostgresUrl
-from cardbase.db.postgres import schema as postgres_schema
 from cardbase.library import Library
 from cardbase.trades.lobby import lobby
 from tests.helpers import MINI_CATALOGUE, ROOT, new_database
@@ -67,12 +66,11 @@ def test_the_league_totals_are_its_holdings_sums(
 
 
 def test_the_league_is_the_same_on_postgresql(
-    tmp_path: Path, pg_url: PostgresUrl, bench: dict[str, ModuleType]
+    tmp_path: Path, pg_mini: PostgresUrl, bench: dict[str, ModuleType]
 ) -> None:
     path = tmp_path / "league.db"
     new_database(path, MINI_CATALOGUE)
-    postgres_schema.prepare(pg_url, Library(pg_url), MINI_CATALOGUE)
-    on_postgres = _filled(bench, pg_url)
+    on_postgres = _filled(bench, pg_mini)
     assert on_postgres.execute(TOTALS_DIFFER).fetchone()[0] == 0
     assert _rows(on_postgres) == _rows(_filled(bench, path))
     assert lobby(on_postgres) == lobby(Library(path, bench["league"].first_collector()).connect())

@@ -6,11 +6,13 @@ import csv
 import io
 import json
 import sqlite3
+from contextlib import closing
+from pathlib import Path
 
 import pytest
 
 from cardbase.query.copies import COPY_KEYS
-from tests.helpers import Run
+from tests.helpers import MINI_CATALOGUE, Run, new_database
 
 ME = [  # what `add` is given, in this order
     ["1 C 14 x2", "--condition", "nm", "--location", "Binder 1", "--tag", "trade"],
@@ -32,20 +34,24 @@ for _copy in COPIES:  # the card's name in the copy's language: the mini catalog
     _copy["local_name"] = _copy["name"]
 
 
-@pytest.fixture
-def run(db_path) -> Run:
-    """The default collector's copies above, and Ann's: a trade copy of 1 C 1, and 1 C 14."""
+def _copies(db_path: Path) -> None:
     run = Run(db_path)
     for args in ME:
         assert run("add", *args).exit_code == 0
-    with sqlite3.connect(db_path) as conn:
+    with closing(sqlite3.connect(db_path)) as conn, conn:
         conn.execute(
             "INSERT INTO collector (name, name_key, is_default, created_at) "
             "VALUES ('Ann', 'ann', 0, 'now')"
         )
     for args in (["1 C 1", "--tag", "trade"], ["1 C 14 x5", "--condition", "hp"]):
         assert run("add", *args, "--collector", "ann").exit_code == 0
-    return run
+
+
+@pytest.fixture
+def run(tmp_path: Path) -> Run:
+    """The default collector's copies above, and Ann's: a trade copy of 1 C 1, and 1 C 14
+    (a copy of a template `_copies` made once a session)."""
+    return Run(new_database(tmp_path / "mini.db", MINI_CATALOGUE, build=_copies))
 
 
 def shown(run: Run, *args: str) -> list[dict]:

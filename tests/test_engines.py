@@ -51,14 +51,12 @@ LABELS = {
 
 
 def _library(location: Path | PostgresUrl, catalogue: Path) -> Library:
+    """`catalogue` made into a new file at a path; a URL's database holds it already (a
+    copy of its template)."""
     from cardbase.db import schema
 
     if isinstance(location, Path):
         schema.prepare(location, Library(location), catalogue)
-    else:
-        from cardbase.db.postgres import schema as postgres_schema
-
-        postgres_schema.prepare(location, Library(location), catalogue)
     library = Library.open(location)
     library.add(["1 C 1"], location="Große Kiste", tags=["Straße"])
     library.add(["1 C 2"], location="İzmir")
@@ -74,9 +72,7 @@ def libraries(
     folder = tmp_path_factory.mktemp("engines")
     catalogue = folder / "cards.csv"
     catalogue.write_text(HEADER + "\n".join(CARDS) + "\n", encoding="utf-8")
-    from tests.conftest import postgres_database
-
-    for url in postgres_database(request.getfixturevalue("postgres_server")):
+    for url in request.getfixturevalue("pg_templates").copy(catalogue):
         yield _library(folder / "cards.db", catalogue), _library(url, catalogue)
 
 

@@ -14,16 +14,15 @@ import pytest
 from psycopg import sql
 
 from cardbase.db.location import PostgresUrl
-from cardbase.db.postgres import schema as postgres_schema
 from cardbase.library import Library
-from tests.conftest import MINI_CATALOGUE, ROOT, Run, subprocess_env
+from tests.conftest import ROOT, PostgresTemplates, Run, subprocess_env
 
 
 @pytest.fixture
-def league(pg_url: PostgresUrl) -> Run:
-    """The CLI on a PostgreSQL database holding the test catalogue."""
-    postgres_schema.prepare(pg_url, Library(pg_url), MINI_CATALOGUE)
-    return Run(pg_url.url)  # type: ignore[arg-type]
+def league(pg_mini: PostgresUrl) -> Run:
+    """The CLI on a PostgreSQL database holding the test catalogue (a copy of its
+    template: `pg_mini`, which the tests that reach the database themselves ask for too)."""
+    return Run(pg_mini.url)  # type: ignore[arg-type]
 
 
 def ok(run: Run, *args: str) -> str:
@@ -128,22 +127,22 @@ def test_a_missing_database_and_missing_rights_are_one_line(
 
 
 def test_doctor_checks_what_is_cardbases_and_fixes_the_search_vectors(
-    league: Run, pg_url: PostgresUrl
+    league: Run, pg_mini: PostgresUrl
 ) -> None:
     healthy = league("doctor")
     assert healthy.exit_code == 0, healthy.output
     assert "pg_amcheck" in healthy.stdout
-    with psycopg.connect(pg_url.url, autocommit=True) as conn:
+    with psycopg.connect(pg_mini.url, autocommit=True) as conn:
         conn.execute("UPDATE card_fts SET text_v = ''::tsvector WHERE id IN (1, 2)")
     stale = league("doctor")
     assert stale.exit_code == 1
     assert "2 cards' vectors out of date" in stale.stdout
     assert league("doctor", "--fix").exit_code == 0
     assert league("doctor").exit_code == 0
-    with psycopg.connect(pg_url.url, autocommit=True) as conn:
+    with psycopg.connect(pg_mini.url, autocommit=True) as conn:
         conn.execute("UPDATE ownership SET nonfoil = nonfoil + 1")
     ok(league, "add", "1 C 14")
-    with psycopg.connect(pg_url.url, autocommit=True) as conn:
+    with psycopg.connect(pg_mini.url, autocommit=True) as conn:
         conn.execute("UPDATE ownership SET nonfoil = nonfoil + 1")
     assert "totals differ" in league("doctor").stdout
 
@@ -207,16 +206,14 @@ def test_trade_lists_of_a_tag_or_a_location(league: Run) -> None:
 
 
 @pytest.fixture(scope="module")
-def both(tmp_path_factory: pytest.TempPathFactory, postgres_server: str):  # type: ignore[no-untyped-def]
+def both(tmp_path_factory: pytest.TempPathFactory, pg_templates: PostgresTemplates):  # type: ignore[no-untyped-def]
     """The sample catalogue (it has texts) in a SQLite file and on PostgreSQL."""
     from cardbase.catalog.choice import SAMPLE, built_in
     from cardbase.db import schema
-    from tests.conftest import postgres_database
 
     path = tmp_path_factory.mktemp("both") / "sample.db"
     schema.prepare(path, Library(path), built_in(SAMPLE))
-    for url in postgres_database(postgres_server):
-        postgres_schema.prepare(url, Library(url), built_in(SAMPLE))
+    for url in pg_templates.copy(built_in(SAMPLE)):
         yield Run(path), Run(url.url)  # type: ignore[arg-type]
 
 
@@ -257,9 +254,9 @@ def test_a_regex_the_server_cannot_read_is_one_line(league: Run) -> None:
 
 @pytest.mark.parametrize("value", ["abc", ""])
 def test_an_unreadable_schema_version_is_one_line(
-    league: Run, pg_url: PostgresUrl, value: str
+    league: Run, pg_mini: PostgresUrl, value: str
 ) -> None:
-    with psycopg.connect(pg_url.url, autocommit=True) as conn:
+    with psycopg.connect(pg_mini.url, autocommit=True) as conn:
         conn.execute("UPDATE cardbase_meta SET value = %s WHERE key = 'schema_version'", (value,))
     result = league("search", "chug")
     assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1
@@ -284,9 +281,9 @@ def test_a_search_path_with_no_schema_is_one_line(pg_url: PostgresUrl) -> None:
     ],
 )
 def test_doctor_finds_what_was_dropped(
-    league: Run, pg_url: PostgresUrl, damage: str, said: str
+    league: Run, pg_mini: PostgresUrl, damage: str, said: str
 ) -> None:
-    with psycopg.connect(pg_url.url, autocommit=True) as conn:
+    with psycopg.connect(pg_mini.url, autocommit=True) as conn:
         conn.execute(damage)  # type: ignore[arg-type]
     found = league("doctor")
     assert found.exit_code == 1
@@ -294,11 +291,11 @@ def test_doctor_finds_what_was_dropped(
 
 
 def test_a_url_in_sqlalchemys_spelling_is_read_as_postgresql(
-    league: Run, pg_url: PostgresUrl
+    league: Run, pg_mini: PostgresUrl
 ) -> None:
     """postgresql+psycopg:// (a driver in the scheme, as other apps' settings write it) was
     taken for a file path."""
-    spelled = pg_url.url.replace("postgresql://", "postgresql+psycopg://", 1)
+    spelled = pg_mini.url.replace("postgresql://", "postgresql+psycopg://", 1)
     found = Run(spelled)("search", "chugawug", "--count")  # type: ignore[arg-type]
     assert found.exit_code == 0, found.output
     assert found.stdout.strip() == "4"

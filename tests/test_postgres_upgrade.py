@@ -19,9 +19,8 @@ import pytest
 
 from cardbase.db import tables
 from cardbase.db.location import PostgresUrl
-from cardbase.db.postgres import schema as postgres_schema
 from cardbase.library import Library
-from tests.conftest import DATA, MINI_CATALOGUE, Run, postgres_database
+from tests.conftest import DATA, MINI_CATALOGUE, PostgresTemplates, Run, postgres_database
 
 FIXTURE = DATA / "schema-v4-postgres.sql"
 # Every table schema 4 had, with rows in the fixture.
@@ -63,17 +62,24 @@ def upgrade(url: PostgresUrl) -> None:
     Library(url).connect().close()
 
 
+@pytest.fixture(scope="module")
+def v4_template(postgres_server: str) -> Iterator[str]:
+    """The fixture loaded once, into a database each test's `v4` copies."""
+    for url in postgres_database(postgres_server):
+        yield load_v4(url).url.rsplit("/", 1)[1]
+
+
 @pytest.fixture
-def v4(pg_url: PostgresUrl) -> PostgresUrl:
-    return load_v4(pg_url)
+def v4(postgres_server: str, v4_template: str) -> Iterator[PostgresUrl]:
+    """A new database holding the fixture: a copy of `v4_template`, so no test sees what
+    another's upgrade did."""
+    yield from postgres_database(postgres_server, template=v4_template)
 
 
 @pytest.fixture(scope="module")
-def fresh(postgres_server: str) -> Iterator[PostgresUrl]:
+def fresh(pg_templates: PostgresTemplates) -> Iterator[PostgresUrl]:
     """A new database of this schema of the same mini catalogue, to compare schemas with."""
-    for url in postgres_database(postgres_server):
-        postgres_schema.prepare(url, Library(url), MINI_CATALOGUE)
-        yield url
+    yield from pg_templates.copy(MINI_CATALOGUE)
 
 
 def _check(definition: str) -> str:

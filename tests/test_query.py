@@ -19,7 +19,6 @@ from cardbase.fields import FIELDS, FLAGS, CardField, Kind
 from cardbase.library import Library
 from cardbase.query.parse import parse_query
 from cardbase.query.search import build_query, count, plan, search
-from tests.conftest import postgres_database
 from tests.helpers import (
     MINI_CATALOGUE,
     QUERY_TOKENS,
@@ -97,10 +96,7 @@ def library(
         new_database(path, MINI_CATALOGUE)
         yield from _owned_library(path)
         return
-    from cardbase.db.postgres import schema as postgres_schema
-
-    for url in postgres_database(request.getfixturevalue("postgres_server")):
-        postgres_schema.prepare(url, Library(url), MINI_CATALOGUE)
+    for url in request.getfixturevalue("pg_templates").copy(MINI_CATALOGUE):
         yield from _owned_library(url)
 
 

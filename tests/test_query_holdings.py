@@ -29,7 +29,7 @@ from cardbase.errors import CardbaseError, QueryError
 from cardbase.library import Library
 from cardbase.query.parse import parse_query
 from cardbase.query.search import build_query, count, plan, search, search_copies
-from tests.conftest import MINI_CATALOGUE, postgres_database
+from tests.conftest import MINI_CATALOGUE
 
 # (items, condition, language, location, tags) per collector, added with `add`'s library call.
 ADDED = {
@@ -155,10 +155,7 @@ def library(
         yield _filled(path)
         _close_all()
         return
-    from cardbase.db.postgres import schema as postgres_schema
-
-    for url in postgres_database(request.getfixturevalue("postgres_server")):
-        postgres_schema.prepare(url, Library(url), MINI_CATALOGUE)
+    for url in request.getfixturevalue("pg_templates").copy(MINI_CATALOGUE):
         yield _filled(url)
         _close_all()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -19,21 +20,27 @@ from cardbase.decks.saved import save_deck
 from cardbase.fields import DEFAULT_FORMAT
 from cardbase.library import Library
 from cardbase.trades import Offer, deck_usage, haves, lobby, match_with, wants
-from tests.helpers import Run
+from tests.helpers import MINI_CATALOGUE, Run, new_database
 
 
-@pytest.fixture
-def trader(run: Run, tmp_path: Path) -> Run:
+def _trader(db_path: Path) -> None:
+    run = Run(db_path)
     assert (
         run(
             "add", "Chugawug Elder x5", "Robgoblin Scrapper x4 foil", "Old Mossbeard", "1 U 132"
         ).exit_code
         == 0
     )
-    deck = tmp_path / "deck.txt"
+    deck = db_path.parent / "deck.txt"
     deck.write_text("3 Ninja Blade Adept\n3 Chugawug Elder\n2 Undead Drummer\n")
     assert run("deck", "save", str(deck), "--name", "Fast").exit_code == 0
-    return run
+
+
+@pytest.fixture
+def trader(tmp_path: Path) -> Run:
+    """The mini catalogue with my copies and my deck Fast (a copy of a template `_trader`
+    made once a session)."""
+    return Run(new_database(tmp_path / "mini.db", MINI_CATALOGUE, build=_trader))
 
 
 def items(listing: list[dict]) -> set[tuple[str, str, int]]:
@@ -132,7 +139,7 @@ def test_match_needs_lists(trader: Run, tmp_path: Path) -> None:
 
 
 def add_collector(db_path: Path, name: str) -> None:
-    with sqlite3.connect(db_path) as conn:
+    with closing(sqlite3.connect(db_path)) as conn, conn:
         conn.execute(
             "INSERT INTO collector (name, name_key, is_default, created_at) "
             "VALUES (?, ?, 0, '2025-01-01T00:00:00+00:00')",
@@ -159,10 +166,9 @@ def detailed(listing: list[dict]) -> set[tuple[str, str, int, str, str]]:
     }
 
 
-@pytest.fixture
-def traders(trader: Run) -> Run:
-    """me (the trader above, plus 2 LP Elders tagged trade in Binder 1), Bo and Cy."""
-    run = trader
+def _traders(db_path: Path) -> None:
+    _trader(db_path)
+    run = Run(db_path)
     assert run("add", "1 U 15 x2", "--condition", "lp", "--tag", "trade",
                "--location", "Binder 1").exit_code == 0  # fmt: skip
     for name in ("Bo", "Cy", "Di"):
@@ -171,7 +177,13 @@ def traders(trader: Run) -> Run:
     assert run("add", "Chugawug Elder", "--collector", "Bo").exit_code == 0
     save_deck_of(run.db_path, "Bo", "Bog", "4 Chugawug Elder\n3 Old Mossbeard\n")
     assert run("add", "Undead Drummer x5", "--collector", "Cy").exit_code == 0
-    return run
+
+
+@pytest.fixture
+def traders(tmp_path: Path) -> Run:
+    """me (the trader above, plus 2 LP Elders tagged trade in Binder 1), Bo and Cy (a copy
+    of a template `_traders` made once a session)."""
+    return Run(new_database(tmp_path / "mini.db", MINI_CATALOGUE, build=_traders))
 
 
 def test_list_without_filters_is_per_card_and_finish(traders: Run) -> None:

@@ -12,7 +12,7 @@ import pytest
 from cardbase.db import schema
 from cardbase.db.location import Location
 from cardbase.library import Library
-from tests.conftest import MINI_CATALOGUE, Run, postgres_database
+from tests.conftest import MINI_CATALOGUE, Run
 from tests.web_helpers import Pages, error_of, flash_of, said_by_cli, text_of
 
 
@@ -24,11 +24,7 @@ def db_path(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Location
         schema.prepare(path, Library(path), catalogue=MINI_CATALOGUE)
         yield path
         return
-    from cardbase.db.postgres import schema as postgres_schema
-
-    for url in postgres_database(request.getfixturevalue("postgres_server")):
-        postgres_schema.prepare(url, Library(url), MINI_CATALOGUE)
-        yield url
+    yield from request.getfixturevalue("pg_templates").copy(MINI_CATALOGUE)
 
 
 @pytest.fixture
