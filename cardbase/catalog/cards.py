@@ -183,9 +183,9 @@ def _card_maker() -> Callable[[Sequence[Any]], Card]:
         f"    owned = len(row) > {_OWNED_AT}\n"
         f"    return Card({arguments})"
     )
-    namespace = {"Card": Card, "_code": _make_code}
+    namespace: dict[str, Any] = {"Card": Card, "_code": _make_code}
     exec(source, namespace)
-    made: Callable[[Sequence[Any]], Card] = namespace["card_from_row"]  # type: ignore[assignment]
+    made: Callable[[Sequence[Any]], Card] = namespace["card_from_row"]
     made.__doc__ = (
         "A card from a row of `CARD_COLUMNS_SQL` (`tables.CARD_COLUMNS`, then nonfoil and "
         "foil, which a row may leave out)."
