@@ -14,7 +14,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from cardbase.db import dbfiles, schema
@@ -109,6 +109,7 @@ def test_the_forms_libpq_reads_whole_are_shown_plainly() -> None:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(middle=PRINTABLE, form=st.sampled_from(sorted(FORMS)))
+@example(middle=" failed: ", form="param raw")  # found by hypothesis: cut before masked
 def test_no_printable_password_is_ever_shown(middle: str, form: str) -> None:
     password = f"{MARKS[0]}{middle}{MARKS[1]}"
     url = url_for(form, password)

@@ -73,9 +73,7 @@ def connect(url: PostgresUrl) -> PgConnection:
     try:
         raw = psycopg.connect(url.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
     except psycopg.Error as exc:
-        reason = _reason(exc)
-        for secret in url.secrets():  # as libpq quotes it, or a piece of it
-            reason = reason.replace(secret, "***")
+        reason = _reason(exc, url.secrets())
         raise DatabaseError(
             f"{url}: cannot connect to PostgreSQL at {url.host}: {reason}",
             "Check the URL, that the server runs, and the user's rights",
@@ -191,9 +189,13 @@ class PostgresEngine(Engine):
 POSTGRES = PostgresEngine()
 
 
-def _reason(exc: psycopg.Error) -> str:
-    """libpq's message, first line, without the text that would echo a password."""
+def _reason(exc: psycopg.Error, secrets: list[str]) -> str:
+    """libpq's message, first line, without the text that would echo a password. The
+    password is masked first, whole: cut first, a password holding " failed: " would be cut
+    in two, and its second half shown."""
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    for secret in secrets:  # as libpq quotes it, longest first
+        text = text.replace(secret, "***")
     if " failed: " in text:  # 'connection to server at "h", port p failed: FATAL:  ...'
         text = text.rsplit(" failed: ", 1)[1]
     return text.replace("FATAL:", "").strip()
