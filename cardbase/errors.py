@@ -9,8 +9,25 @@ library decides what to say and the CLI only decides how to show it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal, NamedTuple
 
 QUOTED_CHARS = 80  # of the user's text in one error line: enough to recognise it
+Face = Literal["cli", "web"]
+
+
+class Remedy(NamedTuple):
+    """The way forward in each face's words: the command line names its options (`--force`),
+    the page its buttons ("Replace it"). One fact, said where the person is."""
+
+    cli: str
+    web: str
+
+    def said(self, face: Face) -> str:
+        return self.web if face == "web" else self.cli
+
+
+def _hint_said(hint: str | Remedy | None, face: Face) -> str | None:
+    return hint.said(face) if isinstance(hint, Remedy) else hint
 
 
 class CardbaseError(Exception):
@@ -18,15 +35,18 @@ class CardbaseError(Exception):
 
     exit_code = 2
 
-    def __init__(self, message: str, hint: str | None = None) -> None:
+    def __init__(self, message: str, hint: str | Remedy | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.hint = hint
 
+    def said(self, face: Face = "cli") -> str:
+        """The error as `face` says it; `str()` is the command line's."""
+        hint = _hint_said(self.hint, face)
+        return f"{self.message}. {hint}" if hint else self.message
+
     def __str__(self) -> str:
-        if self.hint:
-            return f"{self.message}. {self.hint}"
-        return self.message
+        return self.said()
 
 
 class CodeError(CardbaseError):
@@ -45,15 +65,24 @@ class AmbiguousError(CardbaseError):
     """A name that names several printings where one is needed."""
 
 
-class CatalogueError(CardbaseError):
-    """A catalogue file with bad rows, or one that cannot be read."""
+class RowsError(CardbaseError):
+    """A file whose rows have problems, each listed on a line of its own."""
 
-    def __init__(self, message: str, problems: list[str] | None = None) -> None:
-        super().__init__(message)
+    def __init__(
+        self, message: str, problems: list[str] | None = None, hint: str | Remedy | None = None
+    ) -> None:
+        super().__init__(message, hint)
         self.problems = problems or []
 
-    def __str__(self) -> str:
-        return "\n".join([self.message, *self.problems])
+    def said(self, face: Face = "cli") -> str:
+        """The message, the fix in brackets, then a line for each problem row."""
+        hint = _hint_said(self.hint, face)
+        head = f"{self.message} ({hint})" if hint else self.message
+        return "\n".join([head + (":" if hint and self.problems else ""), *self.problems])
+
+
+class CatalogueError(RowsError):
+    """A catalogue file with bad rows, or one that cannot be read."""
 
 
 class SheetError(CardbaseError):
@@ -68,14 +97,14 @@ class QueryError(CardbaseError):
     """A search query that cannot be understood; knows where in the query the problem is."""
 
     def __init__(
-        self, message: str, query: str, start: int, end: int, hint: str | None = None
+        self, message: str, query: str, start: int, end: int, hint: str | Remedy | None = None
     ) -> None:
         super().__init__(message, hint)
         self.query = query
         self.start = max(0, min(start, len(query)))
         self.end = max(self.start + 1, min(end, len(query) + 1))
 
-    def __str__(self) -> str:
+    def said(self, face: Face = "cli") -> str:
         """The message, then the query with a caret under the problem: all of a short query,
         and of a long one the 80 characters around the caret, between ellipses."""
         length = len(self.query)
@@ -86,7 +115,7 @@ class QueryError(CardbaseError):
         after = "..." if last < length else ""
         shown = "".join(_shown(ch) for ch in self.query[first:last])
         caret = " " * (len(before) + self.start - first) + "^" * (min(self.end, last) - self.start)
-        return f"{super().__str__()}\n  {before}{shown}{after}\n  {caret}"
+        return f"{super().said(face)}\n  {before}{shown}{after}\n  {caret}"
 
 
 def shorten(text: str, width: int = QUOTED_CHARS) -> str:

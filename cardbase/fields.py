@@ -13,6 +13,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import NamedTuple
 
+from cardbase.errors import Remedy
 from cardbase.fieldtypes import (
     Choice,
     FieldType,
@@ -210,7 +211,19 @@ FIELD_BY_NAME: dict[str, CardField] = {
 NEGATED_ALIASES: dict[str, str] = {"not": "is"}
 # Scryfall's terms that have no counterpart in this game's data, with what there is instead:
 # a user coming from Scryfall is told why, not handed a list of every field.
-NOT_IN_DATA: dict[str, str] = {
+ON_DECKS = Remedy(
+    "formats are checked on decks: cardbase deck check --format NAME",
+    "formats are checked on decks: the Decks page checks a deck against its format",
+)
+NOT_SEARCHED = Remedy(
+    "artists are shown (cardbase show, exports) but not searched",
+    "artists are shown on each card's page and in exports, but not searched",
+)
+LORE_SHOWN = Remedy(
+    "lore (the flavour text) is shown by cardbase show but not searched",
+    "lore (the flavour text) is shown on each card's page but not searched",
+)
+NOT_IN_DATA: dict[str, str | Remedy] = {
     "include": "every card is always searched; there are no extras to include",
     "unique": "every printing is its own card already",
     "usd": "there are no prices",
@@ -218,17 +231,17 @@ NOT_IN_DATA: dict[str, str] = {
     "tix": "there are no prices",
     "year": "there are no release dates; series: is the nearest (series:1)",
     "date": "there are no release dates; series: is the nearest (series:1)",
-    "f": "formats are checked on decks: cardbase deck check --format NAME",
-    "format": "formats are checked on decks: cardbase deck check --format NAME",
-    "legal": "formats are checked on decks: cardbase deck check --format NAME",
-    "banned": "formats are checked on decks: cardbase deck check --format NAME",
+    "f": ON_DECKS,
+    "format": ON_DECKS,
+    "legal": ON_DECKS,
+    "banned": ON_DECKS,
     "c": "there are no card colours; gem colours are gem: (gem:r), spheres sphere:",
     "color": "there are no card colours; gem colours are gem: (gem:r), spheres sphere:",
     "id": "there are no card colours; gem colours are gem: (gem:r), spheres sphere:",
-    "a": "artists are shown (cardbase show, exports) but not searched",
-    "artist": "artists are shown (cardbase show, exports) but not searched",
-    "ft": "lore (the flavour text) is shown by cardbase show but not searched",
-    "flavor": "lore (the flavour text) is shown by cardbase show but not searched",
+    "a": NOT_SEARCHED,
+    "artist": NOT_SEARCHED,
+    "ft": LORE_SHOWN,
+    "flavor": LORE_SHOWN,
 }
 # Sort keys with an index for each direction (cardbase.db.models), so a sorted first page is
 # read in index order rather than by sorting every match: `cost:2..4 order:-attack` on 100k

@@ -107,7 +107,7 @@ def test_remove_says_exactly_what_is_there(run: Run, db_path: Path, checksum) ->
     assert "you own 2 foil, 1 foil LP" in short.stderr
     unsure = run("remove", "1 C 14 foil")
     assert unsure.exit_code == 2
-    assert "your copies are 2 foil, 1 foil LP; say which" in unsure.stderr
+    assert "your copies are 2 foil, 1 foil LP. Say which" in unsure.stderr
     other = run("remove", "1 C 14")
     assert "you own 0 non-foil (2 foil, 1 foil LP)" in other.stderr
     assert checksum(db_path) == before
@@ -156,7 +156,7 @@ def test_move_tag_and_untag_and_undo_them(run: Run, db_path: Path) -> None:
 def test_move_refuses_what_it_cannot_do(run: Run, db_path: Path, checksum) -> None:
     run("add", "1 C 14 x2", "1 C 14 lp")
     before = checksum(db_path)
-    assert "say which" in run("move", "1 C 14 x1", "--to", "Box").stderr
+    assert "Say which" in run("move", "1 C 14 x1", "--to", "Box").stderr
     assert "cannot move 5 non-foil" in run("move", "1 C 14 x5", "--to", "Box").stderr
     assert "No card named" in run("move", "Nothing Here", "--to", "Box").stderr
     assert checksum(db_path) == before

@@ -125,6 +125,27 @@ def test_removing_a_copy_you_do_not_have_is_the_cli_line(pages: Pages, run: Run)
     assert error_of(response.text) == cli
 
 
+def test_a_finish_held_in_several_kinds_is_removed_from_its_row(pages: Pages, run: Run) -> None:
+    """Non-foil copies in two conditions have no one copy for the top "-" to take: the page
+    leads to the rows instead of offering a button whose answer names command-line options."""
+    run("add", "1 C 14 x2", "1 C 14 lp")
+    page = pages.get("/card/1C14").text
+    assert "Remove a non-foil copy" not in page and 'href="#held-copies"' in page
+    assert 'id="held-copies"' in page
+    asked = pages.post("/card/1C14/copies", {"op": "remove", "finish": "nonfoil"})
+    assert asked.status_code == 400 and "--" not in error_of(asked.text)
+
+
+def test_a_remedy_is_said_in_the_pages_words(pages: Pages, run: Run) -> None:
+    """The same refusal as the command line's, its way forward in the page's terms."""
+    cli = said_by_cli(run("search", "format:constructed").stderr)
+    assert "cardbase deck check --format" in cli
+    page = pages.get("/search", params={"q": "format:constructed"}).text
+    shown = error_of(page)
+    assert shown.split(". ")[0] == cli.split(". ")[0]
+    assert "the Decks page checks a deck" in shown and "--" not in shown
+
+
 def test_an_unknown_card_is_one_line_with_a_suggestion(pages: Pages, run: Run) -> None:
     response = pages.get("/card/Chugawug Cok")
     assert response.status_code == 404

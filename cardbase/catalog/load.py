@@ -220,9 +220,9 @@ def checked_rows(parsed: CatalogueFile, source: str, skip_bad: bool) -> list[Row
     if parsed.problems and not skip_bad:
         shown = first_few(parsed.problems, MAX_PROBLEMS_SHOWN, "more bad rows")
         raise CatalogueError(
-            f"{source}: {plural(len(parsed.problems), 'bad row')}, so nothing was imported "
-            "(fix them, or add --skip-bad to import the good rows)",
+            f"{source}: {plural(len(parsed.problems), 'bad row')}, so nothing was imported",
             shown,
+            "fix them, or add --skip-bad to import the good rows",
         )
     if not parsed.rows:
         raise CatalogueError(f"{source}: no cards in the file")

@@ -13,11 +13,11 @@ import shlex
 from collections.abc import Callable
 
 from cardbase.catalog.entries import parse_entry
-from cardbase.catalog.names import NOTHING_CHANGED, resolve_entries
+from cardbase.catalog.names import resolve_entries
 from cardbase.collection.attributes import parse_tags, tag_list, with_tags, without_tags
 from cardbase.collection.changes import ANY, Change, Holding, Request, Selector
 from cardbase.collection.items import STDIN, _overlay, item_lines, split_attributes
-from cardbase.collection.plan import Working, ambiguous, matches, problems_message, shortfall
+from cardbase.collection.plan import Working, ambiguous, matches, refused, shortfall
 from cardbase.collection.store import (
     location_spellings,
     read_holdings,
@@ -91,7 +91,7 @@ def move_items(
             finishes = [r.entry.finish] if r.entry.finish else _finishes(foil, r.entry.counted)
             problems += _move(working, request, finishes, r.entry.counted, reshape, verb)
         if problems:
-            raise CardbaseError(problems_message(problems) + NOTHING_CHANGED)
+            raise refused(problems)
         changes = working.changes({r.card.id: r.card for r in resolved})
         if changes and not dry_run:
             write_changes(conn, changes, f"{verb} {typed}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from cardbase.catalog.cards import CardLike
+from cardbase.catalog.names import NOTHING_CHANGED
 from cardbase.collection.attributes import (
     DEFAULT_CONDITION,
     DEFAULT_LANGUAGE,
@@ -19,7 +20,7 @@ from cardbase.collection.attributes import (
     has_tags,
 )
 from cardbase.collection.changes import Change, Holding, Mode, Request, Selector
-from cardbase.errors import first_few
+from cardbase.errors import CardbaseError, Remedy, first_few
 from cardbase.fields import FINISHES, FOIL, NONFOIL
 
 MAX_PROBLEMS_SHOWN = 10
@@ -193,15 +194,28 @@ def shortfall(
     )
 
 
+class Ambiguous(str):
+    """A refusal that more than one kind of copy could answer: the person says which."""
+
+
+SAY_WHICH = Remedy(
+    "Say which with --condition, --language, --location or --tag.",
+    "Choose them by their row in the list of your copies by holding.",
+)
+
+
 def ambiguous(
     request: Request, chosen: list[Holding], counts: dict[Holding, int], verb: str
 ) -> str:
-    return (
+    return Ambiguous(
         f"cannot {verb} {request.copies} {_what(request)} {request.card.label()}: your copies "
-        f"are {_listing(chosen, counts)}; say which with --condition, --language, --location "
-        "or --tag"
+        f"are {_listing(chosen, counts)}"
     )
 
 
-def problems_message(problems: list[str]) -> str:
-    return "; ".join(first_few(problems, MAX_PROBLEMS_SHOWN)) + "."
+def refused(problems: list[str]) -> CardbaseError:
+    """The error for refused requests, all of them at once; nothing was changed."""
+    said = "; ".join(first_few(problems, MAX_PROBLEMS_SHOWN))
+    if any(isinstance(problem, Ambiguous) for problem in problems):
+        return CardbaseError(said, Remedy(*(f"{w}{NOTHING_CHANGED}" for w in SAY_WHICH)))
+    return CardbaseError(said + "." + NOTHING_CHANGED)

@@ -14,10 +14,9 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 
 from cardbase.catalog.cards import CardLike, card_refs_by_id, cards_by_id, id_chunks
-from cardbase.catalog.names import NOTHING_CHANGED
 from cardbase.collection.attributes import parse_tags, stored_labels, tag_list
 from cardbase.collection.changes import Batch, Change, Holding, Mode, Request
-from cardbase.collection.plan import Defaults, Working, apply, problems_message
+from cardbase.collection.plan import Defaults, Working, apply, refused
 from cardbase.db import tables
 from cardbase.db.engine import Connection, Database
 from cardbase.db.tables import copies_of
@@ -55,7 +54,7 @@ def change_collection(
         requests = _same_spellings(conn, requests)
         problems = apply(working, mode, requests, defaults or Defaults())
         if problems:
-            raise CardbaseError(problems_message(problems) + NOTHING_CHANGED)
+            raise refused(problems)
         missing = {h.card_id for h in working.counts} - cards.keys()
         cards.update(cards_by_id(conn, missing))
         changes = working.changes(cards)

@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from cardbase.catalog.cards import name_key
 from cardbase.codes import looks_like_code
-from cardbase.errors import QueryError, shorten
+from cardbase.errors import QueryError, Remedy, shorten
 from cardbase.fields import FIELD_BY_NAME, NEGATED_ALIASES, NOT_IN_DATA
 from cardbase.limits import MAX_NESTING, MAX_QUERY_CHARS, MAX_TERMS
 from cardbase.query import nodes as q
@@ -165,7 +165,7 @@ class Parser:
         self.terms = 0
 
     def error(
-        self, message: str, token: Token | Span | None = None, hint: str | None = None
+        self, message: str, token: Token | Span | None = None, hint: str | Remedy | None = None
     ) -> QueryError:
         if token is None:
             return QueryError(message, self.text, len(self.text), len(self.text) + 1, hint)
@@ -292,16 +292,18 @@ class Parser:
         return node
 
 
-def unknown_field(name: str) -> tuple[str, str]:
+def unknown_field(name: str) -> tuple[str, str | Remedy]:
     """The message and hint for a field the language does not have: Scryfall's terms this
     game has no data for say so and what there is instead; any other names the nearest
     field (by its aliases too: `powr` is attack), then every field."""
     key = name.lower()
     known = sorted({f.name for f in FIELD_BY_NAME.values()})
     if key in NOT_IN_DATA:
-        return f"'{shorten(name)}' is not in this game's data", (
-            f"{NOT_IN_DATA[key][0].upper()}{NOT_IN_DATA[key][1:]}. Fields: {', '.join(known)}"
-        )
+        instead = NOT_IN_DATA[key]
+        fields = f". Fields: {', '.join(known)}"
+        said = instead if isinstance(instead, Remedy) else Remedy(instead, instead)
+        remedy = Remedy(*(f"{words[0].upper()}{words[1:]}{fields}" for words in said))
+        return f"'{shorten(name)}' is not in this game's data", remedy
     close = closest(key, [*FIELD_BY_NAME, *NEGATED_ALIASES])
     if close is None:
         close = next((k for k in sorted(FIELD_BY_NAME) if k.startswith(key) and len(key) > 1), None)

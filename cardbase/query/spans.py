@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, Protocol
 
-from cardbase.errors import QueryError
+from cardbase.errors import QueryError, Remedy
 
 
 class Span(NamedTuple):
@@ -19,5 +19,5 @@ class Errors(Protocol):
     """What makes an error about a span of the text being read (the parser, or an option)."""
 
     def error(
-        self, message: str, at: Span | None = None, hint: str | None = None
+        self, message: str, at: Span | None = None, hint: str | Remedy | None = None
     ) -> QueryError: ...

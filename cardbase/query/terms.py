@@ -15,7 +15,7 @@ from collections.abc import Callable
 from cardbase import fields
 from cardbase.codes import parse_code
 from cardbase.db import tables
-from cardbase.errors import CardbaseError, CodeError, QueryError, shorten
+from cardbase.errors import CardbaseError, CodeError, QueryError, Remedy, shorten
 from cardbase.fields import FIELD_BY_NAME, CardField, Kind
 from cardbase.fieldtypes import GEM_COLOURS
 from cardbase.limits import MAX_QUERY_CHARS, MAX_QUERY_NUMBER
@@ -320,7 +320,9 @@ class _OptionValue:
         self.option = option
         self.value = value
 
-    def error(self, message: str, at: Span | None = None, hint: str | None = None) -> QueryError:
+    def error(
+        self, message: str, at: Span | None = None, hint: str | Remedy | None = None
+    ) -> QueryError:
         start, end = at if at is not None else (len(self.value), len(self.value) + 1)
         return QueryError(message, self.value, start, end, hint)
 

@@ -21,7 +21,7 @@ from cardbase.collection.changes import Change, Mode, Request, Selector
 from cardbase.collection.plan import Defaults
 from cardbase.db.engine import Database
 from cardbase.db.location import Location
-from cardbase.errors import CardbaseError, first_few
+from cardbase.errors import CardbaseError, Remedy, RowsError, first_few
 from cardbase.fields import FOIL, NONFOIL
 from cardbase.fileio.reading import STDIN
 from cardbase.progress import EVERY, Progress, quiet
@@ -106,6 +106,11 @@ class ImportReport(NamedTuple):
             )
         return "; ".join(parts)
 
+
+SKIP_BAD = Remedy(
+    "fix them, or add --skip-bad to import the rest",
+    "fix them in the sheet and upload it again, or tick 'skip the rows with problems'",
+)
 
 # What a resolved row asks for: card id, finish, copies, which copies, and the note.
 Held = tuple[int, str, int, Selector | None, str | None]
@@ -280,10 +285,10 @@ def import_collection(
         del book, sheet, catalogue, resolver  # a 100k-row import needs none again; the writes do
         if problems and not skip_bad:
             shown = first_few(problems, MAX_PROBLEMS_SHOWN)
-            raise CardbaseError(
-                f"{source}: {plural(len(problems), 'row')} could not be imported, so nothing was "
-                "(fix them, or add --skip-bad to import the rest):\n" + "\n".join(shown)
-            )
+            raise RowsError(
+                f"{source}: {plural(len(problems), 'row')} could not be imported, so nothing was",
+                shown, SKIP_BAD,
+            )  # fmt: skip
         cards = card_refs_by_id(conn, (held[0] for held in wanted))
     requests = _requests(cards, wanted, mode, defaults)
     del cards, wanted

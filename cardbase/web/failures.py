@@ -44,9 +44,9 @@ def message_of(request: Request, exc: Exception) -> tuple[str, int]:
     if isinstance(exc, Refused):
         return str(exc), exc.status
     if isinstance(exc, NotFoundError):
-        return str(exc), 404
+        return exc.said("web"), 404
     if isinstance(exc, CardbaseError):
-        return str(exc), 400
+        return exc.said("web"), 400
     from cardbase.db.health import damage
 
     path = site_of(request).db_path

@@ -32,7 +32,7 @@ def search_context(request: Request, path: str, owned: bool = False) -> dict[str
         with site_of(request).connect(request) as conn:
             context["results"] = run_search(conn, form, owned)
     except QueryError as exc:
-        context["query_error"] = str(exc)
+        context["query_error"] = exc.said("web")
     return context
 
 
