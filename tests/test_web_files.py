@@ -55,6 +55,74 @@ def test_apply_is_all_or_nothing_unless_told_and_undo_reverts(pages: Pages, run:
     assert "Undead Drummer" not in run("collection").stdout
 
 
+def test_a_refused_apply_shows_the_plan_again_with_the_way_forward(pages: Pages) -> None:
+    """Not a page of its own: the plan, the problem rows, the box to tick, in page words."""
+    planned = upload(pages, "/import/plan", "c.csv", SHEET).text
+    token = re.search(r'name="token" value="([^"]+)"', planned).group(1)
+    refused = pages.post("/import/apply", {"token": token, "mode": "add"})
+    assert refused.status_code == 400
+    said = error_of(refused.text)
+    assert "tick 'skip the rows with problems'" in said and "--" not in said
+    assert "row 3" in text_of(refused.text) and 'name="skip_bad"' in refused.text
+    assert "/tmp" not in refused.text and "--skip-bad" not in refused.text
+
+
+def test_the_plan_lists_the_columns_read_and_ignored_and_the_sheets_skipped(
+    pages: Pages, run: Run, tmp_path: Path
+) -> None:
+    from openpyxl import Workbook
+
+    book = Workbook()
+    cards = book.active
+    cards.title = "Cards"
+    for row in (["Card Name", "Qty", "Price Paid"], ["Chugawug Elder", 2, 3]):
+        cards.append(row)
+    book.create_sheet("Notes").append(["bought at the league"])
+    path = tmp_path / "mine.xlsx"
+    book.save(path)
+    planned = upload(pages, "/import/plan", "mine.xlsx", path.read_bytes())
+    assert planned.status_code == 200
+    text = text_of(planned.text)
+    cli = run("import", str(path), "--dry-run").stdout.splitlines()
+    assert "mine.xlsx, sheet 'Cards': read Card Name (card name), Qty (copies)" in cli
+    assert "read <q>Card Name</q> as card name, <q>Qty</q> as copies" in planned.text
+    assert "mine.xlsx, sheet 'Cards': ignored Price Paid" in cli
+    assert "ignored <q>Price Paid</q>" in planned.text
+    assert "skipped mine.xlsx: sheet 'Notes': no header row with a card name or code" in cli
+    assert "skipped mine.xlsx: sheet 'Notes': no header row with a card name or code" in text
+
+
+def test_replace_mode_is_confirmed_before_a_collection_is_replaced(pages: Pages, run: Run) -> None:
+    run("add", "1 C 14 x2")
+    planned = upload(pages, "/import/plan", "c.csv", SHEET, mode="replace").text
+    assert "your collection of 2 cards becomes this sheet" in text_of(planned)
+    assert 'name="replace" value="1" required' in planned
+    token = re.search(r'name="token" value="([^"]+)"', planned).group(1)
+    form = {"token": token, "mode": "replace", "skip_bad": "1"}
+    unconfirmed = pages.post("/import/apply", form)
+    assert unconfirmed.status_code == 400
+    assert "not replaced" in error_of(unconfirmed.text) and "--yes" not in unconfirmed.text
+    assert "Chugawug Cook" in run("collection").stdout
+    confirmed = pages.post("/import/apply", {**form, "replace": "1"})
+    assert confirmed.status_code == 200
+    owned = run("collection").stdout
+    assert "Chugawug Cook" not in owned and "Undead Drummer" in owned
+
+
+def test_the_plans_json_twin_is_the_command_lines(pages: Pages, run: Run, tmp_path: Path) -> None:
+    import json
+
+    (tmp_path / "c.csv").write_text(SHEET)
+    cli = json.loads(
+        run("import", str(tmp_path / "c.csv"), "--dry-run", "--skip-bad", "-o", "json").stdout
+    )
+    twin = pages.post(
+        "/import/plan", {}, files={"file": ("c.csv", SHEET.encode(), "text/csv")},
+        headers={"Accept": "application/json"},
+    ).json()  # fmt: skip
+    assert twin == cli
+
+
 def test_the_plan_and_the_command_line_say_the_same_sentence(
     pages: Pages, run: Run, tmp_path: Path
 ) -> None:

@@ -89,19 +89,8 @@ def _confirm_replace(file: Path, yes: bool) -> None:
 
 
 def _print_import(report: ImportReport, dry_run: bool, output: Output) -> None:
-    counts = report.counts()
     if output is Output.json:
-        render.print_json(
-            {
-                **counts,
-                "dry_run": dry_run,
-                "source": report.source,
-                "changes": [c.to_dict() for c in report.changes],
-                "problems": report.problems,
-                "sheets": [sheet.to_dict() for sheet in report.sheets],
-                "skipped_sheets": report.skipped_sheets,
-            }
-        )
+        render.print_json(report.to_dict())
         return
     for problem in report.problems:
         render.echo(f"skipped: {problem}", err=True)

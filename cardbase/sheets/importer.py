@@ -85,6 +85,18 @@ class ImportReport(NamedTuple):
             "wish_list": self.wanted_rows,
         }
 
+    def to_dict(self) -> dict[str, object]:
+        """The import as `-o json` prints it and the import page's twin answers."""
+        return {
+            **self.counts(),
+            "dry_run": self.dry_run,
+            "source": self.source,
+            "changes": [change.to_dict() for change in self.changes],
+            "problems": self.problems,
+            "sheets": [sheet.to_dict() for sheet in self.sheets],
+            "skipped_sheets": self.skipped_sheets,
+        }
+
     def summary(self) -> str:
         """The import in one sentence, as the command line and the page both say it: rows
         read, cards added, changed and removed, and every row left out and why."""
