@@ -270,6 +270,14 @@ class Library:
 
         return undo_last(self, progress or quiet)
 
+    def history(self, limit: int | None = None, *, undoable: bool = False) -> list[Batch]:
+        """This collector's changes newest first; `undoable`: only those an undo would
+        revert, newest first, so a face can say what Undo will do before it is pressed."""
+        from cardbase.collection.stats import history
+
+        with self.reading() as conn:
+            return history(conn, limit, undoable)
+
     def redo(self) -> Batch | None:
         """Redo the change undone last; None when there is nothing to redo."""
         from cardbase.collection.store import redo_last

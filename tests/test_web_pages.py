@@ -157,11 +157,18 @@ def test_collection_page_totals_bars_filters_and_undo(pages: Pages, run: Run) ->
     page = pages.get("/collection").text
     assert "3 cards owned (2 non-foil, 1 foil), 2 distinct" in text_of(page)
     assert 'role="meter"' in page
+    assert re.search(r'<span class="share">\d+%</span>', page)  # the bar's share in figures
+    said = text_of(page)  # what Undo will revert, before it is pressed
+    assert (
+        "Undo the last change add '1 C 14 x2' '1 U 42 foil' (2 changes: Chugawug Cook (1 C 14), "
+        "Undead Drummer (1 U 42))" in said
+    )
     chaos = pages.get("/collection", params={"sphere": "chaos"}).text
     assert codes_in(chaos) == ["1 U 42"]
     undone = pages.post("/undo", {"back": "/collection"})
     assert flash_of(undone.text).startswith("Undid batch")
     assert "0 cards owned" in text_of(undone.text)
+    assert "Undo the last change" not in undone.text and "Nothing to undo." in text_of(undone.text)
     assert flash_of(pages.post("/undo").text) == "Nothing to undo."
 
 

@@ -127,6 +127,12 @@ class Change(NamedTuple):
         }
 
 
+# A batch's `undone` is APPLIED, UNDONE (`redo_last` can re-apply it) or STALE: undone,
+# and then a newer change was made on top of what it left, so redoing it would replay a
+# change onto a collection it was never made on (as an editor's redo forgets once you type).
+APPLIED, UNDONE, STALE = 0, 1, 2
+
+
 class Batch(NamedTuple):
     id: int
     created_at: str

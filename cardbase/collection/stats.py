@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 
 from cardbase.catalog.cards import cards_by_id
 from cardbase.collection.attributes import CONDITION_NAMES, condition_rank
-from cardbase.collection.changes import Batch, Change, Holding
+from cardbase.collection.changes import APPLIED, Batch, Change, Holding
 from cardbase.db import tables
 from cardbase.db.engine import Connection
 from cardbase.db.tables import copies_of
@@ -203,12 +203,15 @@ def collection_stats(conn: Connection, game: str) -> CollectionStats:
     )
 
 
-def history(conn: Connection, limit: int | None = None) -> list[Batch]:
+def history(conn: Connection, limit: int | None = None, undoable: bool = False) -> list[Batch]:
     """The connection's collector's batches newest first, each with its changes (as deltas
-    from zero when shown alone)."""
+    from zero when shown alone); `undoable`: only those not undone, the first of which is
+    what an undo would revert."""
     batches = conn.execute(
         f"SELECT id, created_at, source, undone FROM {tables.BATCH_TABLE} "
-        f"WHERE collector_id = (SELECT id FROM {tables.MY_COLLECTOR}) ORDER BY id DESC"
+        f"WHERE collector_id = (SELECT id FROM {tables.MY_COLLECTOR})"
+        + (f" AND undone = {APPLIED}" if undoable else "")
+        + " ORDER BY id DESC"
         + (" LIMIT ?" if limit else ""),
         (limit,) if limit else (),
     ).fetchall()

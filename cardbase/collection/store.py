@@ -15,7 +15,16 @@ from datetime import UTC, datetime
 
 from cardbase.catalog.cards import CardLike, card_refs_by_id, cards_by_id, id_chunks
 from cardbase.collection.attributes import parse_tags, stored_labels, tag_list
-from cardbase.collection.changes import Batch, Change, Holding, Mode, Request
+from cardbase.collection.changes import (
+    APPLIED,
+    STALE,
+    UNDONE,
+    Batch,
+    Change,
+    Holding,
+    Mode,
+    Request,
+)
 from cardbase.collection.plan import Defaults, Working, apply, refused
 from cardbase.db import tables
 from cardbase.db.engine import Connection, Database
@@ -25,10 +34,6 @@ from cardbase.fields import FOIL, NONFOIL
 from cardbase.naming import label_key
 from cardbase.progress import Progress, Stage, quiet
 
-# Redo. A batch's `undone` is APPLIED, UNDONE (`redo_last` can re-apply it) or STALE: undone,
-# and then a newer change was made on top of what it left, so redoing it would replay a
-# change onto a collection it was never made on (as an editor's redo forgets once you type).
-APPLIED, UNDONE, STALE = 0, 1, 2
 SCOPED_READ = 5_000  # card ids whose holdings are read by the key rather than by one scan
 _KEY = ", ".join(tables.HOLDING_KEY)
 _HOLDING = "card_id, finish, condition, language, location, tags"

@@ -23,7 +23,9 @@ def collection_page(request: Request) -> Response:
     status = 400 if context["query_error"] else 200
     if is_htmx(request) and request.headers.get("hx-target") == "results":
         return partial("_results.html", context, status)
-    with site_of(request).connect(request) as conn:
+    site = site_of(request)
+    context["next_undo"] = next(iter(site.library(request).history(1, undoable=True)), None)
+    with site.connect(request) as conn:
         stats = context["stats"] = collection_stats(conn, DEFAULT_GAME)
         if not context["query_error"]:
             context["matched"] = lib.owned_totals(conn, read_form(request.query_params).query(True))

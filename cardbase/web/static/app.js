@@ -70,3 +70,9 @@ document.addEventListener("submit", (event) => {
     }
   }
 });
+
+// On a phone the collection's stats start folded, so its first cards are on the first screen
+// (they stay open without this file, and on a wide screen).
+for (const details of document.querySelectorAll("details[data-open-wide]")) {
+  if (window.matchMedia("(max-width: 760px)").matches) details.open = false;
+}
