@@ -241,3 +241,15 @@ def test_every_page_has_a_json_twin_equal_to_the_command_lines(pages: Pages, run
     assert bad.status_code == 400 and bad.json()["error"] == said_by_cli(
         run("search", "cost>").stderr
     )
+
+
+@pytest.mark.parametrize("address", ["/search?q=chugawug", "/collection", "/card/1C14"])
+def test_a_pages_dot_json_address_is_its_json_twin(pages: Pages, run: Run, address: str) -> None:
+    """As datasette names them: `/search.json?q=chug` answers what `?format=json` does."""
+    run("add", "1 C 14 x2")
+    path, _, query = address.partition("?")
+    twin = pages.get(address + ("&" if query else "?") + "format=json")
+    assert twin.json().get("total", 1)  # something to compare
+    suffixed = pages.get(f"{path}.json" + (f"?{query}" if query else ""))
+    assert suffixed.status_code == 200 and suffixed.headers["content-type"] == "application/json"
+    assert suffixed.json() == twin.json()

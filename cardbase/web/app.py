@@ -46,6 +46,7 @@ def create_app(site: Site) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     app.add_middleware(ServerTiming)
     app.add_middleware(RequestNotices)
+    app.add_middleware(JsonSuffix)  # outermost: every later part sees the page's own path
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     for module in (search, cards, collection, decks, deckfiles, imports, trades):
         app.include_router(module.router)
@@ -89,6 +90,24 @@ class RequestNotices:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         with notices.listening():
             await self.app(scope, receive, send)
+
+
+class JsonSuffix:
+    """`/search.json?q=…` is `/search?q=…&format=json`, as datasette names its pages' JSON:
+    a script writes the page's address with `.json`, and the page's own handler answers."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "") if scope["type"] == "http" else ""
+        if path.endswith(".json") and not path.startswith("/static/") and len(path) > 6:
+            query = scope.get("query_string", b"")
+            raw = scope.get("raw_path") or path.encode()
+            scope = {**scope, "path": path.removesuffix(".json"),
+                     "raw_path": raw.removesuffix(b".json"),
+                     "query_string": query + (b"&" if query else b"") + b"format=json"}  # fmt: skip
+        await self.app(scope, receive, send)
 
 
 class ServerTiming:
