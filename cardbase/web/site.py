@@ -9,7 +9,9 @@ shows the database as it is now, whatever the command line changed meanwhile.
 from __future__ import annotations
 
 import secrets
+import shutil
 import tempfile
+import weakref
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -49,6 +51,11 @@ class Site:
     public: bool = False  # listening beyond this computer: any Host header is accepted
     csrf_token: str = field(default_factory=lambda: secrets.token_urlsafe(32))
     uploads: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="cardbase-web-")))
+
+    def __post_init__(self) -> None:
+        """Uploaded sheets go with the server: when it stops (the app's lifespan), and also
+        when a site that was never started as a server (a test's client) is let go."""
+        weakref.finalize(self, shutil.rmtree, self.uploads, True)
 
     def collector_of(self, request: Request) -> str | None:
         """Whose pages: ?collector= on a link, else the cookie the chooser set, else the
