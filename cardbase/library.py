@@ -46,9 +46,13 @@ class Library:
     not say (the config file's, for the command line)."""
 
     def __init__(
-        self, location: Location, collector: str | None = None, defaults: Defaults | None = None
+        self,
+        location: Location | str,
+        collector: str | None = None,
+        defaults: Defaults | None = None,
     ) -> None:
-        self.location = location
+        # Text is read as the command line reads --db: a path, or a postgresql:// URL.
+        self.location = _where(location) if isinstance(location, str) else location
         self.collector = collector
         self._defaults = defaults
 

@@ -87,6 +87,8 @@ def test_all_valid_exits_0_and_files_may_be_listed(both: Path, folder: Path) -> 
         (lambda f: [str(f / "missing.txt")], "missing.txt: no such file or folder"),
         (lambda f: [str(f.parent / "empty")], "no deck files"),
         (lambda f: [str(f), "--format", "chess"], "unknown format 'chess'"),
+        (lambda f: [""], "an empty deck name"),  # not the current folder's files
+        (lambda f: [str(f), " "], "an empty deck name"),
     ],
 )
 def test_bad_arguments_check_nothing(both: Path, folder: Path, make, message: str) -> None:
@@ -156,3 +158,8 @@ def test_one_deck_with_a_report_says_1_deck(both: Path, folder: Path, tmp_path: 
     )
     assert result.exit_code == 0, result.output
     assert "1 deck: 1 valid, 0 not valid" in result.stderr
+
+
+def test_an_empty_deck_name_is_refused_alone_too(both: Path) -> None:
+    result = Run(both)("deck", "check", "")
+    assert result.exit_code == 2 and "an empty deck name" in result.stderr

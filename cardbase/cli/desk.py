@@ -30,7 +30,7 @@ def check_many(
     from cardbase.decks.batch import check_files, deck_files
     from cardbase.fileio.writing import check_target
 
-    files = deck_files([Path(target) for target in targets])
+    files = deck_files(targets)
     if report is not None:
         check_target(report, force, (".xlsx",))  # refused before any deck is read
         files = [file for file in files if file.resolve() != report.resolve()]  # last run's

@@ -9,6 +9,7 @@ hundred decks of the same cards look each name up once.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -16,7 +17,7 @@ from cardbase.catalog.names import NameResolver
 from cardbase.db.engine import Connection
 from cardbase.decks.check import DeckReport, check_deck, get_format, own_format
 from cardbase.decks.formats import Problem
-from cardbase.decks.lists import SHEET_SUFFIXES
+from cardbase.decks.lists import NO_DECK_NAMED, SHEET_SUFFIXES
 from cardbase.decks.sheetdecks import read_deck_file
 from cardbase.errors import CardbaseError
 from cardbase.fields import DEFAULT_FORMAT
@@ -65,12 +66,15 @@ class DeskLine(NamedTuple):
         }
 
 
-def deck_files(targets: list[Path]) -> list[Path]:
+def deck_files(targets: Sequence[str | Path]) -> list[Path]:
     """The deck files `targets` name: each file as given, each folder's deck files by name
-    (hidden files and spreadsheet lock files left out). A missing path, or a folder without
-    decks, is bad input: nothing is checked."""
+    (hidden files and spreadsheet lock files left out). A missing path, an empty name, or a
+    folder without decks, is bad input: nothing is checked."""
     files: list[Path] = []
-    for target in targets:
+    for named in targets:
+        if not str(named).strip():
+            raise CardbaseError(f"{NO_DECK_NAMED}; nothing was checked")
+        target = Path(named)
         if target.is_dir():
             files += _folder_decks(target)
         elif target.exists() or target.is_symlink():

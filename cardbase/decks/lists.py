@@ -44,6 +44,7 @@ SECTION_WORDS: dict[str, str] = {
 }
 # Lines that say something about the deck rather than list a card: "Player: Ada".
 ABOUT_WORDS: dict[str, str] = {"player": "player", "format": "format", "event": "event"}
+NO_DECK_NAMED = "an empty deck name: give a deck file, a saved deck's name or a folder of decks"
 SHEET_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".ods", ".csv")
 HEADER_LINES = 30  # lines of a .csv deck where its header row is looked for
 

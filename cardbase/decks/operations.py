@@ -24,7 +24,7 @@ from cardbase.decks.check import (
     place,
 )
 from cardbase.decks.formats import Format
-from cardbase.decks.lists import DeckList, parse_deck_text
+from cardbase.decks.lists import NO_DECK_NAMED, DeckList, parse_deck_text
 from cardbase.decks.registration import write_registration_sheet
 from cardbase.decks.saved import (
     SavedDeck,
@@ -53,6 +53,8 @@ class OpenedDeck(NamedTuple):
 def open_deck(conn: Connection, where: str) -> OpenedDeck:
     """A deck file if there is one at that path (or it looks like a file), else the saved deck
     of that name."""
+    if not where.strip():  # Path("") is the current folder: never what was meant
+        raise CardbaseError(NO_DECK_NAMED)
     path = Path(where)
     if path.exists() or path.suffix:
         deck = read_deck_file(path)
