@@ -64,6 +64,26 @@ def test_a_bad_attribute_is_one_line_and_changes_nothing(location: Location) -> 
     assert library.copies() == []
 
 
+def test_a_location_is_taken_as_text_too(tmp_path: Path) -> None:
+    """`Library("cards.db")`, as a script writes it: read as --db reads it."""
+    Library.open(tmp_path / "cards.db").add(["1 C 14"])
+    text = Library(str(tmp_path / "cards.db"))
+    assert text.location == tmp_path / "cards.db"
+    assert [str(copy.code) for copy in text.copies()] == ["1 C 14"]
+
+
+def test_history_lists_what_undo_would_revert(location: Location) -> None:
+    library = Library.open(location)
+    library.add(["1 C 14"])
+    library.add(["1 R 15 foil"])
+    assert [b.source for b in library.history()] == ["add '1 R 15 foil'", "add '1 C 14'"]
+    undone = library.undo()
+    assert undone is not None
+    [next_undo] = library.history(1, undoable=True)
+    assert next_undo.id != undone.id and not next_undo.undone
+    assert [b.undone for b in library.history()] == [True, False]
+
+
 def test_undo_and_redo(location: Location) -> None:
     library = Library.open(location)
     library.add(["1 C 14"], foil=True)
