@@ -161,9 +161,20 @@ def create_database(location: Location, opener: Opener, catalogue: Path) -> None
 
 
 def _ready_postgres(url: PostgresUrl, opener: Opener) -> Connection:
+    """As `_ready`: a current schema is read on the connection that is then used, so a
+    command opens one connection (a server round trip and a backend start), not two."""
+    from cardbase.db import tables
     from cardbase.db.postgres import schema
     from cardbase.db.postgres.connection import connect as connect_postgres
 
+    conn = connect_postgres(url)
+    try:
+        if schema.read_version(conn) == tables.SCHEMA_VERSION:
+            return conn
+    except BaseException:
+        conn.close()
+        raise
+    conn.close()
     schema.prepare(url, opener)
     return connect_postgres(url)
 
