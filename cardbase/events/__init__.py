@@ -1,0 +1,1 @@
+"""Fan tournaments: Swiss pairings, standings and their tiebreakers, the top cut."""
