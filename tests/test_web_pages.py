@@ -234,3 +234,11 @@ def test_every_page_has_a_json_twin_equal_to_the_command_lines(pages: Pages, run
     assert bad.status_code == 400 and bad.json()["error"] == said_by_cli(
         run("search", "cost>").stderr
     )
+
+
+def test_a_boosted_forms_error_is_a_whole_page(pages: Pages) -> None:
+    """A boosted form (hx-boost) swaps the whole page: its error comes in the page's frame,
+    with the way back, never as one bare line in place of the page."""
+    boosted = {"HX-Boosted": "true"}
+    gone = pages.post("/deck/delete", {"name": "Nothing"}, htmx=True, headers=boosted)
+    assert gone.status_code == 404 and "<nav" in gone.text and "Back" in text_of(gone.text)
