@@ -70,3 +70,26 @@ document.addEventListener("submit", (event) => {
     }
   }
 });
+
+// Deck Builder: a question's Cancel clears it and gives the focus back to Save; a question
+// that arrives takes the focus on its first answer (data-autofocus); a control that a swap
+// removed (the last copy's −, Replace once saved) hands the focus on, never to the page.
+document.addEventListener("click", (event) => {
+  const button = event.target.closest ? event.target.closest("[data-dismiss]") : null;
+  if (!button) return;
+  event.preventDefault();
+  const region = document.getElementById(button.dataset.dismiss);
+  if (region) region.replaceChildren();
+  const save = document.getElementById("deck-save");
+  if (save) save.focus();
+});
+document.addEventListener("htmx:afterSettle", (event) => {
+  const asked = event.detail.target && event.detail.target.querySelector
+    ? event.detail.target.querySelector("[data-autofocus]") : null;
+  if (asked) { asked.focus(); return; }
+  if (document.activeElement && document.activeElement !== document.body) return;
+  const fallback = event.detail.target && event.detail.target.id === "deck-said"
+    ? "deck-save" : "deck-text";
+  const next = document.getElementById(fallback);
+  if (next && document.getElementById("deck-form")) next.focus({ preventScroll: true });
+});
