@@ -162,6 +162,9 @@ def test_the_helper_has_the_command_lines_default_and_limits(tmp_path: Path) -> 
     built = pages.post("/deck/helper", {"sphere": "machine", "heroes": ""}, htmx=True).text
     assert "valid: 40 cards" in text_of(built)
     assert run("deck", "build", "--sphere", "machine").exit_code == 0
+    none = text_of(pages.post("/deck/helper", {"sphere": "machine", "heroes": "0"}, htmx=True).text)
+    assert "and Heroes 0 allows 0 of them; 16 more needed; Heroes 16 would fill it" in none
+    assert "--heroes" not in none
     for bad, said in (("41", "41 Heroes: choose 0 to 40"), ("x", "Heroes 'x' is not a number")):
         refused = pages.post("/deck/helper", {"sphere": "machine", "heroes": bad}, htmx=True)
         assert refused.status_code == 400 and said in error_of(refused.text)

@@ -188,7 +188,7 @@ def helper(
     built = site.library(request).build_deck(sphere, _heroes(heroes))
     result = built.result
     if result.shortage:
-        notes = [f"✘ cannot build a {result.sphere} deck: {result.shortage}"]
+        notes = [f"✘ cannot build a {result.sphere} deck: {result.shortage.web}"]
         text = deck
     else:
         notes = [f"left out: {note}" for note in result.left_out[: builder.LEFT_OUT_SHOWN]]
