@@ -53,6 +53,16 @@ def test_typing_gets_the_report_without_replacing_the_box(pages: Pages) -> None:
     assert 'id="deck-report"' in typed.text and 'id="deck-text"' not in typed.text
 
 
+def test_a_deck_list_too_long_is_said_in_words(pages: Pages) -> None:
+    """Past the page's limit, and past the form reader's: a line saying what, never
+    'bad request'; the report says where its errors go, so the next change finds it."""
+    over = update(pages, "x" * 1_000_001)
+    assert over.status_code == 400 and "over 1,000,000 bytes" in error_of(over.text)
+    unread = update(pages, "1 x\n" * 300_000)
+    assert unread.status_code == 400 and "a box holds at most 1 MB" in error_of(unread.text)
+    assert 'data-errors-in="deck-said"' in update(pages, "1 Undead Drummer\n").text
+
+
 def test_the_verdict_explains_each_problem_as_deck_check(
     pages: Pages, run: Run, tmp_path: Path
 ) -> None:

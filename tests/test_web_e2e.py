@@ -211,6 +211,17 @@ def test_typing_after_add_still_checks_and_each_add_is_told(page) -> None:
     expect(page.locator("#verdict")).to_contain_text("6 cards")
     expect(page.get_by_role("button", name="One more Chugawug Elder")).to_be_focused()
     expect(page.locator("tr.group th")).to_have_text(["Creature 6"])
+    kept = _deck(page)
+    page.eval_on_selector(  # a paste past the limit: said under Save, not instead of the report
+        "#deck-text",
+        "box => { box.value = 'x'.repeat(1000001); box.dispatchEvent(new Event('input', "
+        "{bubbles: true})) }",
+    )
+    expect(page.locator("#deck-said .error")).to_contain_text("over 1,000,000 bytes")
+    expect(page.locator("#deck-report")).to_have_count(1)
+    page.fill("#deck-text", kept)
+    expect(page.locator("#verdict")).to_contain_text("6 cards")
+    expect(page.locator("#deck-said .error")).to_have_count(0)
 
 
 def test_the_builder_on_a_phone(page, shots: Path) -> None:

@@ -66,7 +66,10 @@ def read_state(
 ) -> DeckState:
     """The form, checked: a deck list within `deck check`'s file limit, a known format."""
     if len(text.encode()) > MAX_DECK_FILE:
-        raise CardbaseError(f"the deck list is over {MAX_DECK_FILE:,} bytes, deck check's limit")
+        raise CardbaseError(
+            f"the deck list is over {MAX_DECK_FILE:,} bytes, the most a deck list may hold; "
+            "nothing was checked"
+        )
     key = get_format(format_ or site.deck_format or DEFAULT_FORMAT).key
     count = int(players) if players and players.isdigit() and len(players) < 3 else None
     return DeckState(text.replace("\r\n", "\n"), key, count, owned, name.strip())

@@ -93,3 +93,19 @@ document.addEventListener("htmx:afterSettle", (event) => {
   const next = document.getElementById(fallback);
   if (next && document.getElementById("deck-form")) next.focus({ preventScroll: true });
 });
+
+// A part that names where its errors go (data-errors-in: the deck's report, into the line
+// under Save) keeps its place when a change fails: the error is said there, so the next
+// change still finds the part to swap. The next answer that succeeds clears that error.
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const target = event.detail.target;
+  const name = target && target.dataset ? target.dataset.errorsIn : "";
+  const place = name ? document.getElementById(name) : null;
+  if (!place) return;
+  if (event.detail.xhr.status >= 400) {
+    event.detail.target = place;
+    event.detail.swapOverride = "innerHTML";
+  } else if (place.querySelector(".error")) {
+    place.replaceChildren();
+  }
+});
