@@ -149,6 +149,7 @@ def test_the_helper_fills_a_legal_deck_or_says_what_is_short(owner: Path) -> Non
     built = pages.post("/deck/helper", {"sphere": "chaos", "heroes": "2"}, htmx=True).text
     assert "valid: 40 cards" in text_of(built)
     assert deck_text_of(built).count("\n") >= 10
+    assert '<p class="toast">Built a Chaos deck: 40 cards</p>' in built
     short = pages.post(
         "/deck/helper", {"sphere": "order", "heroes": "2", "deck": "1 Chugawug Cook\n"}, htmx=True
     ).text

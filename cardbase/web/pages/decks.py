@@ -22,6 +22,7 @@ from cardbase.decks.lists import parse_deck_text
 from cardbase.errors import CardbaseError
 from cardbase.fields import DEFAULT_FORMAT
 from cardbase.limits import MAX_DECK_FILE
+from cardbase.text import plural
 from cardbase.web.faces import Chart, cost_curve
 from cardbase.web.pages.queries import SearchForm, read_form, run_search
 from cardbase.web.site import Site, is_htmx, partial, render, site_of
@@ -199,7 +200,9 @@ def helper(
     state = read_state(site, text, format_ or DEFAULT_FORMAT, None, owned,
                        f"{result.sphere} build")  # fmt: skip
     with site.connect(request) as conn:
-        return respond(request, panel(conn, state, notes))
+        shown = panel(conn, state, notes)
+    built_one = f"Built a {result.sphere} deck: {plural(shown.report.cards, 'card')}"
+    return respond(request, shown._replace(toast="" if result.shortage else built_one))
 
 
 def _heroes(text: str) -> int | None:

@@ -87,11 +87,10 @@ document.addEventListener("htmx:afterSettle", (event) => {
   const asked = event.detail.target && event.detail.target.querySelector
     ? event.detail.target.querySelector("[data-autofocus]") : null;
   if (asked) { asked.focus(); return; }
-  if (document.activeElement && document.activeElement !== document.body) return;
-  const fallback = event.detail.target && event.detail.target.id === "deck-said"
-    ? "deck-save" : "deck-text";
+  const fallback = { "deck-said": "deck-save", "deck-report": "deck-text" }[(event.detail.target || {}).id];
+  if (!fallback || (document.activeElement && document.activeElement !== document.body)) return;
   const next = document.getElementById(fallback);
-  if (next && document.getElementById("deck-form")) next.focus({ preventScroll: true });
+  if (next) next.focus({ preventScroll: true });
 });
 
 // A part that names where its errors go (data-errors-in: the deck's report, into the line
