@@ -167,6 +167,7 @@ def test_build_a_deck_to_legality_save_reload_and_find_it(page, shots: Path) -> 
     expect(verdict).to_contain_text("✔ valid: 42 cards, Free Realms Constructed")
     expect(page.locator(".problems")).to_have_count(0)
     expect(page.locator(".curve svg")).to_be_visible()
+    page.evaluate("window.scrollTo(0, 0)")  # the sticky bar at its place, over no card
     page.screenshot(path=str(shots / "deck-builder.png"), full_page=True)
     page.fill("#deck-name", "Bog Stew")
     page.get_by_role("button", name="Save", exact=True).click()
