@@ -244,7 +244,7 @@ def test_a_click_says_what_it_did_and_the_deck_is_grouped_by_type(pages: Pages) 
     assert re.search(r'<p class="toast">Added Undead Drummer: 3 in the deck</p>', added)
     assert 'id="deck-toast" hx-swap-oob="innerHTML"' in added
     summary = re.search(r'<p id="deck-summary" hx-swap-oob="innerHTML">(.*?)</p>', added, re.S)
-    assert text_of(summary.group(1)) == "✘ 4 cards , not legal in Free Realms Constructed"
+    assert text_of(summary.group(1)) == "✘ 4 cards , invalid in Free Realms Constructed"
     groups = re.findall(r'<th colspan="5" scope="rowgroup">(.*?)</th>', added)
     assert [text_of(g) for g in groups] == ["Creature 3", "Side 1"]
     less = update(pages, "2 Undead Drummer\n", less="1").text
