@@ -83,6 +83,11 @@ document.addEventListener("click", (event) => {
   const save = document.getElementById("deck-save");
   if (save) save.focus();
 });
+document.addEventListener("keydown", (event) => {  // Enter in Name saves, not checks
+  if (event.key !== "Enter" || event.target.id !== "deck-name") return;
+  const save = document.getElementById("deck-save");
+  if (save) { event.preventDefault(); save.click(); }
+});
 document.addEventListener("htmx:afterSettle", (event) => {
   const asked = event.detail.target && event.detail.target.querySelector
     ? event.detail.target.querySelector("[data-autofocus]") : null;
