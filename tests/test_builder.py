@@ -79,6 +79,8 @@ def test_says_exactly_what_is_short(collection: Path) -> None:
     result = build_deck(conn, "order")
     assert (
         result.shortage
+        and result.shortage.cli
+        == result.shortage.web
         == "only 19 Order cards and Heroes owned (up to 3 of a name count); 21 more needed"
     )
     assert result.choices == []
@@ -133,9 +135,13 @@ def test_gaps_are_filled_with_heroes_only_within_the_limit(tmp_path: Path) -> No
     assert any("not enough owned" in note for note in default.notes)
     none = build_deck(conn, "machine", heroes=0)
     assert none.choices == []
-    assert none.shortage == (
+    assert none.shortage and none.shortage.cli == (
         "only 24 Machine cards owned (up to 3 of a name count) and --heroes 0 allows 0 "
         "Heroes; 16 more needed; --heroes 16 would fill it"
+    )
+    assert none.shortage.web == (  # the page's Heroes box, not the command line's option
+        "only 24 Machine cards owned (up to 3 of a name count) and Heroes 0 allows 0 "
+        "of them; 16 more needed; Heroes 16 would fill it"
     )
     assert sum(c.copies for c in build_deck(conn, "machine", 16).choices if c.card.hero) == 16
     refused = run("deck", "build", "--sphere", "machine", "--heroes", "0")

@@ -192,6 +192,24 @@ def test_a_deck_is_saved_measured_exported_and_refused_a_sheet(tmp_path: Path) -
     assert not report.valid and sheet.exists()
 
 
+def test_a_name_clash_says_its_way_forward_in_each_faces_words(tmp_path: Path) -> None:
+    """The command line names --force; the page asks, beside its Replace button."""
+    from cardbase.decks.saved import DeckExistsError
+
+    library = Library.open(tmp_path / "cards.db")
+    deck = tmp_path / "deck.txt"
+    deck.write_text("3 Chugawug Cook\n")
+    library.save_deck(deck, "Bog Stew")
+    with pytest.raises(DeckExistsError) as clash:
+        library.save_deck(deck, "bog  STEW")
+    assert clash.value.existing == "Bog Stew"
+    assert str(clash.value).endswith("; add --force to replace it")
+    web = clash.value.said("web")
+    assert "--force" not in web and web.startswith("a deck named 'bog STEW' exists (the deck")
+    assert web.endswith("Replace it?")
+    assert library.save_deck(deck, "Bog Stew", replace=True)[0].name == "Bog Stew"
+
+
 def test_the_helper_builds_from_the_collection(tmp_path: Path) -> None:
     library = Library.open(tmp_path / "cards.db")
     built = library.build_deck("nature")

@@ -53,6 +53,16 @@ def test_typing_gets_the_report_without_replacing_the_box(pages: Pages) -> None:
     assert 'id="deck-report"' in typed.text and 'id="deck-text"' not in typed.text
 
 
+def test_a_deck_list_too_long_is_said_in_words(pages: Pages) -> None:
+    """Past the page's limit, and past the form reader's: a line saying what, never
+    'bad request'; the report says where its errors go, so the next change finds it."""
+    over = update(pages, "x" * 1_000_001)
+    assert over.status_code == 400 and "over 1,000,000 bytes" in error_of(over.text)
+    unread = update(pages, "1 x\n" * 300_000)
+    assert unread.status_code == 400 and "a box holds at most 1 MB" in error_of(unread.text)
+    assert 'data-errors-in="deck-said"' in update(pages, "1 Undead Drummer\n").text
+
+
 def test_the_verdict_explains_each_problem_as_deck_check(
     pages: Pages, run: Run, tmp_path: Path
 ) -> None:
@@ -93,7 +103,7 @@ def test_save_open_and_delete_are_the_clis_saved_decks(pages: Pages, run: Run) -
         == run("deck", "show", "Bog Stew").stdout
     )
     twice = pages.post("/deck/save", {"deck": "3 Chugawug Cook\n", "name": "Bog Stew"})
-    assert twice.status_code == 400 and "exists" in error_of(twice.text)
+    assert twice.status_code == 409 and "A deck named 'Bog Stew' exists" in text_of(twice.text)
     bad = pages.post("/deck/save", {"deck": "3 Chugawg Cook\n", "name": "Typo"})
     assert "did you mean Chugawug Cook" in error_of(bad.text) and "Nothing was saved" in error_of(
         bad.text
@@ -139,6 +149,7 @@ def test_the_helper_fills_a_legal_deck_or_says_what_is_short(owner: Path) -> Non
     built = pages.post("/deck/helper", {"sphere": "chaos", "heroes": "2"}, htmx=True).text
     assert "valid: 40 cards" in text_of(built)
     assert deck_text_of(built).count("\n") >= 10
+    assert '<p class="toast">Built a Chaos deck: 40 cards</p>' in built
     short = pages.post(
         "/deck/helper", {"sphere": "order", "heroes": "2", "deck": "1 Chugawug Cook\n"}, htmx=True
     ).text
@@ -162,8 +173,82 @@ def test_the_helper_has_the_command_lines_default_and_limits(tmp_path: Path) -> 
     built = pages.post("/deck/helper", {"sphere": "machine", "heroes": ""}, htmx=True).text
     assert "valid: 40 cards" in text_of(built)
     assert run("deck", "build", "--sphere", "machine").exit_code == 0
+    none = text_of(pages.post("/deck/helper", {"sphere": "machine", "heroes": "0"}, htmx=True).text)
+    assert "and Heroes 0 allows 0 of them; 16 more needed; Heroes 16 would fill it" in none
+    assert "--heroes" not in none
     for bad, said in (("41", "41 Heroes: choose 0 to 40"), ("x", "Heroes 'x' is not a number")):
         refused = pages.post("/deck/helper", {"sphere": "machine", "heroes": bad}, htmx=True)
         assert refused.status_code == 400 and said in error_of(refused.text)
     cli = run("deck", "build", "--sphere", "machine", "--heroes", "41")
     assert cli.exit_code == 2 and cli.stderr == "cardbase: 41 Heroes: choose 0 to 40\n"
+
+
+def test_save_uses_the_name_field_for_a_new_and_a_renamed_deck(pages: Pages, run: Run) -> None:
+    """One Name field: a new deck is saved under it, and an opened deck renamed is saved
+    under the new name (the opened one stays as it was)."""
+    page = pages.get("/deck").text
+    assert "Save as" not in page and page.count('id="deck-name"') == 1
+    assert re.search(r'<button type="submit" id="deck-save" formaction="/deck/save"', page)
+    saved = pages.post("/deck/save", {"deck": "3 Chugawug Cook\n", "name": "Bog Stew"}, htmx=True)
+    assert flash_of(saved.text) == "Saved 'Bog Stew': 3 cards, Free Realms Constructed"
+    assert 'id="saved-decks" aria-labelledby="saved-title" hx-swap-oob="true"' in saved.text
+    assert saved.headers["HX-Push-Url"] == "/deck?open=Bog+Stew"
+    opened = pages.get("/deck", params={"open": "Bog Stew"}).text
+    assert 'id="deck-name" name="name" value="Bog Stew"' in opened
+    renamed = pages.post("/deck/save", {"deck": "4 Chugawug Cook\n", "name": "Bog Soup"})
+    assert flash_of(renamed.text) == "Saved 'Bog Soup': 4 cards, Free Realms Constructed"
+    listed = run("deck", "list").stdout
+    assert "Bog Soup" in listed and "Bog Stew" in listed
+    nameless = pages.post("/deck/save", {"deck": "3 Chugawug Cook\n", "name": " "}, htmx=True)
+    assert nameless.status_code == 400 and "type one in Name" in error_of(nameless.text)
+
+
+def test_a_name_clash_asks_in_the_page_and_replace_saves(pages: Pages, run: Run) -> None:
+    pages.post("/deck/save", {"deck": "3 Chugawug Cook\n", "name": "Bog Stew"})
+    deck = {"deck": "2 Undead Drummer\n", "name": "bog stew"}
+    asked = pages.post("/deck/save", deck, htmx=True)
+    assert asked.status_code == 409
+    said = text_of(asked.text)
+    assert said.startswith("A deck named 'bog stew' exists (the deck 'Bog Stew'")
+    assert "Replace it? Replace 'Bog Stew' Cancel" in said
+    assert 'name="replace" value="1"' in asked.text and "Bog Stew" in run("deck", "list").stdout
+    whole = pages.post("/deck/save", deck)  # without JavaScript: the builder, the deck kept
+    assert whole.status_code == 409 and "<h1>Deck Builder</h1>" in whole.text
+    assert deck_text_of(whole.text) == "2 Undead Drummer\n" and "Replace it?" in whole.text
+    replaced = pages.post("/deck/save", {**deck, "replace": "1"}, htmx=True)
+    assert flash_of(replaced.text) == "Saved 'bog stew': 2 cards, Free Realms Constructed"
+    assert "Undead Drummer" in run("deck", "show", "Bog Stew").stdout
+
+
+def test_no_deck_page_says_a_command_line_flag(pages: Pages) -> None:
+    """The deck pages speak the page's words: never --force or another option."""
+    pages.post("/deck/save", {"deck": "3 Chugawug Cook\n", "name": "Bog Stew"})
+    pages.post("/deck/save", {"deck": "3 Chugawug Cook\n", "name": "Ace"})
+    answers = [
+        pages.get("/deck"),
+        pages.get("/deck", params={"open": "Bog Stew"}),
+        pages.get("/deck", params={"open": "nothing like it"}),
+        update(pages, "3 Chugawug Cook\n", add="1 U 42"),
+        pages.post("/deck/save", {"deck": "3 Chugawug Cook\n", "name": "Bog Stew"}),
+        pages.post("/deck/save", {"deck": "3 Chugawug Cook\n", "name": "Bog Stew"}, htmx=True),
+        pages.post("/deck/save", {"deck": "3 Chugawug Cook\n", "name": "\u0410\u0441\u0435"}),
+        pages.post("/deck/delete", {"name": "Bog Sto"}),
+    ]
+    for answer in answers:
+        assert not re.search(r"--[a-z]", text_of(answer.text)), text_of(answer.text)
+    assert "Type 'Ace' in Name and Save" in error_of(answers[6].text)
+
+
+def test_a_click_says_what_it_did_and_the_deck_is_grouped_by_type(pages: Pages) -> None:
+    added = update(pages, "2 Undead Drummer\nSide:\n1 Dirty Trick\n", add="1 U 42").text
+    assert re.search(r'<p class="toast">Added Undead Drummer: 3 in the deck</p>', added)
+    assert 'id="deck-toast" hx-swap-oob="innerHTML"' in added
+    summary = re.search(r'<p id="deck-summary" hx-swap-oob="innerHTML">(.*?)</p>', added, re.S)
+    assert text_of(summary.group(1)) == "✘ 4 cards , invalid in Free Realms Constructed"
+    groups = re.findall(r'<th colspan="5" scope="rowgroup">(.*?)</th>', added)
+    assert [text_of(g) for g in groups] == ["Creature 3", "Side 1"]
+    less = update(pages, "2 Undead Drummer\n", less="1").text
+    assert '<p class="toast">Undead Drummer: 1 in the deck</p>' in less
+    assert 'id="less-1"' in less and 'id="line-1"' in less  # the focus finds its control again
+    typed = update(pages, "2 Undead Drummer\n").text
+    assert "toast" not in typed

@@ -167,14 +167,85 @@ def test_build_a_deck_to_legality_save_reload_and_find_it(page, shots: Path) -> 
     expect(verdict).to_contain_text("✔ valid: 42 cards, Free Realms Constructed")
     expect(page.locator(".problems")).to_have_count(0)
     expect(page.locator(".curve svg")).to_be_visible()
+    page.evaluate("window.scrollTo(0, 0)")  # the sticky bar at its place, over no card
     page.screenshot(path=str(shots / "deck-builder.png"), full_page=True)
-    page.fill("input[name=name][data-copy-of]", "Bog Stew")
+    page.fill("#deck-name", "Bog Stew")
     page.get_by_role("button", name="Save", exact=True).click()
     expect(page.locator(".flash")).to_contain_text("Saved 'Bog Stew': 42 cards")
+    page.press("#deck-name", "Enter")  # again, from the Name field: the name is taken
+    expect(page.locator(".question")).to_contain_text("A deck named 'Bog Stew' exists. Replace it?")
+    expect(page.get_by_role("button", name="Replace 'Bog Stew'")).to_be_focused()
+    page.get_by_role("button", name="Cancel").click()
+    expect(page.locator(".question")).to_have_count(0)
+    expect(page.get_by_role("button", name="Save", exact=True)).to_be_focused()
+    page.get_by_role("button", name="Save", exact=True).click()
+    page.get_by_role("button", name="Replace 'Bog Stew'").click()
+    expect(page.locator(".flash")).to_contain_text("Saved 'Bog Stew': 42 cards")
+    expect(page.locator("h1")).to_have_text("Deck Builder")  # the page, not a bare line
     page.reload()
     page.get_by_role("link", name="Bog Stew").click()
     expect(page.locator("#deck-text")).to_have_value(re.compile(r"3 Pixie Dewdancer"))
     expect(verdict).to_contain_text("✔ valid: 42 cards")
+
+
+def test_typing_after_add_still_checks_and_each_add_is_told(page) -> None:
+    """The trigger on the deck list survives the box being swapped by an Add; each Add says
+    what it did in the bar, and the focus stays on the button clicked."""
+    from playwright.sync_api import expect
+
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto("/deck")
+    add = page.get_by_role("button", name="Add Pixie Dewdancer to the deck")
+    add.click()
+    toast = page.locator("#deck-toast .toast")
+    expect(toast).to_have_text("Added Pixie Dewdancer: 1 in the deck")
+    expect(add).to_be_focused()
+    add.click()
+    expect(toast).to_have_text("Added Pixie Dewdancer: 2 in the deck")
+    expect(page.locator("#deck-summary")).to_contain_text("2 cards, invalid in")
+    page.locator("#deck-text").press("End")
+    page.locator("#deck-text").type("\n3 Chugawug Elder")
+    expect(page.locator("#verdict")).to_contain_text("✘ invalid: 5 cards")
+    expect(page.locator("#deck-summary")).to_contain_text("5 cards")
+    expect(page.locator("#deck-text")).to_be_focused()
+    page.get_by_role("button", name="One more Chugawug Elder").click()
+    expect(page.locator("#verdict")).to_contain_text("6 cards")
+    expect(page.get_by_role("button", name="One more Chugawug Elder")).to_be_focused()
+    expect(page.locator("tr.group th")).to_have_text(["Creature 6"])
+    kept = _deck(page)
+    page.eval_on_selector(  # a paste past the limit: said under Save, not instead of the report
+        "#deck-text",
+        "box => { box.value = 'x'.repeat(1000001); box.dispatchEvent(new Event('input', "
+        "{bubbles: true})) }",
+    )
+    expect(page.locator("#deck-said .error")).to_contain_text("over 1,000,000 bytes")
+    expect(page.locator("#deck-report")).to_have_count(1)
+    page.fill("#deck-text", kept)
+    expect(page.locator("#verdict")).to_contain_text("6 cards")
+    expect(page.locator("#deck-said .error")).to_have_count(0)
+
+
+def test_the_builder_on_a_phone(page, shots: Path) -> None:
+    """390x844: each card's Add in sight beside it, and the count, verdict and toast in sight
+    after a tap, with the deck a link away."""
+    from playwright.sync_api import expect
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto("/deck")
+    add = page.get_by_role("button", name="Add Pixie Dewdancer to the deck")
+    add.scroll_into_view_if_needed()
+    expect(add).to_be_in_viewport()
+    box = add.bounding_box()
+    assert box and box["x"] + box["width"] <= 390, box
+    assert page.evaluate("document.documentElement.scrollWidth") <= 400
+    add.click()
+    expect(page.locator("#deck-toast .toast")).to_be_in_viewport()
+    expect(page.locator("#deck-summary")).to_be_in_viewport()
+    expect(page.locator("#deck-summary")).to_contain_text("1 card, invalid")
+    page.screenshot(path=str(shots / "deck-builder-phone.png"))
+    page.get_by_role("link", name="Deck ↓").click()
+    expect(page.locator("#deck-text")).to_be_in_viewport()
+    page.set_viewport_size({"width": 1280, "height": 900})
 
 
 def test_import_a_sheet_with_a_typo_and_see_the_suggestion(

@@ -253,3 +253,11 @@ def test_a_pages_dot_json_address_is_its_json_twin(pages: Pages, run: Run, addre
     suffixed = pages.get(f"{path}.json" + (f"?{query}" if query else ""))
     assert suffixed.status_code == 200 and suffixed.headers["content-type"] == "application/json"
     assert suffixed.json() == twin.json()
+
+
+def test_a_boosted_forms_error_is_a_whole_page(pages: Pages) -> None:
+    """A boosted form (hx-boost) swaps the whole page: its error comes in the page's frame,
+    with the way back, never as one bare line in place of the page."""
+    boosted = {"HX-Boosted": "true"}
+    gone = pages.post("/deck/delete", {"name": "Nothing"}, htmx=True, headers=boosted)
+    assert gone.status_code == 404 and "<nav" in gone.text and "Back" in text_of(gone.text)

@@ -309,7 +309,8 @@ def build(
     built = STATE.library.build_deck(sphere, heroes, save=save, name=name, out=out, force=force)
     result, stats = built.result, built.stats
     if result.shortage or built.report is None:
-        render.echo(f"{CROSS} cannot build a {result.sphere} deck: {result.shortage}", err=True)
+        short = result.shortage.cli if result.shortage else ""
+        render.echo(f"{CROSS} cannot build a {result.sphere} deck: {short}", err=True)
         raise typer.Exit(1)
     if output is Output.json:
         render.print_json(

@@ -16,7 +16,7 @@ from cardbase.catalog.cards import Card, fetch_cards, name_key
 from cardbase.db.engine import Connection
 from cardbase.decks.formats import FORMATS, Placed
 from cardbase.decks.lists import MAIN, DeckLine
-from cardbase.errors import CardbaseError
+from cardbase.errors import CardbaseError, Remedy
 from cardbase.fields import DEFAULT_FORMAT
 from cardbase.games import GAMES
 from cardbase.text import plural
@@ -54,7 +54,7 @@ class BuildResult(NamedTuple):
     sphere: str
     choices: list[Choice]
     left_out: list[str]  # why notable owned cards are not in the deck
-    shortage: str | None  # set when no legal deck can be made
+    shortage: Remedy | None  # set when no legal deck can be made: why, in each face's words
     notes: list[str] = []  # noqa: RUF012 (read-only) every choice made, and what was not filled
 
     @property
@@ -180,18 +180,23 @@ def build_deck(conn: Connection, sphere: str, heroes: int | None = None) -> Buil
 PLAYSET_NOTE = f"{FORMAT.copy_limit} of a name"
 
 
-def _shortage(sphere: str, own: int, usable: int, owned: int, heroes: int | None) -> str:
-    """Why no deck can be made, and what would make one."""
+def _shortage(sphere: str, own: int, usable: int, owned: int, heroes: int | None) -> Remedy:
+    """Why no deck can be made, and what would make one: the command line's limit is
+    --heroes, the page's its Heroes box."""
     needed = DECK_SIZE - own - usable
     if heroes is None or usable == owned:
-        return (
+        said = (
             f"only {own + usable} {sphere} cards and Heroes owned (up to {PLAYSET_NOTE} "
             f"count); {needed} more needed"
         )
-    more = f"; --heroes {heroes + needed} would fill it" if own + owned >= DECK_SIZE else ""
-    return (
-        f"only {own} {sphere} cards owned (up to {PLAYSET_NOTE} count) and --heroes {heroes} "
-        f"allows {usable} Heroes; {needed} more needed{more}"
+        return Remedy(said, said)
+    cards = f"only {own} {sphere} cards owned (up to {PLAYSET_NOTE} count)"
+    more = own + owned >= DECK_SIZE
+    return Remedy(
+        f"{cards} and --heroes {heroes} allows {usable} Heroes; {needed} more needed"
+        + (f"; --heroes {heroes + needed} would fill it" if more else ""),
+        f"{cards} and Heroes {heroes} allows {usable} of them; {needed} more needed"
+        + (f"; Heroes {heroes + needed} would fill it" if more else ""),
     )
 
 

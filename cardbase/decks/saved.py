@@ -17,9 +17,30 @@ from cardbase.db import tables
 from cardbase.db.engine import Connection, Database
 from cardbase.decks.formats import Placed
 from cardbase.decks.lists import DeckLine, DeckList, format_deck
-from cardbase.errors import CardbaseError, NotFoundError, shorten
+from cardbase.errors import CardbaseError, Face, NotFoundError, Remedy, shorten
 from cardbase.naming import clean, refuse_mixed_script, skeleton
 from cardbase.similar import NAME_CUTOFF, closest
+
+
+class DeckExistsError(CardbaseError):
+    """A saved deck has the name already. It carries the names, so that each face asks in
+    its own words: the command line names --force, the page asks "Replace it?" beside a
+    Replace button that saves again with `replace`."""
+
+    def __init__(self, name: str, existing: str) -> None:
+        same = (
+            ""
+            if existing == name
+            else f" (the deck '{existing}': names match whatever their case, accents and spacing)"
+        )
+        super().__init__(f"a deck named '{name}' exists{same}",
+                         Remedy("add --force to replace it", "Replace it?"))  # fmt: skip
+        self.name = name
+        self.existing = existing
+
+    def said(self, face: Face = "cli") -> str:
+        assert isinstance(self.hint, Remedy)
+        return f"{self.message}{'; ' if face == 'cli' else '. '}{self.hint.said(face)}"
 
 
 class SavedDeck(NamedTuple):
@@ -49,9 +70,10 @@ def find_deck(conn: Connection, name: str) -> SavedDeck:
         if name_key(deck.name) == name_key(name):
             return deck
     close = closest(name, [deck.name for deck in decks], NAME_CUTOFF)
+    listed = Remedy("'cardbase deck list' shows the saved decks",
+                    "the Deck Builder lists them under Saved decks")  # fmt: skip
     raise NotFoundError(
-        f"no deck file or saved deck named '{name}'",
-        f"Did you mean {close}?" if close else "'cardbase deck list' shows the saved decks",
+        f"no deck file or saved deck named '{name}'", f"Did you mean {close}?" if close else listed
     )
 
 
@@ -103,13 +125,7 @@ def save_deck(
             (name_key(cleaned),),
         ).fetchone()
         if existing and not replace:
-            same = (
-                ""
-                if existing[1] == cleaned
-                else f" (the deck '{existing[1]}': names match "
-                "whatever their case, accents and spacing)"
-            )
-            raise CardbaseError(f"a deck named '{cleaned}' exists{same}; add --force to replace it")
+            raise DeckExistsError(cleaned, existing[1])
         if not existing:
             _refuse_lookalike(conn, cleaned)
         if existing:
@@ -145,8 +161,12 @@ def _refuse_lookalike(conn: Connection, name: str) -> None:
             raise CardbaseError(
                 f"a deck's name '{shorten(name, 40)}' looks the same as the deck "
                 f"'{deck.name}'; nothing was saved",
-                f"Save it as '{deck.name}' (with --force) to replace that deck, or choose "
-                "a name that tells them apart at a glance",
+                Remedy(
+                    f"Save it as '{deck.name}' (with --force) to replace that deck, or choose "
+                    "a name that tells them apart at a glance",
+                    f"Type '{deck.name}' in Name and Save to replace that deck, or choose "
+                    "a name that tells them apart at a glance",
+                ),
             )
 
 

@@ -35,6 +35,8 @@ from cardbase.web.site import (
 
 log = logging.getLogger("cardbase.web")
 WORDS = {
+    400: "the form could not be read: a box holds at most 1 MB, a form 1,000 fields; "
+    "nothing was changed",
     404: "there is no page at this address; the Search page has links to every card",
     405: "this address does not take that kind of request; use the page's own buttons",
 }

@@ -108,7 +108,11 @@ def _environment() -> Environment:
 
 
 def is_htmx(request: Request) -> bool:
-    return request.headers.get("hx-request") == "true"
+    """An htmx request that swaps a part of the page. A boosted link or form (hx-boost)
+    swaps the whole page, so it is answered (an error too) with the whole page, never a
+    bare fragment in place of it."""
+    headers = request.headers
+    return headers.get("hx-request") == "true" and headers.get("hx-boosted") != "true"
 
 
 def wants_json(request: Request) -> bool:

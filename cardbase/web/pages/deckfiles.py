@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import Response
@@ -18,8 +19,11 @@ from cardbase.decks.check import get_format, place
 from cardbase.decks.lists import parse_deck_text
 from cardbase.errors import CardbaseError, first_few
 from cardbase.text import plural
-from cardbase.web.pages.decks import read_state
-from cardbase.web.site import redirect, site_of, url
+from cardbase.web.pages.decks import DeckState, page_context, panel, read_state
+from cardbase.web.site import is_htmx, partial, redirect, render, site_of, url
+
+if TYPE_CHECKING:
+    from cardbase.decks.saved import DeckExistsError
 
 router = APIRouter()
 SHOWN_PROBLEMS = 5  # as `deck save` quotes them
@@ -35,16 +39,39 @@ def save(
     deck: str = Form(""),
     name: str = Form(""),
     format_: str | None = Form(None, alias="format"),
+    players: str | None = Form(None),
+    owned: bool = Form(False),
     replace: bool = Form(False),
 ) -> Response:
-    """`deck save`: every line must name a card; the deck need not be legal."""
-    from cardbase.decks.saved import save_deck
+    """`deck save` under the Name field's name: every line must name a card (the deck need
+    not be legal). A name taken is a question on the page, whose Replace saves with
+    `replace`; with htmx only the save line (and the saved decks) change, the deck stays."""
+    from cardbase.decks.saved import DeckExistsError, list_decks
 
     site = site_of(request)
-    state = read_state(site, deck, format_, None, False, name)
+    state = read_state(site, deck, format_, players, owned, name)
+    try:
+        message, saved = _save(request, state, replace)
+    except DeckExistsError as clash:
+        return _ask(request, state, clash)
+    if not is_htmx(request):
+        return redirect(url("/deck", {"open": saved}), message)
+    with site.connect(request) as conn:
+        decks = list_decks(conn)
+    response = partial("_deck_saved.html", {"said": message, "decks": decks, "oob": True,
+                                            "csrf": site.csrf_token})  # fmt: skip
+    response.headers["HX-Push-Url"] = url("/deck", {"open": saved})
+    return response
+
+
+def _save(request: Request, state: DeckState, replace: bool) -> tuple[str, str]:
+    """The deck saved: what to say, and the name it was saved under."""
+    from cardbase.decks.saved import save_deck
+
     if not state.name:
-        raise CardbaseError("a deck needs a name: type one beside Save")
+        raise CardbaseError("a deck needs a name: type one in Name, then Save")
     fmt = get_format(state.format)
+    site = site_of(request)
     with site.connect(request) as conn:
         placed, problems = place(conn, parse_deck_text(state.text, state.name), fmt.game)
     if problems:
@@ -53,9 +80,20 @@ def save(
     if not placed:
         raise CardbaseError("the deck is empty: add cards before saving it")
     saved = save_deck(site.library(request), state.name, fmt.key, placed, replace=replace)
-    return redirect(url("/deck", {"open": saved.name}),
-                    f"Saved '{saved.name}': {plural(saved.cards, 'card')}, "
-                    f"{fmt.title}")  # fmt: skip
+    return f"Saved '{saved.name}': {plural(saved.cards, 'card')}, {fmt.title}", saved.name
+
+
+def _ask(request: Request, state: DeckState, clash: DeckExistsError) -> Response:
+    """The name is taken: ask, in the page, whether to replace that deck (409, nothing
+    saved); without htmx the whole builder again, the deck as it was sent."""
+    said = clash.said("web")
+    asked = {"clash": clash, "question": said[:1].upper() + said[1:]}
+    if is_htmx(request):
+        return partial("_deck_asked.html", asked, status=409)
+    with site_of(request).connect(request) as conn:
+        shown = panel(conn, state)
+    return render(request, "deck.html", {**page_context(request, shown), **asked, "asked": True},
+                  status=409)  # fmt: skip
 
 
 @router.post("/deck/delete")

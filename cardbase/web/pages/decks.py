@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
+from cardbase.catalog.cards import Card
 from cardbase.catalog.names import NameResolver
 from cardbase.db.engine import Connection
 from cardbase.decks import builder, editing
@@ -21,6 +22,7 @@ from cardbase.decks.lists import parse_deck_text
 from cardbase.errors import CardbaseError
 from cardbase.fields import DEFAULT_FORMAT
 from cardbase.limits import MAX_DECK_FILE
+from cardbase.text import plural
 from cardbase.web.faces import Chart, cost_curve
 from cardbase.web.pages.queries import SearchForm, read_form, run_search
 from cardbase.web.site import Site, is_htmx, partial, render, site_of
@@ -46,6 +48,18 @@ class Panel(NamedTuple):
     placed: list[Placed]
     chart: Chart
     notes: list[str]  # the Helper's: what it left out, or why it could not build
+    toast: str = ""  # what a click did, said where the eye is (the bar), then faded
+
+    def groups(self) -> list[tuple[str, int, list[Placed]]]:
+        """The deck's cards by type (Creature, Resource, ...) with each type's count, and
+        each other section (Side) after them as one group: a 40-card list is read so."""
+        found: dict[str, list[Placed]] = {}
+        for item in self.placed:
+            main = item.line.section == "main"
+            found.setdefault(item.card.type if main else item.line.section.title(), []).append(item)
+        main_types = sorted(k for k, v in found.items() if v[0].line.section == "main")
+        order = main_types + [k for k in found if k not in main_types]
+        return [(k, sum(i.line.copies for i in found[k]), found[k]) for k in order]
 
 
 def read_state(
@@ -53,7 +67,10 @@ def read_state(
 ) -> DeckState:
     """The form, checked: a deck list within `deck check`'s file limit, a known format."""
     if len(text.encode()) > MAX_DECK_FILE:
-        raise CardbaseError(f"the deck list is over {MAX_DECK_FILE:,} bytes, deck check's limit")
+        raise CardbaseError(
+            f"the deck list is over {MAX_DECK_FILE:,} bytes, the most a deck list may hold; "
+            "nothing was checked"
+        )
     key = get_format(format_ or site.deck_format or DEFAULT_FORMAT).key
     count = int(players) if players and players.isdigit() and len(players) < 3 else None
     return DeckState(text.replace("\r\n", "\n"), key, count, owned, name.strip())
@@ -72,7 +89,7 @@ def results(conn: Connection, form: SearchForm) -> Any:
     return run_search(conn, form._replace(size=RESULTS))
 
 
-def _context(request: Request, shown: Panel) -> dict[str, Any]:
+def page_context(request: Request, shown: Panel) -> dict[str, Any]:
     from cardbase.decks.saved import list_decks
 
     form = read_form(request.query_params)
@@ -89,9 +106,9 @@ def respond(request: Request, shown: Panel, changed: bool = True) -> Response:
     changed it (`changed`: not while it is being typed, or the caret would jump); the whole
     page (with results and saved decks) without htmx."""
     if is_htmx(request):
-        return partial("_deck_report.html", {"panel": shown, "oob": changed,
+        return partial("_deck_report.html", {"panel": shown, "oob": changed, "summary": True,
                                              "csrf": site_of(request).csrf_token})  # fmt: skip
-    return render(request, "deck.html", _context(request, shown))
+    return render(request, "deck.html", page_context(request, shown))
 
 
 @router.get("/deck", response_class=HTMLResponse)
@@ -107,7 +124,7 @@ def deck_page(request: Request) -> Response:
             saved = find_deck(conn, name)
             text, fmt, name = deck_text(conn, saved_placed(conn, saved)), saved.format, saved.name
         shown = panel(conn, read_state(site, text, fmt, None, False, name))
-    return render(request, "deck.html", _context(request, shown))
+    return render(request, "deck.html", page_context(request, shown))
 
 
 @router.get("/deck/results", response_class=HTMLResponse)
@@ -134,14 +151,31 @@ def update(
     site = site_of(request)
     state = read_state(site, deck, format_, players, owned, name)
     with site.connect(request) as conn:
-        text = state.text
+        text, card = state.text, None
         if add:
-            text = editing.add_card(conn, text, NameResolver(conn).card(add))
-        if more:
-            text = editing.bump(text, more, 1)
-        if less:
-            text = editing.bump(text, less, -1)
-        return respond(request, panel(conn, state._replace(text=text)), bool(add or more or less))
+            card = NameResolver(conn).card(add)
+            text = editing.add_card(conn, text, card)
+        line = more or less
+        if line:
+            card = _card_on(conn, text, line, state.format)
+            text = editing.bump(text, line, 1 if more else -1)
+        shown = panel(conn, state._replace(text=text))
+        if card is not None:
+            shown = shown._replace(toast=toast(shown.placed, card, "Added" if add else ""))
+        return respond(request, shown, bool(add or line))
+
+
+def _card_on(conn: Connection, text: str, line: int, format_: str) -> Card | None:
+    """The card a deck line names, before a click changes (or removes) it."""
+    deck = parse_deck_text(text, "deck")
+    placed, _problems = place(conn, deck, get_format(format_).game)
+    return next((item.card for item in placed if item.line.line == line), None)
+
+
+def toast(placed: list[Placed], card: Card, verb: str) -> str:
+    """What a click did, in one line: the card, and how many of it the deck holds now."""
+    copies = sum(item.line.copies for item in placed if item.card.id == card.id)
+    return f"{verb + ' ' if verb else ''}{card.name}: {copies} in the deck"
 
 
 @router.post("/deck/helper", response_class=HTMLResponse)
@@ -158,7 +192,7 @@ def helper(
     built = site.library(request).build_deck(sphere, _heroes(heroes))
     result = built.result
     if result.shortage:
-        notes = [f"✘ cannot build a {result.sphere} deck: {result.shortage}"]
+        notes = [f"✘ cannot build a {result.sphere} deck: {result.shortage.web}"]
         text = deck
     else:
         notes = [f"left out: {note}" for note in result.left_out[: builder.LEFT_OUT_SHOWN]]
@@ -166,7 +200,9 @@ def helper(
     state = read_state(site, text, format_ or DEFAULT_FORMAT, None, owned,
                        f"{result.sphere} build")  # fmt: skip
     with site.connect(request) as conn:
-        return respond(request, panel(conn, state, notes))
+        shown = panel(conn, state, notes)
+    built_one = f"Built a {result.sphere} deck: {plural(shown.report.cards, 'card')}"
+    return respond(request, shown._replace(toast="" if result.shortage else built_one))
 
 
 def _heroes(text: str) -> int | None:

@@ -76,3 +76,46 @@ document.addEventListener("submit", (event) => {
 for (const details of document.querySelectorAll("details[data-open-wide]")) {
   if (window.matchMedia("(max-width: 760px)").matches) details.open = false;
 }
+
+// Deck Builder: a question's Cancel clears it and gives the focus back to Save; a question
+// that arrives takes the focus on its first answer (data-autofocus); a control that a swap
+// removed (the last copy's −, Replace once saved) hands the focus on, never to the page.
+document.addEventListener("click", (event) => {
+  const button = event.target.closest ? event.target.closest("[data-dismiss]") : null;
+  if (!button) return;
+  event.preventDefault();
+  const region = document.getElementById(button.dataset.dismiss);
+  if (region) region.replaceChildren();
+  const save = document.getElementById("deck-save");
+  if (save) save.focus();
+});
+document.addEventListener("keydown", (event) => {  // Enter in Name saves, not checks
+  if (event.key !== "Enter" || event.target.id !== "deck-name") return;
+  const save = document.getElementById("deck-save");
+  if (save) { event.preventDefault(); save.click(); }
+});
+document.addEventListener("htmx:afterSettle", (event) => {
+  const asked = event.detail.target && event.detail.target.querySelector
+    ? event.detail.target.querySelector("[data-autofocus]") : null;
+  if (asked) { asked.focus(); return; }
+  const fallback = { "deck-said": "deck-save", "deck-report": "deck-text" }[(event.detail.target || {}).id];
+  if (!fallback || (document.activeElement && document.activeElement !== document.body)) return;
+  const next = document.getElementById(fallback);
+  if (next) next.focus({ preventScroll: true });
+});
+
+// A part that names where its errors go (data-errors-in: the deck's report, into the line
+// under Save) keeps its place when a change fails: the error is said there, so the next
+// change still finds the part to swap. The next answer that succeeds clears that error.
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const target = event.detail.target;
+  const name = target && target.dataset ? target.dataset.errorsIn : "";
+  const place = name ? document.getElementById(name) : null;
+  if (!place) return;
+  if (event.detail.xhr.status >= 400) {
+    event.detail.target = place;
+    event.detail.swapOverride = "innerHTML";
+  } else if (place.querySelector(".error")) {
+    place.replaceChildren();
+  }
+});
