@@ -68,6 +68,15 @@ class Costs(NamedTuple):
     pair_down_points: int
 
 
+def default_rounds(players: int) -> int:
+    """Swiss rounds for an event of `players`, as organisers' tables set them: enough that
+    one player can finish alone on top (2 to 8 players: 3; to 16: 4; to 32: 5; ...)."""
+    rounds = 3
+    while players > 2**rounds:
+        rounds += 1
+    return rounds
+
+
 def pair(entrants: Sequence[Entrant], seed: int, round_number: int) -> Pairing:
     """The next round's tables for `entrants` in standings order (dropped players left out)."""
     players = list(entrants)
