@@ -9,7 +9,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardbase.events.swiss import BYE, Entrant, Pairing, Table, pair, round_costs
+from cardbase.errors import CardbaseError
+from cardbase.events.swiss import (
+    BYE,
+    Entrant,
+    Pairing,
+    Table,
+    broken_by,
+    explain,
+    pair,
+    round_costs,
+    swapped,
+)
 
 
 def standings(players: list[Entrant]) -> list[Entrant]:
@@ -140,3 +151,24 @@ def test_the_pruned_graph_finds_the_best_round_too(players: list[Entrant]) -> No
         pairing = pair(players, seed=5, round_number=2)
     best = min(round_costs(players, other) for other in every_round(players))
     assert round_costs(players, pairing) == best
+
+
+def test_why_each_table_is_what_it_is() -> None:
+    players = [Entrant("Ada", 6, frozenset({"Bo"})), Entrant("Bo", 6, frozenset({"Ada"})),
+               Entrant("Cy", 3), Entrant("Di", 3), Entrant("Ed", 0)]  # fmt: skip
+    pairing = pair(players, 1, 3)
+    said = explain(players, pairing)
+    assert said[-1] == "bye: Ed (#5, 0): the lowest-ranked player without a bye"
+    assert all("pair-down of 3 points (6 v 3)" in line for line in said[:2])
+
+
+def test_a_swap_by_hand_says_what_rule_it_breaks() -> None:
+    players = [Entrant("Ada", 6, frozenset({"Bo"})), Entrant("Bo", 6, frozenset({"Ada"})),
+               Entrant("Cy", 3), Entrant("Di", 3)]  # fmt: skip
+    best = pair(players, 1, 3)
+    partner = next(t.second for t in best.tables if t.first == "Ada")
+    changed = swapped(best, partner, "Bo")
+    assert Table("Ada", "Bo") in changed.tables
+    assert broken_by(players, best, changed) == ["rematches: 0 -> 1"]  # and no pair-downs
+    with pytest.raises(CardbaseError, match="'Zed' is not in this round's pairings"):
+        swapped(best, "Ada", "Zed")

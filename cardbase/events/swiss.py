@@ -25,6 +25,8 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
+from cardbase.errors import CardbaseError, shorten
+
 BYE = ""  # the bye's node: no player's id is empty
 RANDOM_SPAN = 1 << 8  # of the random tier: ties broken, never a rule outweighed
 COMPLETE_UP_TO = 64  # players: a complete graph is quick enough (2,016 tables)
@@ -238,3 +240,54 @@ def round_costs(players: Sequence[Entrant], pairing: Pairing) -> Costs:
             downs += 1
             down_points += abs(first.points - second.points)
     return Costs(rematches, second_byes, bye_rank, downs, down_points)
+
+
+def explain(players: Sequence[Entrant], pairing: Pairing) -> list[str]:
+    """Each table in words, with the rule that made it what it is: what `event pair --why`
+    prints, so an organiser can answer "why am I playing them again?"."""
+    by_id = {p.id: p for p in players}
+    place = {p.id: n for n, p in enumerate(players, 1)}
+    lines = []
+    for number, table in enumerate(pairing.tables, 1):
+        first = by_id[table.first]
+        if table.second == BYE:
+            why = SECOND_BYE if first.byes else "the lowest-ranked player without a bye"
+            lines.append(f"bye: {first.id} (#{place[first.id]}, {first.points}): {why}")
+            continue
+        second = by_id[table.second]
+        if first.points == second.points:
+            why = f"same points ({first.points})"
+        else:
+            gap = abs(first.points - second.points)
+            why = f"pair-down of {gap} point{'s' * (gap != 1)} ({first.points} v {second.points})"
+        if second.id in first.opponents:
+            why += "; a rematch: no round without one exists"
+        lines.append(
+            f"table {number}: {first.id} (#{place[first.id]}) v {second.id} "
+            f"(#{place[second.id]}): {why}"
+        )
+    return lines
+
+
+def swapped(pairing: Pairing, one: str, other: str) -> Pairing:
+    """The round with two players' seats exchanged, as an organiser swaps them by hand."""
+    seated = {pid for table in pairing.tables for pid in table if pid != BYE}
+    for player in (one, other):
+        if player not in seated:
+            raise CardbaseError(f"'{shorten(player, 40)}' is not in this round's pairings")
+    if one == other:
+        raise CardbaseError("a swap needs two different players")
+    trade = {one: other, other: one}
+    return Pairing([Table(trade.get(t.first, t.first), trade.get(t.second, t.second))
+                    for t in pairing.tables])  # fmt: skip
+
+
+SECOND_BYE = "a second bye: every player has had one, or no other round works"
+RULES = ("rematches", "second byes", "the bye's rank", "pair-downs", "pair-down points")
+
+
+def broken_by(players: Sequence[Entrant], best: Pairing, changed: Pairing) -> list[str]:
+    """What a hand-made round breaks that the paired one did not, rule by rule."""
+    before, after = round_costs(players, best), round_costs(players, changed)
+    return [f"{rule}: {was} -> {now}" for rule, was, now in zip(RULES, before, after, strict=True)
+            if now > was]  # fmt: skip
