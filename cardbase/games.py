@@ -23,6 +23,10 @@ class Game(NamedTuple):
     type_synonyms: dict[str, str] = {}  # noqa: RUF012 (read-only data)
     # The printed sets' names, by series number.
     set_names: dict[int, str] = {}  # noqa: RUF012 (read-only data)
+    # Cards in an opening hand, and drawn each turn after (the first player skips the first
+    # turn's draw); None where the rules known to us do not say.
+    opening_hand: int | None = None
+    draws_per_turn: int | None = None
 
 
 FREE_REALMS = Game(
@@ -41,6 +45,8 @@ FREE_REALMS = Game(
         4: "Heroes",
         5: "Rumbledome",
     },
+    opening_hand=6,  # the rules' Setup: "draw six cards for your hand"
+    draws_per_turn=2,  # Ready Phase: "Draw two cards"
 )
 
 # The Wildhearts TCG, for its Free-For-All format: Familiars and Fields sit beside the deck,
