@@ -1,0 +1,163 @@
+"""Deck codes: a deck as a short text to paste in a chat, as ydke:// and the digital card
+games' codes are, read back exactly or refused in one line.
+
+`CB1` then base64url of: the game, then per section its cards grouped by copies and by
+series and rarity, each group's numbers as rising deltas (varints), and a 16-bit CRC of all
+of it. A 40-card deck of singles is about 80 characters. The tables below only ever grow at
+their ends, so a code stays readable by every later cardbase; a new layout takes a new
+version letter.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import zlib
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from typing import NamedTuple
+
+from cardbase.codes import CollectorCode
+from cardbase.errors import CardbaseError, shorten
+from cardbase.fields import RARITY_LETTERS
+
+PREFIX = "CB1"
+CODE_GAMES = ("free-realms", "wildhearts", "cardbase-sample")
+CODE_SECTIONS = ("main", "side", "judge", "familiars", "fields")
+MAX_CODE = 4096  # characters: a deck of every card in the game is far less
+
+
+class CodedCard(NamedTuple):
+    section: str
+    code: CollectorCode
+    copies: int
+
+
+def encode(game: str, cards: Iterable[CodedCard]) -> str:
+    """The deck's code; the same deck (whatever its lines' order) gives the same code."""
+    out = bytearray([_index(CODE_GAMES, game, "game")])
+    by_section: dict[int, dict[int, list[CollectorCode]]] = defaultdict(lambda: defaultdict(list))
+    for card in cards:
+        if card.copies < 1:
+            continue
+        by_section[_index(CODE_SECTIONS, card.section, "section")][card.copies].append(card.code)
+    _varint(out, len(by_section))
+    for section in sorted(by_section):
+        _varint(out, section)
+        groups = by_section[section]
+        _varint(out, len(groups))
+        for copies in sorted(groups):
+            _varint(out, copies)
+            _buckets(out, groups[copies])
+    out += (zlib.crc32(out) & 0xFFFF).to_bytes(2, "big")
+    return PREFIX + base64.urlsafe_b64encode(bytes(out)).decode().rstrip("=")
+
+
+def _buckets(out: bytearray, codes: list[CollectorCode]) -> None:
+    buckets: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for code in codes:
+        buckets[code.series, RARITY_LETTERS.index(code.rarity)].append(code.number)
+    _varint(out, len(buckets))
+    for (series, rarity), numbers in sorted(buckets.items()):
+        _varint(out, series)
+        out.append(rarity)
+        _varint(out, len(numbers))
+        previous = 0
+        for number in sorted(set(numbers)):
+            _varint(out, number - previous)
+            previous = number
+
+
+def _index(table: tuple[str, ...], value: str, what: str) -> int:
+    if value not in table:
+        raise CardbaseError(f"a deck code cannot hold the {what} '{value}'")
+    return table.index(value)
+
+
+def _varint(out: bytearray, value: int) -> None:
+    while True:
+        low = value & 0x7F
+        value >>= 7
+        out.append(low | (0x80 if value else 0))
+        if not value:
+            return
+
+
+def decode(text: str) -> tuple[str, list[CodedCard]]:
+    """The game and cards of a code, or one line saying what is wrong with it."""
+    cleaned = "".join(text.split())
+    if not cleaned.startswith(PREFIX):
+        start = shorten(cleaned, 12)
+        raise CardbaseError(
+            f"not a cardbase deck code (it starts '{start}'); cardbase reads the codes "
+            "'cardbase deck code' prints, which start CB1"
+        )
+    if len(cleaned) > MAX_CODE:
+        raise CardbaseError(f"a deck code of {len(cleaned):,} characters: no deck is that long")
+    payload = _payload(cleaned[len(PREFIX) :])
+    reader = _Reader(payload)
+    game = _named(CODE_GAMES, reader.byte(), "game")
+    cards = list(_cards(reader))
+    if not reader.done():
+        raise CardbaseError(DAMAGED)
+    return game, cards
+
+
+DAMAGED = "the deck code is damaged or cut short: copy it whole, from CB1 to its last letter"
+
+
+def _payload(body: str) -> bytes:
+    try:
+        raw = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+    except (binascii.Error, ValueError):
+        raise CardbaseError(DAMAGED) from None
+    if len(raw) < 3 or (zlib.crc32(raw[:-2]) & 0xFFFF).to_bytes(2, "big") != raw[-2:]:
+        raise CardbaseError(DAMAGED)
+    return raw[:-2]
+
+
+def _cards(reader: _Reader) -> Iterator[CodedCard]:
+    for _ in range(reader.varint()):
+        section = _named(CODE_SECTIONS, reader.varint(), "section")
+        for _ in range(reader.varint()):
+            copies = reader.varint()
+            for _ in range(reader.varint()):
+                series, rarity = reader.varint(), reader.byte()
+                if rarity >= len(RARITY_LETTERS):
+                    raise CardbaseError(DAMAGED)
+                number = 0
+                for _ in range(reader.varint()):
+                    number += reader.varint()
+                    code = CollectorCode(series, RARITY_LETTERS[rarity], number)
+                    yield CodedCard(section, code, copies)
+
+
+def _named(table: tuple[str, ...], index: int, what: str) -> str:
+    if index >= len(table):
+        raise CardbaseError(f"the deck code names a {what} this cardbase does not know: upgrade it")
+    return table[index]
+
+
+class _Reader:
+    def __init__(self, data: bytes) -> None:
+        self.data, self.at = data, 0
+
+    def byte(self) -> int:
+        if self.at >= len(self.data):
+            raise CardbaseError(DAMAGED)
+        self.at += 1
+        return self.data[self.at - 1]
+
+    def varint(self) -> int:
+        value = shift = 0
+        while True:
+            part = self.byte()
+            value |= (part & 0x7F) << shift
+            if not part & 0x80:
+                return value
+            shift += 7
+            if shift > 28:  # no count or number of a deck is that large
+                raise CardbaseError(DAMAGED)
+
+    def done(self) -> bool:
+        return self.at == len(self.data)
