@@ -380,6 +380,23 @@ class Library:
             self, Path(file), name, format, replace=replace, default_format=default_format
         )
 
+    def deck_code(
+        self, where: str | Path, format: str | None = None, default_format: str | None = None
+    ) -> str:
+        """A deck file's or saved deck's code: a short text to paste, read by `save_code`."""
+        from cardbase.decks.operations import deck_code
+
+        with self.reading() as conn:
+            return deck_code(conn, str(where), format, default_format)
+
+    def save_code(
+        self, code: str, name: str, format: str | None = None, *, replace: bool = False
+    ) -> tuple[SavedDeck, Format]:
+        """Save the deck a code holds among this collector's decks."""
+        from cardbase.decks.operations import save_code
+
+        return save_code(self, code, name, format, replace)
+
     def export_deck(self, name: str, file: str | Path, *, force: bool = False) -> SavedDeck:
         """A saved deck as a text list, or a workbook with a stats sheet and cost chart."""
         from cardbase.decks.operations import export_saved

@@ -78,6 +78,7 @@ DATA_COMMANDS: dict[str, list[str]] = {
     "deck stats": ["deck", "stats", "{deck}"],
     "deck list": ["deck", "list"],
     "deck show": ["deck", "show", "Bog Stew"],
+    "deck code": ["deck", "code", "Bog Stew"],
     "deck build": ["deck", "build", "--sphere", "nature"],
     "trade list": ["trade", "list"],
     "trade match": ["trade", "match", "--with", "Bob"],

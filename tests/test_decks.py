@@ -445,3 +445,46 @@ def test_a_bare_section_word_starts_a_section_in_a_text_list(header: str) -> Non
         ("main", 3, "Chugawug Cook"),
         ("side", 2, "Dirty Trick"),
     ]
+
+
+def test_a_deck_code_saves_the_same_deck(both_games: Path, tmp_path: Path) -> None:
+    """`deck code` on a file and on its saved deck: one code, and `deck import` of it saves
+    a deck whose list, checked, is the original's."""
+    path = copy_database(both_games, tmp_path / "code.db")
+    deck = tmp_path / "deck.txt"
+    deck.write_text(BASE + "\n1 Ninja Blade Adept\n")
+    run = Run(path)
+    from_file = run("deck", "code", str(deck))
+    assert from_file.exit_code == 0, from_file.output
+    code = from_file.stdout.strip()
+    assert code.startswith("CB1") and len(code) < 200
+    assert run("deck", "save", str(deck), "--name", "Stew").exit_code == 0
+    assert run("deck", "code", "Stew").stdout.strip() == code
+    imported = run("deck", "import", code, "--name", "From Ada")
+    assert imported.stdout.strip() == "Saved 'From Ada': 40 cards, Free Realms Constructed"
+    shown = [sorted(run("deck", "show", name, "-o", "csv").stdout.splitlines()) for name in
+             ("From Ada", "Stew")]  # fmt: skip
+    assert shown[0] == shown[1]  # the same cards and counts, in the code's order
+    wh = tmp_path / "wh.txt"
+    wh.write_text(wildhearts())
+    wh_code = run("deck", "code", str(wh), "--format", "wildhearts-ffa").stdout.strip()
+    assert "Wildhearts Free-For-All" in run("deck", "import", wh_code, "-n", "Pack").stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["import", "ydke://AAAA", "-n", "X"], "not a cardbase deck code"),
+        (["import", "CB1AAEAAQMBAQAOAQEB", "-n", "X"], "damaged or cut short"),
+        (["import", "CB1AAEAAQMBAQAOAQEBAQEBAQEBAQEBAQGxJw", "-n", "X", "-f", "wildhearts-ffa"],
+         "the code holds a free-realms deck; the format wildhearts-ffa is wildhearts's"),
+        (["code", "No Such Deck"], "No Such Deck"),
+    ],
+)  # fmt: skip
+def test_bad_deck_codes_change_nothing(
+    both_games: Path, tmp_path: Path, args: list[str], said: str
+) -> None:
+    path = copy_database(both_games, tmp_path / "bad.db")
+    result = Run(path)("deck", *args)
+    assert result.exit_code == 2 and said in result.stderr and "\n" not in result.stderr.strip()
+    assert "X" not in Run(path)("deck", "list").stdout

@@ -1,4 +1,5 @@
-"""Deck commands: check, stats, and saved decks (save, list, show, delete, export, sheet)."""
+"""Deck commands: check, stats, and saved decks (save, list, show, delete, export, sheet,
+code, import)."""
 
 from __future__ import annotations
 
@@ -251,6 +252,41 @@ def export(
     """
     deck = STATE.library.export_deck(name, file, force=force)
     render.echo(f"{file}: '{deck.name}' written")
+
+
+@command(deck_app, "code")
+def code(deck: DeckArg, format_: FormatOption = None, output: OutputOption = Output.table) -> None:
+    """Print a deck's code: a short text to paste in a chat, which 'deck import' reads back.
+
+    Example: cardbase deck code "Bog Stew"
+    """
+    made = STATE.library.deck_code(deck, format_, default_format=STATE.config.get("format"))
+    if output in (Output.json, Output.jsonl):
+        render.print_json({"deck": deck, "code": made})
+    elif output in (Output.csv, Output.tsv):
+        render.print_csv(["deck", "code"], [[deck, made]])
+    else:
+        render.echo(made)
+
+
+@command(deck_app, "import")
+def import_code(
+    code: Annotated[str, typer.Argument(metavar="CODE", help="A code 'deck code' printed.")],
+    name: Annotated[str, typer.Option("--name", "-n", help="The deck's name.")],
+    format_: Annotated[
+        str | None,
+        typer.Option("--format", "-f", help="The deck's format (default: its game's first)."),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace a saved deck of that name.")
+    ] = False,
+) -> None:
+    """Save the deck a deck code holds, under a name.
+
+    Example: cardbase deck import CB1AAEAAQMBAQAOAQEBAQEBAQEBAQEBAQGxJw --name "From Ada"
+    """
+    saved, fmt = STATE.library.save_code(code, name, format_, replace=force)
+    render.echo(f"Saved '{saved.name}': {plural(saved.cards, 'card')}, {fmt.title}")
 
 
 @command(deck_app, "sheet")

@@ -9,9 +9,11 @@ otherwise", are here, so that the command line only parses and renders.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from pathlib import Path
 from typing import NamedTuple
 
+from cardbase.codes import CollectorCode
 from cardbase.db.engine import Connection, Database
 from cardbase.decks.builder import BuildResult, build_deck, choose_sphere
 from cardbase.decks.check import (
@@ -23,8 +25,8 @@ from cardbase.decks.check import (
     own_format,
     place,
 )
-from cardbase.decks.formats import Format
-from cardbase.decks.lists import NO_DECK_NAMED, DeckList, parse_deck_text
+from cardbase.decks.formats import FORMATS, Format
+from cardbase.decks.lists import MAIN, NO_DECK_NAMED, DeckList, format_deck, parse_deck_text
 from cardbase.decks.registration import write_registration_sheet
 from cardbase.decks.saved import (
     SavedDeck,
@@ -121,6 +123,57 @@ def save_file(
     if problems:
         listed = "; ".join(first_few([p.message for p in problems], SHOWN_PROBLEMS))
         raise CardbaseError(f"{file}: {listed}. Nothing was saved")
+    return save_deck(db, name, fmt.key, placed, replace=replace), fmt
+
+
+def deck_code(
+    conn: Connection, where: str, format_key: str | None = None, default: str | None = None
+) -> str:
+    """A deck file's or saved deck's code (`cardbase.decks.deckcode`); every line must name a
+    card of one game."""
+    from cardbase.decks.deckcode import CodedCard, encode
+
+    opened = open_deck(conn, where)
+    if opened.saved is not None:
+        placed = saved_placed(conn, opened.saved)
+    else:
+        fmt = deck_format(opened, format_key, default)
+        placed, problems = place(conn, opened.deck, fmt.game)
+        if problems:
+            listed = "; ".join(first_few([p.message for p in problems], SHOWN_PROBLEMS))
+            raise CardbaseError(f"{opened.deck.source}: {listed}. No code was made")
+    games = sorted({p.card.game for p in placed})
+    if len(games) != 1:
+        said = f"cards of {', '.join(games)}" if games else "no cards"
+        raise CardbaseError(f"{opened.deck.source}: the deck holds {said}; a code holds one game's")
+    copies: dict[tuple[str, CollectorCode], int] = defaultdict(int)
+    for p in placed:
+        copies[p.line.section, p.card.code] += p.line.copies
+    return encode(games[0], [CodedCard(s, c, n) for (s, c), n in copies.items()])
+
+
+def save_code(
+    db: Database, code: str, name: str, format_key: str | None = None, replace: bool = False
+) -> tuple[SavedDeck, Format]:
+    """Save the deck a code holds under `name`, in `format_key`, else its game's first
+    format; every card must be in this database's catalogue."""
+    from cardbase.decks.deckcode import decode
+
+    game, cards = decode(code)
+    fmt = get_format(format_key) if format_key else next(
+        f for f in FORMATS.values() if f.game == game
+    )  # fmt: skip
+    if fmt.game != game:
+        raise CardbaseError(f"the code holds a {game} deck; the format {fmt.key} is {fmt.game}'s")
+    sections: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    for card in sorted(cards, key=lambda c: (c.section != MAIN, c.section, c.code)):
+        sections[card.section].append((card.copies, str(card.code)))
+    deck = parse_deck_text(format_deck(dict(sections)), "the deck code")
+    with db.reading() as conn:
+        placed, problems = place(conn, deck, game)
+    if problems:
+        listed = "; ".join(first_few([p.message for p in problems], SHOWN_PROBLEMS))
+        raise CardbaseError(f"the deck code: {listed}. Nothing was saved")
     return save_deck(db, name, fmt.key, placed, replace=replace), fmt
 
 
