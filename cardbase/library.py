@@ -18,7 +18,7 @@ connection for what the methods do not cover, on either engine (`cardbase.db.eng
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from cardbase.db.engine import Connection
     from cardbase.decks.check import DeckReport, DeckStats
     from cardbase.decks.formats import Format
+    from cardbase.decks.odds import Odds
     from cardbase.decks.operations import BuiltDeck
     from cardbase.decks.saved import SavedDeck
     from cardbase.progress import Progress
@@ -396,6 +397,23 @@ class Library:
         from cardbase.decks.operations import save_code
 
         return save_code(self, code, name, format, replace)
+
+    def deck_odds(
+        self,
+        where: str | Path,
+        queries: Sequence[str] = (),
+        *,
+        at_least: int = 1,
+        draws: int | None = None,
+        turn: int | None = None,
+        first_player: bool = True,
+    ) -> Odds:
+        """The exact chance of at least `at_least` cards matching each query in the deck's
+        first `draws` cards (else by `turn`, else in the opening hand)."""
+        from cardbase.decks.operations import deck_odds
+
+        with self.reading() as conn:
+            return deck_odds(conn, str(where), queries, at_least, draws, turn, first_player)
 
     def export_deck(self, name: str, file: str | Path, *, force: bool = False) -> SavedDeck:
         """A saved deck as a text list, or a workbook with a stats sheet and cost chart."""

@@ -488,3 +488,41 @@ def test_bad_deck_codes_change_nothing(
     result = Run(path)("deck", *args)
     assert result.exit_code == 2 and said in result.stderr and "\n" not in result.stderr.strip()
     assert "X" not in Run(path)("deck", "list").stdout
+
+
+def test_deck_odds_by_query_hand_and_turn(both_games: Path, tmp_path: Path) -> None:
+    """Three Mistfen Bogs in 40 cards: 1 - C(37,6)/C(40,6) in the opening hand of six; by
+    turn 3 going first, ten cards seen."""
+    from fractions import Fraction
+    from math import comb
+
+    deck = tmp_path / "deck.txt"
+    deck.write_text(BASE + "\n1 Ninja Blade Adept\n")
+    run = Run(copy_database(both_games, tmp_path / "odds.db"))
+    said = json.loads(run("deck", "odds", str(deck), "!Mistfen Bog", "-o", "json").stdout)
+    assert said["exact"] == str(1 - Fraction(comb(37, 6), comb(40, 6)))
+    assert (said["cards"], said["draws"], said["groups"][0]["copies"]) == (40, 6, 3)
+    by_turn = json.loads(run("deck", "odds", str(deck), "!Mistfen Bog", "--by-turn", "3",
+                             "--at-least", "2", "-o", "json").stdout)  # fmt: skip
+    assert by_turn["draws"] == 10
+    assert run("deck", "odds", str(deck), "!Mistfen Bog").stdout.strip() == (
+        '39.4% to draw 1+ of !"Mistfen Bog" (3 in the deck) in 6 cards of 40'
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["!Mistfen Bog", "--at-least", "4"], '4 of !"Mistfen Bog" wanted, but the deck has 3'),
+        (["!Mistfen Bog", "--cards", "41"], "41 draws from a deck of 40"),
+        (["t:resource", "!Mistfen Bog"], "both match a card of the deck"),
+        (["cost>"], "expected a value"),
+    ],
+)
+def test_deck_odds_that_cannot_be_reckoned(
+    both_games: Path, tmp_path: Path, args: list[str], said: str
+) -> None:
+    deck = tmp_path / "deck.txt"
+    deck.write_text(BASE + "\n1 Ninja Blade Adept\n")
+    result = Run(both_games)("deck", "odds", str(deck), *args)
+    assert result.exit_code == 2 and said in result.stderr, result.output

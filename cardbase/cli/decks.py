@@ -269,6 +269,52 @@ def code(deck: DeckArg, format_: FormatOption = None, output: OutputOption = Out
         render.echo(made)
 
 
+@command(deck_app, "odds")
+def odds(
+    deck: DeckArg,
+    queries: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="[QUERY]...",
+            help="Cards to draw, as search queries ('t:creature cost=2'); several: each of them.",
+        ),
+    ] = None,
+    at_least: Annotated[int, typer.Option("--at-least", min=0, help="Cards of each.")] = 1,
+    hand: Annotated[
+        int | None, typer.Option("--cards", min=0, help="Cards seen (default: the opening hand).")
+    ] = None,
+    by_turn: Annotated[
+        int | None, typer.Option("--by-turn", min=1, help="Cards seen by this turn's draw.")
+    ] = None,
+    second: Annotated[
+        bool, typer.Option("--second", help="Going second: a draw on the first turn too.")
+    ] = False,
+    output: OutputOption = Output.table,
+) -> None:
+    """The exact chance of drawing the cards you want: in the opening hand, by a turn, or in
+    so many cards.
+
+    Example: cardbase deck odds "Bog Stew" "t:creature cost=2"
+    Example: cardbase deck odds "Bog Stew" "Mistfen Bog" --at-least 2 --by-turn 3
+    """
+    from cardbase.query.argv import argument_term
+
+    asked = [argument_term(query) for query in queries or []]  # `!Mistfen Bog` as one name
+    found = STATE.library.deck_odds(
+        deck, asked, at_least=at_least, draws=hand, turn=by_turn, first_player=not second
+    )
+    if output in (Output.json, Output.jsonl):
+        render.print_json(found.to_dict())
+    elif output in (Output.csv, Output.tsv):
+        render.print_csv(
+            ["query", "in_deck", "at_least", "cards_seen", "chance"],
+            [[g.label, g.copies, g.wanted, found.draws, f"{float(found.chance):.6f}"]
+             for g in found.groups],
+        )  # fmt: skip
+    else:
+        render.echo(found.describe())
+
+
 @command(deck_app, "import")
 def import_code(
     code: Annotated[str, typer.Argument(metavar="CODE", help="A code 'deck code' printed.")],

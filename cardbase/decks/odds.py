@@ -58,6 +58,30 @@ def _check(deck_size: int, groups: Sequence[Group], draws: int) -> None:
             )
 
 
+class Odds(NamedTuple):
+    """A deck's chance of the groups by a draw, as `deck odds` says it."""
+
+    deck: str
+    cards: int
+    draws: int
+    groups: list[Group]
+    chance: Fraction
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "deck": self.deck, "cards": self.cards, "draws": self.draws,
+            "groups": [g._asdict() for g in self.groups],
+            "chance": float(self.chance), "exact": str(self.chance),
+        }  # fmt: skip
+
+    def describe(self) -> str:
+        wanted = " and ".join(
+            f"{g.wanted}+ of {g.label} ({g.copies} in the deck)" for g in self.groups
+        )
+        chance = f"{float(self.chance):.1%}"
+        return f"{chance} to draw {wanted or 'anything'} in {self.draws} cards of {self.cards}"
+
+
 def draws_by_turn(game: Game, turn: int, first_player: bool = True) -> int:
     """Cards seen by the start of `turn`'s main phase: the opening hand and each turn's
     draw, the first player skipping the first turn's."""

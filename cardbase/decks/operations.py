@@ -10,6 +10,7 @@ otherwise", are here, so that the command line only parses and renders.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -25,8 +26,9 @@ from cardbase.decks.check import (
     own_format,
     place,
 )
-from cardbase.decks.formats import FORMATS, Format
+from cardbase.decks.formats import FORMATS, Format, Placed
 from cardbase.decks.lists import MAIN, NO_DECK_NAMED, DeckList, format_deck, parse_deck_text
+from cardbase.decks.odds import Odds
 from cardbase.decks.registration import write_registration_sheet
 from cardbase.decks.saved import (
     SavedDeck,
@@ -38,9 +40,10 @@ from cardbase.decks.saved import (
 )
 from cardbase.decks.sheetdecks import read_deck_file
 from cardbase.decks.workbooks import write_deck
-from cardbase.errors import CardbaseError, InvalidDeckError, first_few
+from cardbase.errors import CardbaseError, InvalidDeckError, first_few, shorten
 from cardbase.fields import DEFAULT_FORMAT
 from cardbase.fileio.writing import check_target, write_text
+from cardbase.games import DEFAULT_GAME
 
 SHOWN_PROBLEMS = 5  # problems quoted when a deck cannot be saved
 PAPERS = ("a4", "letter")
@@ -134,14 +137,7 @@ def deck_code(
     from cardbase.decks.deckcode import CodedCard, encode
 
     opened = open_deck(conn, where)
-    if opened.saved is not None:
-        placed = saved_placed(conn, opened.saved)
-    else:
-        fmt = deck_format(opened, format_key, default)
-        placed, problems = place(conn, opened.deck, fmt.game)
-        if problems:
-            listed = "; ".join(first_few([p.message for p in problems], SHOWN_PROBLEMS))
-            raise CardbaseError(f"{opened.deck.source}: {listed}. No code was made")
+    placed = _placed(conn, opened, format_key, default)
     games = sorted({p.card.game for p in placed})
     if len(games) != 1:
         said = f"cards of {', '.join(games)}" if games else "no cards"
@@ -175,6 +171,62 @@ def save_code(
         listed = "; ".join(first_few([p.message for p in problems], SHOWN_PROBLEMS))
         raise CardbaseError(f"the deck code: {listed}. Nothing was saved")
     return save_deck(db, name, fmt.key, placed, replace=replace), fmt
+
+
+def deck_odds(
+    conn: Connection,
+    where: str,
+    queries: Sequence[str],
+    at_least: int = 1,
+    draws: int | None = None,
+    turn: int | None = None,
+    first_player: bool = True,
+) -> Odds:
+    """The chance that a shuffled deck shows `at_least` cards each query matches, in its
+    first `draws` cards, else by `turn`, else in its opening hand."""
+    from cardbase.decks.odds import Group, draws_by_turn
+    from cardbase.decks.odds import at_least as chance
+    from cardbase.games import GAMES
+    from cardbase.query import nodes as q
+    from cardbase.query.search import build_query, search
+
+    opened = open_deck(conn, where)
+    placed = _placed(conn, opened)
+    size = sum(p.line.copies for p in placed)
+    game = GAMES[placed[0].card.game] if placed else GAMES[DEFAULT_GAME]
+    if draws is None:
+        draws = draws_by_turn(game, turn or 1, first_player)
+    ids = tuple(sorted({p.card.id for p in placed}))
+    groups: list[Group] = []
+    taken: dict[int, str] = {}
+    for text in queries:
+        query = build_query(text)
+        root = q.And((query.root, q.CardIds(ids))) if query.root else q.CardIds(ids)
+        matched = {card.id for card in search(conn, q.Query(root))}
+        for card_id in matched & taken.keys():
+            raise CardbaseError(
+                f"'{shorten(text, 40)}' and '{shorten(taken[card_id], 40)}' both match a card "
+                "of the deck; ask about cards that no two queries share"
+            )
+        taken.update(dict.fromkeys(matched, text))
+        copies = sum(p.line.copies for p in placed if p.card.id in matched)
+        groups.append(Group(text, copies, at_least))
+    return Odds(opened.deck.source, size, draws, groups, chance(size, groups, draws))
+
+
+def _placed(
+    conn: Connection, opened: OpenedDeck, format_key: str | None = None, default: str | None = None
+) -> list[Placed]:
+    """The deck's cards: a saved deck's as stored, a file's each line resolved (every line
+    must name a card, in the game of its format)."""
+    if opened.saved is not None:
+        return saved_placed(conn, opened.saved)
+    fmt = deck_format(opened, format_key, default)
+    placed, problems = place(conn, opened.deck, fmt.game)
+    if problems:
+        listed = "; ".join(first_few([p.message for p in problems], SHOWN_PROBLEMS))
+        raise CardbaseError(f"{opened.deck.source}: {listed}. Nothing was done")
+    return placed
 
 
 def export_saved(conn: Connection, name: str, file: Path, force: bool = False) -> SavedDeck:

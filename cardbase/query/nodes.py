@@ -236,6 +236,21 @@ class CodeIs(NamedTuple):
         return f'code:"{self.series} {self.rarity} {self.number}"'
 
 
+class CardIds(NamedTuple):
+    """Only these cards (a deck's): not typed by people, added by the library to ask a
+    query about a deck rather than the catalogue."""
+
+    ids: tuple[int, ...]
+
+    def clause(self, engine: Engine) -> Clause:
+        if not self.ids:
+            return "FALSE", []
+        return f"c.id IN ({', '.join('?' for _ in self.ids)})", list(self.ids)
+
+    def describe(self) -> str:
+        return f"(one of {len(self.ids)} cards)"
+
+
 class GemColours(NamedTuple):
     """gem:rry: at least two red and one yellow gem."""
 
