@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from cardbase.decks.check import DeckReport, DeckStats
     from cardbase.decks.formats import Format
     from cardbase.decks.odds import Odds
-    from cardbase.decks.operations import BuiltDeck
+    from cardbase.decks.operations import BuiltDeck, Hand
     from cardbase.decks.saved import SavedDeck
     from cardbase.progress import Progress
     from cardbase.query.copies import Copy
@@ -414,6 +414,15 @@ class Library:
 
         with self.reading() as conn:
             return deck_odds(conn, str(where), queries, at_least, draws, turn, first_player)
+
+    def deal_hand(
+        self, where: str | Path, size: int | None = None, seed: int | None = None
+    ) -> Hand:
+        """A sample opening hand from the deck, the same for the same seed."""
+        from cardbase.decks.operations import deal_hand
+
+        with self.reading() as conn:
+            return deal_hand(conn, str(where), size, seed)
 
     def export_deck(self, name: str, file: str | Path, *, force: bool = False) -> SavedDeck:
         """A saved deck as a text list, or a workbook with a stats sheet and cost chart."""

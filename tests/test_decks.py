@@ -526,3 +526,19 @@ def test_deck_odds_that_cannot_be_reckoned(
     deck.write_text(BASE + "\n1 Ninja Blade Adept\n")
     result = Run(both_games)("deck", "odds", str(deck), *args)
     assert result.exit_code == 2 and said in result.stderr, result.output
+
+
+def test_a_sample_hand_is_dealt_again_from_its_seed(both_games: Path, tmp_path: Path) -> None:
+    deck = tmp_path / "deck.txt"
+    deck.write_text(BASE + "\n1 Ninja Blade Adept\n")
+    run = Run(both_games)
+    first = json.loads(run("deck", "hand", str(deck), "-o", "json").stdout)
+    assert len(first["cards"]) == 6  # Free Realms' opening hand
+    again = json.loads(
+        run("deck", "hand", str(deck), "--seed", str(first["seed"]), "-o", "json").stdout
+    )
+    assert again == first
+    shown = run("deck", "hand", str(deck), "--seed", "3").stdout.splitlines()
+    assert shown[0] == "deck.txt, seed 3:" and len(shown) == 7
+    too_many = run("deck", "hand", str(deck), "--cards", "41")
+    assert too_many.exit_code == 2 and "a hand of 41 from a deck of 40" in too_many.stderr

@@ -315,6 +315,33 @@ def odds(
         render.echo(found.describe())
 
 
+@command(deck_app, "hand")
+def hand(
+    deck: DeckArg,
+    cards: Annotated[
+        int | None, typer.Option("--cards", min=1, help="Cards (default: the opening hand).")
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", min=0, help="Deal this hand again (it is printed).")
+    ] = None,
+    output: OutputOption = Output.table,
+) -> None:
+    """Deal a sample opening hand from a deck.
+
+    Example: cardbase deck hand "Bog Stew"
+    Example: cardbase deck hand "Bog Stew" --seed 4127
+    """
+    dealt = STATE.library.deal_hand(deck, cards, seed)
+    if output in (Output.json, Output.jsonl):
+        render.print_json(dealt.to_dict())
+    elif output in (Output.csv, Output.tsv):
+        render.print_csv(["seed", "card"], [[dealt.seed, card] for card in dealt.cards])
+    else:
+        render.echo(f"{dealt.deck}, seed {dealt.seed}:")
+        for card in dealt.cards:
+            render.echo(f"  {card}")
+
+
 @command(deck_app, "import")
 def import_code(
     code: Annotated[str, typer.Argument(metavar="CODE", help="A code 'deck code' printed.")],

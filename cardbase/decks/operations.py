@@ -214,6 +214,32 @@ def deck_odds(
     return Odds(opened.deck.source, size, draws, groups, chance(size, groups, draws))
 
 
+class Hand(NamedTuple):
+    deck: str
+    seed: int
+    cards: list[str]  # "Name (code)", a copy each, as dealt
+
+    def to_dict(self) -> dict[str, object]:
+        return {"deck": self.deck, "seed": self.seed, "cards": self.cards}
+
+
+def deal_hand(conn: Connection, where: str, size: int | None, seed: int | None) -> Hand:
+    """A sample opening hand of the game's size (or `size`), dealt from `seed`; without a
+    seed one is chosen and said, so the same hand can be dealt again."""
+    import secrets
+
+    from cardbase.decks.odds import deal, draws_by_turn
+    from cardbase.games import GAMES
+
+    opened = open_deck(conn, where)
+    placed = _placed(conn, opened)
+    game = GAMES[placed[0].card.game] if placed else GAMES[DEFAULT_GAME]
+    copies = [p.card.label() for p in placed for _ in range(p.line.copies)]
+    chosen = secrets.randbelow(10**6) if seed is None else seed
+    size = draws_by_turn(game, 1) if size is None else size
+    return Hand(opened.deck.source, chosen, deal(copies, size, chosen))
+
+
 def _placed(
     conn: Connection, opened: OpenedDeck, format_key: str | None = None, default: str | None = None
 ) -> list[Placed]:
