@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from cardbase.collection.plan import Defaults
     from cardbase.db.engine import Connection
     from cardbase.decks.check import DeckReport, DeckStats
+    from cardbase.decks.diff import CountChange
     from cardbase.decks.formats import Format
     from cardbase.decks.odds import Odds
     from cardbase.decks.operations import BuiltDeck, Hand
@@ -414,6 +415,13 @@ class Library:
 
         with self.reading() as conn:
             return deck_odds(conn, str(where), queries, at_least, draws, turn, first_player)
+
+    def diff_decks(self, old: str | Path, new: str | Path) -> list[CountChange]:
+        """What changed from one deck (a file or saved deck) to another, per section."""
+        from cardbase.decks.operations import diff_decks
+
+        with self.reading() as conn:
+            return diff_decks(conn, str(old), str(new))
 
     def deal_hand(
         self, where: str | Path, size: int | None = None, seed: int | None = None

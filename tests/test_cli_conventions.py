@@ -79,6 +79,7 @@ DATA_COMMANDS: dict[str, list[str]] = {
     "deck list": ["deck", "list"],
     "deck show": ["deck", "show", "Bog Stew"],
     "deck code": ["deck", "code", "Bog Stew"],
+    "deck diff": ["deck", "diff", "Bog Stew", "{sheet}"],
     "deck hand": ["deck", "hand", "Bog Stew", "--cards", "2", "--seed", "1"],
     "deck odds": ["deck", "odds", "Bog Stew", "t:creature", "--cards", "2"],
     "deck build": ["deck", "build", "--sphere", "nature"],

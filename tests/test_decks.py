@@ -542,3 +542,23 @@ def test_a_sample_hand_is_dealt_again_from_its_seed(both_games: Path, tmp_path: 
     assert shown[0] == "deck.txt, seed 3:" and len(shown) == 7
     too_many = run("deck", "hand", str(deck), "--cards", "41")
     assert too_many.exit_code == 2 and "a hand of 41 from a deck of 40" in too_many.stderr
+
+
+def test_deck_diff_says_what_changed_per_section(both_games: Path, tmp_path: Path) -> None:
+    old, new = tmp_path / "old.txt", tmp_path / "new.txt"
+    old.write_text(BASE + "\n1 Ninja Blade Adept\n")
+    new.write_text(
+        BASE.replace("3 Mistfen Bog", "2 Mistfen Bog") + "\n2 Temple Bell\nSide:\n1 Overclock\n"
+    )
+    run = Run(both_games)
+    said = run("deck", "diff", str(old), str(new)).stdout.splitlines()
+    assert said[0] == "Main:"
+    assert any(line.startswith("  3 -> 2 Mistfen Bog") for line in said)
+    assert any(line.startswith("  -1 Ninja Blade Adept") for line in said)
+    assert any(line.startswith("  +2 Temple Bell") for line in said)
+    assert said[-2:] == ["Side:", said[-1]] and said[-1].startswith("  +1 Overclock")
+    kinds = [
+        c["kind"] for c in json.loads(run("deck", "diff", str(old), str(new), "-o", "json").stdout)
+    ]
+    assert sorted(kinds) == ["added", "added", "changed", "removed"]
+    assert run("deck", "diff", str(old), str(old)).stdout == "The decks hold the same cards.\n"

@@ -315,6 +315,35 @@ def odds(
         render.echo(found.describe())
 
 
+@command(deck_app, "diff")
+def diff(
+    old: Annotated[str, typer.Argument(metavar="OLD", help="A deck file or saved deck.")],
+    new: Annotated[str, typer.Argument(metavar="NEW", help="A deck file or saved deck.")],
+    output: OutputOption = Output.table,
+) -> None:
+    """What changed between two decks: cards added, removed and recounted, per section.
+
+    Example: cardbase deck diff "Bog Stew" new-stew.txt
+    """
+    changes = STATE.library.diff_decks(old, new)
+    if output in (Output.json, Output.jsonl):
+        render.print_json([change.to_dict() for change in changes])
+    elif output in (Output.csv, Output.tsv):
+        render.print_csv(
+            ["section", "card", "before", "after", "kind"],
+            [[c.section, c.card, c.before, c.after, c.kind] for c in changes],
+        )
+    elif not changes:
+        render.echo("The decks hold the same cards.")
+    else:
+        section = None
+        for change in changes:
+            if change.section != section:
+                section = change.section
+                render.echo(f"{section.title()}:")
+            render.echo(f"  {change.describe()}")
+
+
 @command(deck_app, "hand")
 def hand(
     deck: DeckArg,

@@ -26,6 +26,7 @@ from cardbase.decks.check import (
     own_format,
     place,
 )
+from cardbase.decks.diff import CountChange
 from cardbase.decks.formats import FORMATS, Format, Placed
 from cardbase.decks.lists import MAIN, NO_DECK_NAMED, DeckList, format_deck, parse_deck_text
 from cardbase.decks.odds import Odds
@@ -238,6 +239,13 @@ def deal_hand(conn: Connection, where: str, size: int | None, seed: int | None) 
     chosen = secrets.randbelow(10**6) if seed is None else seed
     size = draws_by_turn(game, 1) if size is None else size
     return Hand(opened.deck.source, chosen, deal(copies, size, chosen))
+
+
+def diff_decks(conn: Connection, old: str, new: str) -> list[CountChange]:
+    """Two decks (files or saved decks) compared card by card, section by section."""
+    from cardbase.decks.diff import deck_diff
+
+    return deck_diff(_placed(conn, open_deck(conn, old)), _placed(conn, open_deck(conn, new)))
 
 
 def _placed(
