@@ -252,3 +252,48 @@ def test_a_click_says_what_it_did_and_the_deck_is_grouped_by_type(pages: Pages) 
     assert 'id="less-1"' in less and 'id="line-1"' in less  # the focus finds its control again
     typed = update(pages, "2 Undead Drummer\n").text
     assert "toast" not in typed
+
+
+PLAYED = "3 Chugawug Cook\n3 Undead Drummer\n2 Mistfen Bog\n"
+
+
+def test_the_deck_at_play_answers_as_the_command_line(
+    pages: Pages, run: Run, tmp_path: Path
+) -> None:
+    """Odds, a hand and the code of the list as typed: `deck odds`, `deck hand`, `deck code`
+    (the page's box takes the query language as the search box does: `!"Mistfen Bog"`)."""
+    deck = tmp_path / "deck.txt"
+    deck.write_text(PLAYED)
+    asked = {"deck": PLAYED, "format": "free-realms", "odds_q": '!"Mistfen Bog"', "turn": "1"}
+    odds = pages.post("/deck/odds", asked, htmx=True)
+    assert odds.status_code == 200
+    cli = json.loads(run("deck", "odds", str(deck), "!Mistfen Bog", "-o", "json").stdout)
+    assert f"exactly {cli['exact']}" in text_of(odds.text)
+    assert f"{cli['chance'] * 100:.1f}%" in text_of(odds.text)
+    code = pages.post("/deck/code", {"deck": PLAYED, "format": "free-realms"}, htmx=True)
+    assert f'value="{run("deck", "code", str(deck)).stdout.strip()}"' in code.text
+    hand = pages.post("/deck/hand", {"deck": PLAYED, "format": "free-realms"}, htmx=True)
+    assert len(re.findall(r"<li>", hand.text)) == 6
+    whole = pages.post("/deck/odds", asked)  # without JavaScript: the whole page, answered
+    assert "<nav" in whole.text and f"exactly {cli['exact']}" in text_of(whole.text)
+    assert "Chugawug Cook" in deck_text_of(whole.text)
+
+
+@pytest.mark.parametrize(
+    ("fields", "said"),
+    [
+        (
+            {"odds_q": '!"Mistfen Bog"', "at_least": "3"},
+            '3 of !"Mistfen Bog" wanted, but the deck has 2',
+        ),
+        ({"odds_q": "cost>"}, "expected a value"),
+        ({"at_least": "x"}, "at least: a whole number from 0, not 'x'"),
+    ],
+)
+def test_a_question_the_deck_cannot_answer_is_said_in_place(
+    pages: Pages, fields: dict[str, str], said: str
+) -> None:
+    answer = pages.post(
+        "/deck/odds", {"deck": PLAYED, "format": "free-realms", **fields}, htmx=True
+    )
+    assert said in text_of(answer.text) and "--" not in text_of(answer.text)

@@ -135,14 +135,18 @@ def deck_code(
 ) -> str:
     """A deck file's or saved deck's code (`cardbase.decks.deckcode`); every line must name a
     card of one game."""
+    opened = open_deck(conn, where)
+    return code_of(opened.deck.source, _placed(conn, opened, format_key, default))
+
+
+def code_of(source: str, placed: list[Placed]) -> str:
+    """The code of a deck's cards (of one game)."""
     from cardbase.decks.deckcode import CodedCard, encode
 
-    opened = open_deck(conn, where)
-    placed = _placed(conn, opened, format_key, default)
     games = sorted({p.card.game for p in placed})
     if len(games) != 1:
         said = f"cards of {', '.join(games)}" if games else "no cards"
-        raise CardbaseError(f"{opened.deck.source}: the deck holds {said}; a code holds one game's")
+        raise CardbaseError(f"{source}: the deck holds {said}; a code holds one game's")
     copies: dict[tuple[str, CollectorCode], int] = defaultdict(int)
     for p in placed:
         copies[p.line.section, p.card.code] += p.line.copies
@@ -185,14 +189,28 @@ def deck_odds(
 ) -> Odds:
     """The chance that a shuffled deck shows `at_least` cards each query matches, in its
     first `draws` cards, else by `turn`, else in its opening hand."""
+    opened = open_deck(conn, where)
+    placed = _placed(conn, opened)
+    return odds_of(conn, opened.deck.source, placed, queries, at_least, draws, turn, first_player)
+
+
+def odds_of(
+    conn: Connection,
+    source: str,
+    placed: list[Placed],
+    queries: Sequence[str],
+    at_least: int = 1,
+    draws: int | None = None,
+    turn: int | None = None,
+    first_player: bool = True,
+) -> Odds:
+    """`deck_odds` for cards already placed (the Deck Builder's list as it is typed)."""
     from cardbase.decks.odds import Group, draws_by_turn
     from cardbase.decks.odds import at_least as chance
     from cardbase.games import GAMES
     from cardbase.query import nodes as q
     from cardbase.query.search import build_query, search
 
-    opened = open_deck(conn, where)
-    placed = _placed(conn, opened)
     size = sum(p.line.copies for p in placed)
     game = GAMES[placed[0].card.game] if placed else GAMES[DEFAULT_GAME]
     if draws is None:
@@ -212,7 +230,7 @@ def deck_odds(
         taken.update(dict.fromkeys(matched, text))
         copies = sum(p.line.copies for p in placed if p.card.id in matched)
         groups.append(Group(text, copies, at_least))
-    return Odds(opened.deck.source, size, draws, groups, chance(size, groups, draws))
+    return Odds(source, size, draws, groups, chance(size, groups, draws))
 
 
 class Hand(NamedTuple):
@@ -227,18 +245,22 @@ class Hand(NamedTuple):
 def deal_hand(conn: Connection, where: str, size: int | None, seed: int | None) -> Hand:
     """A sample opening hand of the game's size (or `size`), dealt from `seed`; without a
     seed one is chosen and said, so the same hand can be dealt again."""
+    opened = open_deck(conn, where)
+    return hand_of(opened.deck.source, _placed(conn, opened), size, seed)
+
+
+def hand_of(source: str, placed: list[Placed], size: int | None, seed: int | None) -> Hand:
+    """`deal_hand` for cards already placed."""
     import secrets
 
     from cardbase.decks.odds import deal, draws_by_turn
     from cardbase.games import GAMES
 
-    opened = open_deck(conn, where)
-    placed = _placed(conn, opened)
     game = GAMES[placed[0].card.game] if placed else GAMES[DEFAULT_GAME]
     copies = [p.card.label() for p in placed for _ in range(p.line.copies)]
     chosen = secrets.randbelow(10**6) if seed is None else seed
     size = draws_by_turn(game, 1) if size is None else size
-    return Hand(opened.deck.source, chosen, deal(copies, size, chosen))
+    return Hand(source, chosen, deal(copies, size, chosen))
 
 
 def diff_decks(conn: Connection, old: str, new: str) -> list[CountChange]:

@@ -26,7 +26,16 @@ from cardbase.web.site import COLLECTOR_COOKIE, HERE, Site, redirect, site_of
 def create_app(site: Site) -> FastAPI:
     """The pages over `site`'s database. No API docs or OpenAPI schema: they are pages for a
     person, and the library is the API."""
-    from cardbase.web.pages import cards, collection, deckfiles, decks, imports, search, trades
+    from cardbase.web.pages import (
+        cards,
+        collection,
+        deckfiles,
+        deckplay,
+        decks,
+        imports,
+        search,
+        trades,
+    )
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -48,7 +57,7 @@ def create_app(site: Site) -> FastAPI:
     app.add_middleware(RequestNotices)
     app.add_middleware(JsonSuffix)  # outermost: every later part sees the page's own path
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
-    for module in (search, cards, collection, decks, deckfiles, imports, trades):
+    for module in (search, cards, collection, decks, deckfiles, deckplay, imports, trades):
         app.include_router(module.router)
     app.add_exception_handler(CardbaseError, error_page)
     app.add_exception_handler(Exception, error_page)
