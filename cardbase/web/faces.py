@@ -20,7 +20,7 @@ SPHERE_COLOURS = {
     "Chaos": "#8b2f8f",
     "Nature": "#2e7d32",
     "Machine": "#4f6677",
-    "Order": "#b8860b",
+    "Order": "#966d09",  # dark enough for the white name on it (4.7:1, WCAG AA)
 }
 HERO_COLOUR = "#a33a2f"
 GEM_HEX = {"R": "#d32f2f", "G": "#388e3c", "B": "#1e63c4", "Y": "#f2c200"}
