@@ -57,6 +57,17 @@ def gem_text(text: str) -> Markup:
     return Markup(GEM_COST.sub(gems, str(escape(text))))
 
 
+def gem_dots(letters: str) -> Markup:
+    """A card's gems as coloured dots, which a screen reader skips, and their colours in
+    words for it instead ("gems: blue, green, green")."""
+    if not letters:
+        return Markup("")
+    dots = "".join(f'<span class="gem gem-{letter}" aria-hidden="true"></span>'
+                   for letter in letters if letter in GEM_HEX)  # fmt: skip
+    words = ", ".join(gem_name(letter) for letter in letters)
+    return Markup(f'{dots}<span class="sr">gems: {escape(words)}</span>')
+
+
 def card_url(card: Card) -> str:
     """A card's page: its code without spaces (`/card/1C14`), which the code parser reads."""
     code = card.code

@@ -91,6 +91,7 @@ def _environment() -> Environment:
     from cardbase.web import faces
 
     env.filters["gem_text"] = faces.gem_text
+    env.filters["gem_dots"] = faces.gem_dots  # {{ card.gems|gem_dots }}: dots, named in words
     env.filters["plural"] = plural  # {{ n|plural("card") }}: "1 card", "2 cards", as the CLI
     env.globals["sphere_colour"] = faces.sphere_colour
     env.globals["gem_colour"] = faces.gem_colour
