@@ -70,3 +70,24 @@ document.addEventListener("submit", (event) => {
     }
   }
 });
+
+// One live region, #status (base.html): after a swap it says the lines the new content marks
+// with data-status (the count of cards found, the deck's verdict, an error, a message), once
+// each. The tables around them are not live: a screen reader would read every row again at
+// each keystroke. A page loaded whole is read from its top, so its lines are not repeated.
+const announced = new WeakSet();
+function markAnnounced() {
+  for (const line of document.querySelectorAll("[data-status]")) announced.add(line);
+}
+document.addEventListener("DOMContentLoaded", markAnnounced);
+document.addEventListener("htmx:afterSettle", () => {
+  const status = document.getElementById("status");
+  if (!status) return;
+  const fresh = Array.from(document.querySelectorAll("[data-status]")).filter((line) => !announced.has(line));
+  markAnnounced();
+  const text = fresh.map((line) => line.textContent.replace(/\s+/g, " ").trim()).filter(Boolean).join(". ");
+  if (!text) return;
+  status.textContent = "";  // the same words again (the same count) are said again
+  setTimeout(() => { status.textContent = text; }, 50);
+});
+
