@@ -187,3 +187,39 @@ def test_only_the_status_line_is_live(page, site: str) -> None:
         )
         assert len(live) <= 1, f"{path}: more than one live region: {live}"
         assert not page.locator("table [aria-live], [aria-live] table").count(), path
+
+
+def test_focus_stays_after_removing_the_last_copy(page, site: str) -> None:
+    """The minus button goes away with the last copy; the focus moves to the + beside it, not to
+    the top of the page."""
+    from playwright.sync_api import expect
+
+    page.goto("/card/1C91")
+    add = page.locator("#add-foil")
+    add.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#owned-foil")).to_have_text("1")
+    page.locator("#remove-foil").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#owned-foil")).to_have_text("0")
+    expect(page.locator("#remove-foil")).to_have_count(0)
+    expect(add).to_be_focused()
+
+
+def test_focus_stays_in_the_deck_after_one_less(page, site: str) -> None:
+    """One less of a card: the focus stays on its minus while copies are left, and goes to the
+    next card's row (or the deck list) when the last is gone."""
+    from playwright.sync_api import expect
+
+    page.goto("/deck")
+    page.fill("#deck-text", "2 Pixie Dewdancer\n1 Chugawug Elder\n")
+    less = page.get_by_role("button", name="One less Pixie Dewdancer")
+    less.wait_for()
+    less.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#deck-text")).to_have_value("1 Pixie Dewdancer\n1 Chugawug Elder\n")
+    expect(less).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(less).to_have_count(0)
+    page.wait_for_function("document.activeElement.closest('#deck-report') !== null")
+    expect(page.locator("tr[data-keys=deck]", has_text="Chugawug Elder")).to_be_focused()
