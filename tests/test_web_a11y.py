@@ -94,6 +94,43 @@ def _deck_helper(page, _tmp: Path) -> None:
     page.locator("#deck-report .note").first.wait_for()
 
 
+def _deck_search_typed(page, _tmp: Path) -> None:
+    page.goto("/deck?open=Bog%20Stew")
+    page.fill("#deck-q", "clock*")
+    page.locator("#deck-results .count").filter(has_text="2 cards").wait_for()
+
+
+def _deck_saved_flash(page, _tmp: Path) -> None:
+    page.goto("/deck?open=Pixie%20Pile")
+    page.fill("input[name=name][data-copy-of]", "Pixie Pile")
+    page.check("input[name=replace]")
+    page.get_by_role("button", name="Save", exact=True).click()
+    page.locator(".flash").filter(has_text="Saved 'Pixie Pile'").wait_for()
+
+
+def _deck_save_error(page, _tmp: Path) -> None:
+    page.goto("/deck")
+    page.fill("input[name=name][data-copy-of]", "Nothing")
+    page.get_by_role("button", name="Save", exact=True).click()
+    page.locator(".error").filter(has_text="empty").wait_for()
+
+
+def _import_applied(page, tmp_path: Path) -> None:
+    _import_plan(page, tmp_path)
+    page.check("input[name=skip_bad]")
+    page.get_by_role("button", name="Apply the import").click()
+    page.get_by_role("button", name="Undo this import").wait_for()
+
+
+def _trade_file(page, tmp_path: Path) -> None:
+    sheet = tmp_path / "their-trades.csv"
+    sheet.write_text("list,code,name,finish,copies\nOffered,1 U 42,Undead Drummer,nonfoil,1\n")
+    page.goto("/trades")
+    page.set_input_files("form.upload input[type=file]", str(sheet))
+    page.get_by_role("button", name="Match").click()
+    page.locator("#match-title, .error").first.wait_for()
+
+
 def _import_plan(page, tmp_path: Path) -> None:
     sheet = tmp_path / "Collection.csv"
     sheet.write_text("Card Name,Qty\nTemple Bell,2\nChugawug Cok,1\n")
@@ -134,10 +171,17 @@ STATES: dict[str, object] = {
     "deck-saved-invalid": "/deck?open=Pixie%20Pile",
     "deck-typed-invalid": _deck_invalid,
     "deck-helper": _deck_helper,
+    "deck-search-typed": _deck_search_typed,
+    "deck-saved-flash": _deck_saved_flash,
+    "deck-save-error": _deck_save_error,
     "import": "/import",
     "import-plan": _import_plan,
+    "import-applied": _import_applied,
     "trades": "/trades",
     "trades-with-bo": "/trades?with=Bo&complete_series=1",
+    "trades-file": _trade_file,
+    "collection-of-bo": "/collection?collector=Bo",
+    "search-page-2": "/search?size=10&page=2",
     "not-found": "/no-such-page",
     "card-not-found": "/card/9Z999",
     "error-bad-form": "/search?size=abc&page=-1",
@@ -187,6 +231,22 @@ def test_only_the_status_line_is_live(page, site: str) -> None:
         )
         assert len(live) <= 1, f"{path}: more than one live region: {live}"
         assert not page.locator("table [aria-live], [aria-live] table").count(), path
+
+
+def test_the_status_line_says_what_changed(page, site: str) -> None:
+    """Typing a search, the status line says the new count (and an error, when the query
+    has one); in the Deck Builder, the deck's verdict."""
+    from playwright.sync_api import expect
+
+    status = page.locator("#status")
+    page.goto("/search")
+    page.fill("#q", "chug*")
+    expect(status).to_have_text("4 cards")
+    page.fill("#q", "sphere:chaoss")
+    expect(status).to_contain_text("Did you mean chaos?")
+    page.goto("/deck")
+    page.fill("#deck-text", "4 Pixie Dewdancer\n")
+    expect(status).to_contain_text("invalid: 4 cards")
 
 
 def test_focus_stays_after_removing_the_last_copy(page, site: str) -> None:
