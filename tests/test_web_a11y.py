@@ -247,6 +247,8 @@ def test_the_status_line_says_what_changed(page, site: str) -> None:
     page.goto("/deck")
     page.fill("#deck-text", "4 Pixie Dewdancer\n")
     expect(status).to_contain_text("invalid: 4 cards")
+    gems = page.get_by_role("img", name="Gem colours: green 4, yellow 4")
+    expect(gems).to_be_visible()  # Pixie Dewdancer's gems, in words
 
 
 def test_focus_stays_after_removing_the_last_copy(page, site: str) -> None:
