@@ -251,6 +251,33 @@ def test_the_status_line_says_what_changed(page, site: str) -> None:
     expect(gems).to_be_visible()  # Pixie Dewdancer's gems, in words
 
 
+def _contrast(one: str, other: str) -> float:
+    """WCAG's contrast ratio of two computed colours, `rgb(r, g, b)`."""
+
+    def luminance(colour: str) -> float:
+        parts = [int(x) / 255 for x in colour[colour.index("(") + 1 : -1].split(",")[:3]]
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in parts]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    high, low = sorted([luminance(one), luminance(other)], reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_the_focus_ring_stands_out(page, site: str) -> None:
+    """The keyboard's focus ring is 3:1 against what is around it (WCAG 1.4.11), on the
+    page and on the dark header; axe does not check it."""
+    page.goto("/search")
+    for selector, around in (("#q", "body"), ("header.top a.brand", "header.top")):
+        page.focus(selector)
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Tab")  # focused from the keyboard: :focus-visible
+        ring = page.eval_on_selector(selector, "e => getComputedStyle(e).outlineColor")
+        back = page.eval_on_selector(around, "e => getComputedStyle(e).backgroundColor")
+        if back == "rgba(0, 0, 0, 0)":
+            back = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert _contrast(ring, back) >= 3, (selector, ring, back)
+
+
 def test_focus_stays_after_removing_the_last_copy(page, site: str) -> None:
     """The minus button goes away with the last copy; the focus moves to the + beside it, not to
     the top of the page."""
