@@ -188,6 +188,9 @@ STATES: dict[str, object] = {
 }
 
 
+LIVE = "[aria-live], [role=status], [role=log], [role=alert], output"
+
+
 def _violations(page) -> list[dict]:
     page.add_script_tag(path=str(_axe_or_skip()))
     result = page.evaluate(
@@ -217,6 +220,8 @@ def test_no_axe_violations(page, state: str, tmp_path: Path) -> None:
     _settled(page)
     violations = _violations(page)
     assert not violations, f"{state}, {page.viewport_size}: {page.url}\n" + _describe(violations)
+    live = page.eval_on_selector_all(LIVE, "els => els.map(e => e.id || e.outerHTML.slice(0, 80))")
+    assert live == ["status"], f"{state}: live regions besides the status line: {live}"
 
 
 def test_only_the_status_line_is_live(page, site: str) -> None:
