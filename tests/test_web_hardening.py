@@ -353,3 +353,14 @@ def test_an_origin_of_another_scheme_is_another_site(pages: Pages) -> None:
     assert response.status_code == 403
     same = pages.client.post("/undo", data={"csrf": token}, headers={"origin": "http://testserver"})
     assert same.status_code != 403
+
+
+def test_a_boosted_form_that_fails_gets_the_whole_error_page(pages: Pages) -> None:
+    """hx-boost swaps the body: an error answering a boosted form is the whole page (header,
+    heading, main), where a targeted swap gets only the error's line to show in place."""
+    boosted = pages.post("/deck/save", {"deck": "", "name": "Nothing"},
+                         headers={"HX-Request": "true", "HX-Boosted": "true"})  # fmt: skip
+    assert boosted.status_code == 400 and "<main" in boosted.text and "<h1>" in boosted.text
+    assert error_of(boosted.text).startswith("the deck is empty")
+    targeted = pages.post("/deck/save", {"deck": "", "name": "Nothing"}, htmx=True)
+    assert "<main" not in targeted.text and error_of(targeted.text).startswith("the deck is empty")

@@ -20,7 +20,7 @@ SPHERE_COLOURS = {
     "Chaos": "#8b2f8f",
     "Nature": "#2e7d32",
     "Machine": "#4f6677",
-    "Order": "#b8860b",
+    "Order": "#966d09",  # dark enough for the white name on it (4.7:1, WCAG AA)
 }
 HERO_COLOUR = "#a33a2f"
 GEM_HEX = {"R": "#d32f2f", "G": "#388e3c", "B": "#1e63c4", "Y": "#f2c200"}
@@ -55,6 +55,17 @@ def gem_text(text: str) -> Markup:
         return f'<span class="gem-cost" role="img" aria-label="{label}">{dots}</span>'
 
     return Markup(GEM_COST.sub(gems, str(escape(text))))
+
+
+def gem_dots(letters: str) -> Markup:
+    """A card's gems as coloured dots, which a screen reader skips, and their colours in
+    words for it instead ("gems: blue, green, green")."""
+    if not letters:
+        return Markup("")
+    dots = "".join(f'<span class="gem gem-{letter}" aria-hidden="true"></span>'
+                   for letter in letters if letter in GEM_HEX)  # fmt: skip
+    words = ", ".join(gem_name(letter) for letter in letters)
+    return Markup(f'{dots}<span class="sr">gems: {escape(words)}</span>')
 
 
 def card_url(card: Card) -> str:

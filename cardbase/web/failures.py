@@ -73,7 +73,10 @@ def show(
     headers = {**SECURITY_HEADERS, **(headers or {})}  # a 500 is sent outside the gate
     if wants_json(request):
         return JSONResponse({"error": message, "status": status}, status, headers)
-    template = "_error.html" if is_htmx(request) else "error.html"
+    # A boosted link or form (hx-boost) swaps the whole body: it gets the whole page, with
+    # its header, heading and landmarks, not the fragment a targeted swap shows in place.
+    boosted = request.headers.get("hx-boosted") == "true"
+    template = "_error.html" if is_htmx(request) and not boosted else "error.html"
     html = ENV.get_template(template).render(
         request=request, message=message, status=status, heading=_heading(status),
         csrf="" if refused else site_of(request).csrf_token,

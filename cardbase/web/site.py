@@ -98,9 +98,11 @@ def _environment() -> Environment:
     from cardbase.web import faces
 
     env.filters["gem_text"] = faces.gem_text
+    env.filters["gem_dots"] = faces.gem_dots  # {{ card.gems|gem_dots }}: dots, named in words
     env.filters["plural"] = plural  # {{ n|plural("card") }}: "1 card", "2 cards", as the CLI
     env.globals["sphere_colour"] = faces.sphere_colour
     env.globals["gem_colour"] = faces.gem_colour
+    env.globals["gem_name"] = faces.gem_name
     env.globals["card_url"] = faces.card_url
     env.globals["url"] = url
     env.globals["flags"] = FLAGS  # is:hero ... as the plain flag options, from the registry

@@ -118,4 +118,60 @@ document.addEventListener("htmx:beforeSwap", (event) => {
   } else if (place.querySelector(".error")) {
     place.replaceChildren();
   }
+
+// One live region, #status (base.html): after a swap it says the lines the new content marks
+// with data-status (the count of cards found, the deck's verdict, an error, a message), once
+// each. The tables around them are not live: a screen reader would read every row again at
+// each keystroke. A page loaded whole is read from its top, so its lines are not repeated.
+const announced = new WeakSet();
+function markAnnounced() {
+  for (const line of document.querySelectorAll("[data-status]")) announced.add(line);
+}
+document.addEventListener("DOMContentLoaded", markAnnounced);
+document.addEventListener("htmx:afterSettle", () => {
+  const status = document.getElementById("status");
+  if (!status) return;
+  const fresh = Array.from(document.querySelectorAll("[data-status]")).filter((line) => !announced.has(line));
+  markAnnounced();
+  const text = fresh.map((line) => line.textContent.replace(/\s+/g, " ").trim()).filter(Boolean).join(". ");
+  if (!text) return;
+  status.textContent = "";  // the same words again (the same count) are said again
+  setTimeout(() => { status.textContent = text; }, 50);
+});
+
+// The focus stays where the person was when a swap replaces what had it: htmx itself keeps
+// an element with an id; this finds the control again by its name (the deck's "One less
+// Pixie Dewdancer"), else goes to the control its data-focus-after names (the + beside a −
+// that went away with the last copy), else to the row that took a removed row's place, else
+// to the swapped region, never back to the top of the page.
+let focusBefore = null;
+document.addEventListener("htmx:beforeSwap", () => {
+  const active = document.activeElement;
+  if (!active || active === document.body) { focusBefore = null; return; }
+  const row = active.closest("tr[data-keys]");
+  const rows = row ? Array.from(document.querySelectorAll(`tr[data-keys="${row.dataset.keys}"]`)) : [];
+  const region = active.closest("section[id], [data-focus-region]");
+  focusBefore = {
+    id: active.id, label: active.getAttribute("aria-label"), after: active.dataset.focusAfter,
+    rowKeys: row && row.dataset.keys, rowIndex: rows.indexOf(row), region: region && region.id,
+  };
+});
+document.addEventListener("htmx:afterSettle", () => {
+  const before = focusBefore;
+  focusBefore = null;
+  const active = document.activeElement;
+  if (!before || (active && active !== document.body)) return;
+  const byLabel = before.label &&
+    document.querySelector(`${before.region ? `#${CSS.escape(before.region)} ` : ""}[aria-label="${CSS.escape(before.label)}"]`);
+  let rowNow = null;
+  if (before.rowKeys) {
+    const rows = document.querySelectorAll(`tr[data-keys="${before.rowKeys}"]`);
+    rowNow = rows[Math.min(before.rowIndex, rows.length - 1)] || null;
+  }
+  const target = (before.id && document.getElementById(before.id)) || byLabel ||
+    (before.after && document.getElementById(before.after)) || rowNow ||
+    (before.region && document.getElementById(before.region));
+  if (!target) return;
+  if (!target.matches("a[href], button, input, select, textarea, [tabindex]")) target.setAttribute("tabindex", "-1");
+  target.focus();
 });
