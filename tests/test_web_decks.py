@@ -149,7 +149,7 @@ def test_the_helper_fills_a_legal_deck_or_says_what_is_short(owner: Path) -> Non
     built = pages.post("/deck/helper", {"sphere": "chaos", "heroes": "2"}, htmx=True).text
     assert "valid: 40 cards" in text_of(built)
     assert deck_text_of(built).count("\n") >= 10
-    assert '<p class="toast">Built a Chaos deck: 40 cards</p>' in built
+    assert '<p class="toast" data-status>Built a Chaos deck: 40 cards</p>' in built
     short = pages.post(
         "/deck/helper", {"sphere": "order", "heroes": "2", "deck": "1 Chugawug Cook\n"}, htmx=True
     ).text
@@ -241,14 +241,14 @@ def test_no_deck_page_says_a_command_line_flag(pages: Pages) -> None:
 
 def test_a_click_says_what_it_did_and_the_deck_is_grouped_by_type(pages: Pages) -> None:
     added = update(pages, "2 Undead Drummer\nSide:\n1 Dirty Trick\n", add="1 U 42").text
-    assert re.search(r'<p class="toast">Added Undead Drummer: 3 in the deck</p>', added)
+    assert re.search(r'<p class="toast" data-status>Added Undead Drummer: 3 in the deck</p>', added)
     assert 'id="deck-toast" hx-swap-oob="innerHTML"' in added
     summary = re.search(r'<p id="deck-summary" hx-swap-oob="innerHTML">(.*?)</p>', added, re.S)
     assert text_of(summary.group(1)) == "✘ 4 cards , invalid in Free Realms Constructed"
     groups = re.findall(r'<th colspan="5" scope="rowgroup">(.*?)</th>', added)
     assert [text_of(g) for g in groups] == ["Creature 3", "Side 1"]
     less = update(pages, "2 Undead Drummer\n", less="1").text
-    assert '<p class="toast">Undead Drummer: 1 in the deck</p>' in less
+    assert '<p class="toast" data-status>Undead Drummer: 1 in the deck</p>' in less
     assert 'id="less-1"' in less and 'id="line-1"' in less  # the focus finds its control again
     typed = update(pages, "2 Undead Drummer\n").text
     assert "toast" not in typed
