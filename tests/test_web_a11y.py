@@ -102,16 +102,18 @@ def _deck_search_typed(page, _tmp: Path) -> None:
 
 def _deck_saved_flash(page, _tmp: Path) -> None:
     page.goto("/deck?open=Pixie%20Pile")
-    page.fill("input[name=name][data-copy-of]", "Pixie Pile")
-    page.check("input[name=replace]")
-    page.get_by_role("button", name="Save", exact=True).click()
+    page.fill("#deck-name", "Pixie Pile")
+    page.locator("#deck-save").click()
+    replace = page.get_by_role("button", name="Replace 'Pixie Pile'")
+    replace.wait_for()  # the deck is there already: the page asks first
+    replace.click()
     page.locator(".flash").filter(has_text="Saved 'Pixie Pile'").wait_for()
 
 
 def _deck_save_error(page, _tmp: Path) -> None:
     page.goto("/deck")
-    page.fill("input[name=name][data-copy-of]", "Nothing")
-    page.get_by_role("button", name="Save", exact=True).click()
+    page.fill("#deck-name", "Nothing")
+    page.locator("#deck-save").click()
     page.locator(".error").filter(has_text="empty").wait_for()
 
 

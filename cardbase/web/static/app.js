@@ -118,6 +118,7 @@ document.addEventListener("htmx:beforeSwap", (event) => {
   } else if (place.querySelector(".error")) {
     place.replaceChildren();
   }
+});
 
 // One live region, #status (base.html): after a swap it says the lines the new content marks
 // with data-status (the count of cards found, the deck's verdict, an error, a message), once
@@ -159,8 +160,13 @@ document.addEventListener("htmx:beforeSwap", () => {
 document.addEventListener("htmx:afterSettle", () => {
   const before = focusBefore;
   focusBefore = null;
+  if (!before) return;
+  // htmx puts the focus back on the element with the same id, but an id such as less-1 is a
+  // line's: after a removal it is the next card's button, which a second Enter would take.
   const active = document.activeElement;
-  if (!before || (active && active !== document.body)) return;
+  const relabelled = (element) => element && before.label && element.id === before.id &&
+    element.getAttribute("aria-label") !== before.label;
+  if (active && active !== document.body && !relabelled(active)) return;
   const byLabel = before.label &&
     document.querySelector(`${before.region ? `#${CSS.escape(before.region)} ` : ""}[aria-label="${CSS.escape(before.label)}"]`);
   let rowNow = null;
@@ -168,7 +174,8 @@ document.addEventListener("htmx:afterSettle", () => {
     const rows = document.querySelectorAll(`tr[data-keys="${before.rowKeys}"]`);
     rowNow = rows[Math.min(before.rowIndex, rows.length - 1)] || null;
   }
-  const target = (before.id && document.getElementById(before.id)) || byLabel ||
+  const sameId = before.id && document.getElementById(before.id);
+  const target = (sameId && !relabelled(sameId) ? sameId : null) || byLabel ||
     (before.after && document.getElementById(before.after)) || rowNow ||
     (before.region && document.getElementById(before.region));
   if (!target) return;
