@@ -60,6 +60,14 @@ document.addEventListener("htmx:configRequest", (event) => {
     if (value === "") parameters.delete ? parameters.delete(name) : delete parameters[name];
   }
 });
+// A button that a swap has just put in place is taken in by htmx only when the swap settles
+// (20 ms later); a click before that submits its form plainly, and htmx would send the form
+// without the button's name and value (the deck's "One less" would only check the deck).
+document.addEventListener("htmx:configRequest", (event) => {
+  const submitter = event.detail.triggeringEvent && event.detail.triggeringEvent.submitter;
+  if (!submitter || !submitter.name || event.detail.parameters[submitter.name] !== undefined) return;
+  event.detail.parameters[submitter.name] = submitter.value;
+});
 document.addEventListener("submit", (event) => {
   const form = event.target;
   if (form.method !== "get" || event.defaultPrevented) return;
@@ -164,8 +172,8 @@ document.addEventListener("htmx:afterSettle", () => {
   // htmx puts the focus back on the element with the same id, but an id such as less-1 is a
   // line's: after a removal it is the next card's button, which a second Enter would take.
   const active = document.activeElement;
-  const relabelled = (element) => element && before.label && element.id === before.id &&
-    element.getAttribute("aria-label") !== before.label;
+  const relabelled = (element) => element && before.id && before.label && element.id === before.id &&
+    element.getAttribute("aria-label") !== before.label;  // no id: nothing htmx would restore
   if (active && active !== document.body && !relabelled(active)) return;
   const byLabel = before.label &&
     document.querySelector(`${before.region ? `#${CSS.escape(before.region)} ` : ""}[aria-label="${CSS.escape(before.label)}"]`);
