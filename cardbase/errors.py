@@ -27,7 +27,10 @@ class Remedy(NamedTuple):
 
 
 def _hint_said(hint: str | Remedy | None, face: Face) -> str | None:
-    return hint.said(face) if isinstance(hint, Remedy) else hint
+    """The hint as `face` says it; a page starts it as a sentence (the command line's line
+    runs on in lower case, as a terminal's messages do)."""
+    said = hint.said(face) if isinstance(hint, Remedy) else hint
+    return said[:1].upper() + said[1:] if said and face == "web" else said
 
 
 class CardbaseError(Exception):

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Run
-from tests.web_helpers import Pages, error_of, flash_of, text_of
+from tests.web_helpers import Pages, error_of, flash_of, text_of, upload
 
 SHEET = "Card Name,Qty\nChugawug Elder,2\nChugawug Cok,1\nUndead Drummer,3\n"
 
@@ -17,11 +17,6 @@ SHEET = "Card Name,Qty\nChugawug Elder,2\nChugawug Cok,1\nUndead Drummer,3\n"
 @pytest.fixture
 def pages(db_path: Path) -> Pages:
     return Pages(db_path)
-
-
-def upload(pages: Pages, path: str, name: str, body: bytes | str, **fields: str):
-    content = body.encode() if isinstance(body, str) else body
-    return pages.post(path, fields, files={"file": (name, content, "text/csv")})
 
 
 def test_the_plan_lists_each_problem_with_its_suggestion(

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import Run
-from tests.web_helpers import Pages, error_of, flash_of, said_by_cli, text_of
+from tests.web_helpers import Pages, error_of, flash_of, said_by_cli, text_of, upload
 
 SHEET = "Card Name,Qty\nChugawug Elder,2\nChugawug Cok,1\n"
 PAGES = ("/search", "/card/1C14", "/collection", "/deck", "/import", "/trades")
@@ -24,11 +24,6 @@ PAGES = ("/search", "/card/1C14", "/collection", "/deck", "/import", "/trades")
 @pytest.fixture
 def pages(db_path: Path) -> Pages:
     return Pages(db_path)
-
-
-def upload(pages: Pages, path: str, name: str, body: bytes | str, **fields: str):
-    content = body.encode() if isinstance(body, str) else body
-    return pages.post(path, fields, files={"file": (name, content, "text/csv")})
 
 
 # -- 1. DNS rebinding and other sites ---------------------------------------------------------

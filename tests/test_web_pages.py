@@ -4,8 +4,9 @@ the command line calls, so each test compares the page with the library (or the 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,7 +14,7 @@ from cardbase.db import schema
 from cardbase.db.location import Location
 from cardbase.library import Library
 from tests.conftest import MINI_CATALOGUE, Run
-from tests.web_helpers import Pages, error_of, flash_of, said_by_cli, text_of
+from tests.web_helpers import Pages, error_of, flash_of, said_by_cli, text_of, upload
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
@@ -261,3 +262,25 @@ def test_a_boosted_forms_error_is_a_whole_page(pages: Pages) -> None:
     boosted = {"HX-Boosted": "true"}
     gone = pages.post("/deck/delete", {"name": "Nothing"}, htmx=True, headers=boosted)
     assert gone.status_code == 404 and "<nav" in gone.text and "Back" in text_of(gone.text)
+
+
+@pytest.mark.parametrize(
+    ("ask", "said", "leads_on"),
+    [
+        (lambda p: p.post("/card/1C14/copies", {"op": "add", "language": "zz", "tags": "box"}),
+         "unknown language 'zz'", 'name="tags" placeholder="trade, binder" value="box"'),
+        (lambda p: p.get("/deck?open=No Such Deck"), "No Such Deck", 'id="deck-text"'),
+        (lambda p: upload(p, "/import/plan", "cards.xlsx", b"PK\x03\x04 junk"), "cards.xlsx",
+         'action="/import/plan"'),
+        (lambda p: upload(p, "/trades/match", "notes.xlsx", b"PK\x03\x04 junk"), "notes.xlsx",
+         'action="/trades/match"'),
+    ],
+)  # fmt: skip
+def test_a_refused_form_is_its_page_again_with_the_way_on(
+    pages: Pages, ask: Callable[[Pages], Any], said: str, leads_on: str
+) -> None:
+    """Not a page of its own: the form that was refused, its values kept, the error above."""
+    answer = ask(pages)
+    assert answer.status_code in (400, 404)
+    assert said in error_of(answer.text)
+    assert leads_on in answer.text and 'aria-label="Pages"' in answer.text

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,3 +58,9 @@ def said_by_cli(stderr: str) -> str:
 def flash_of(page: str) -> str:
     found = re.search(r'<p class="flash"[^>]*>(.*?)</p>', page, re.S)
     return html.unescape(found.group(1)) if found else ""
+
+
+def upload(pages: Pages, path: str, name: str, body: bytes | str, **fields: str) -> Any:
+    """A file sent as a page's upload form sends it, with the form's other fields."""
+    content = body.encode() if isinstance(body, str) else body
+    return pages.post(path, fields, files={"file": (name, content, "text/csv")})

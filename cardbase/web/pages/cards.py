@@ -14,7 +14,7 @@ from cardbase.errors import CardbaseError
 from cardbase.fields import FOIL, NONFOIL
 from cardbase.query import search as lib
 from cardbase.web.faces import card_url
-from cardbase.web.site import redirect, render, site_of
+from cardbase.web.site import redirect, render, site_of, wants_json
 
 router = APIRouter()
 
@@ -22,14 +22,20 @@ router = APIRouter()
 @router.get("/card/{text}", response_class=HTMLResponse)
 def card_page(request: Request, text: str) -> Response:
     """A card by code (`1C14`, `1 C 14`) or by name, as `cardbase show` finds it."""
+    return _shown(request, text, {})
+
+
+def _shown(request: Request, text: str, refused: dict[str, str], status: int = 200) -> Response:
+    """The card page; after a refused Add (`refused`: the message and the values sent), with
+    the message beside the form and the values kept, so the one wrong box can be corrected."""
     site = site_of(request)
     with site.connect(request) as conn:
         card = NameResolver(conn).card(text)
         printings = cards_named(conn, card.name)
         copies = lib.search_copies(conn, lib.build_query(f'code:"{card.code}"'))
     context = {
-        "card": card, "fields": detail_lines(card), "printings": printings,
-        "copies": copies, "conditions": CONDITION_NAMES, "defaults": site.defaults,
+        "card": card, "fields": detail_lines(card), "printings": printings, "copies": copies,
+        "conditions": CONDITION_NAMES, "defaults": site.defaults, "asked": refused,
     }  # fmt: skip
 
     def twin() -> dict[str, object]:
@@ -38,7 +44,7 @@ def card_page(request: Request, text: str) -> Response:
         return {"card": card.to_dict(), "copies": [copy.to_dict() for copy in copies],
                 "printings": [str(p.code) for p in printings if p.id != card.id]}  # fmt: skip
 
-    return render(request, "card.html", context, twin=twin)
+    return render(request, "card.html", context, status, twin=twin)
 
 
 @router.post("/card/{text}/copies")
@@ -60,16 +66,24 @@ def change_copies(
     all its attributes; `cardbase add` and `remove` underneath, read by the same parsers."""
     if op not in ("add", "remove") or finish not in (NONFOIL, FOIL):
         raise CardbaseError("a change is add or remove, of a non-foil or foil copy")
-    given = _attributes(condition, language, location, tags)
     site = site_of(request)
     with site.connect(request) as conn:
         card = NameResolver(conn).card(text)
-    if holding:  # exactly these copies: a blank location or tags is none, not any
-        given = given._replace(location=given.location or "", tags=given.tags or "")
-    item = f"{card.code} x{_count(count)}"
-    changes = site.library(request).change(
-        op, [item], selector=given, foil=finish == FOIL, note=note or None
-    )
+    try:
+        given = _attributes(condition, language, location, tags)
+        if holding:  # exactly these copies: a blank location or tags is none, not any
+            given = given._replace(location=given.location or "", tags=given.tags or "")
+        item = f"{card.code} x{_count(count)}"
+        changes = site.library(request).change(
+            op, [item], selector=given, foil=finish == FOIL, note=note or None
+        )
+    except CardbaseError as refused:
+        if wants_json(request) or holding or op != "add":  # no boxes to correct: the line
+            raise
+        sent = {"count": count, "finish": finish, "condition": condition or "",
+                "language": language or "", "location": location or "", "tags": tags or "",
+                "note": note or ""}  # fmt: skip
+        return _shown(request, str(card.code), {"refused": refused.said("web"), **sent}, 400)
     message = "; ".join(change.describe() for change in changes) or "Nothing changed."
     return redirect(card_url(card), message)
 

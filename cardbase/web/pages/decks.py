@@ -25,7 +25,7 @@ from cardbase.limits import MAX_DECK_FILE
 from cardbase.text import plural
 from cardbase.web.faces import Chart, cost_curve
 from cardbase.web.pages.queries import SearchForm, read_form, run_search
-from cardbase.web.site import Site, is_htmx, partial, render, site_of
+from cardbase.web.site import Site, is_htmx, partial, render, site_of, wants_json
 
 router = APIRouter()
 RESULTS = 30  # cards beside the deck: the search narrows them
@@ -118,13 +118,21 @@ def deck_page(request: Request) -> Response:
 
     site = site_of(request)
     name = request.query_params.get("open", "")
+    unopened = None
     with site.connect(request) as conn:
         text, fmt = "", None
-        if name:
-            saved = find_deck(conn, name)
-            text, fmt, name = deck_text(conn, saved_placed(conn, saved)), saved.format, saved.name
+        try:
+            if name:
+                saved = find_deck(conn, name)
+                text = deck_text(conn, saved_placed(conn, saved))
+                fmt, name = saved.format, saved.name
+        except CardbaseError as refused:  # an old link: the builder, saying so above the list
+            if wants_json(request):
+                raise
+            unopened, name = refused.said("web"), ""
         shown = panel(conn, read_state(site, text, fmt, None, False, name))
-    return render(request, "deck.html", page_context(request, shown))
+    context = {**page_context(request, shown), "unopened": unopened}
+    return render(request, "deck.html", context, 404 if unopened else 200)
 
 
 @router.get("/deck/results", response_class=HTMLResponse)

@@ -68,8 +68,13 @@ async def plan(
     """The dry run, bad rows listed rather than refused, so the plan shows them all."""
     site = site_of(request)
     chosen = _mode(mode)
-    token, path = await uploads.keep(site.uploads, file)
-    context = await run_in_threadpool(_import, request, site, path, chosen, sheet, True, True)
+    try:
+        token, path = await uploads.keep(site.uploads, file)
+        context = await run_in_threadpool(_import, request, site, path, chosen, sheet, True, True)
+    except CardbaseError as refused:  # said above the upload form, to choose another file
+        if wants_json(request):
+            raise
+        return _page(request, {"unread": refused.said("web"), "mode": chosen, "sheet": sheet}, 400)
     context.update(token=token, mode=chosen, sheet=sheet, name=path.name)
     return _page(request, context)
 

@@ -10,10 +10,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, File, Request, UploadFile
 from fastapi.responses import HTMLResponse, Response
 
+from cardbase.errors import CardbaseError
 from cardbase.limits import MAX_COUNT, MAX_SERIES
 from cardbase.trades import Rules
 from cardbase.web import uploads
-from cardbase.web.site import render, site_of
+from cardbase.web.site import render, site_of, wants_json
 
 router = APIRouter()
 
@@ -64,6 +65,11 @@ async def match_file(request: Request, file: Annotated[UploadFile, File()]) -> R
                     "with": path.name, "problems": theirs.problems}  # fmt: skip
 
     context = _lobby(request, rules)
-    with uploads.as_uploaded(path):
-        context.update(await run_in_threadpool(matched))
+    try:
+        with uploads.as_uploaded(path):
+            context.update(await run_in_threadpool(matched))
+    except CardbaseError as refused:  # said by the upload, to choose another file
+        if wants_json(request):
+            raise
+        return render(request, "trades.html", {**context, "unread": refused.said("web")}, 400)
     return render(request, "trades.html", context)
