@@ -297,3 +297,18 @@ def test_a_question_the_deck_cannot_answer_is_said_in_place(
         "/deck/odds", {"deck": PLAYED, "format": "free-realms", **fields}, htmx=True
     )
     assert said in text_of(answer.text) and "--" not in text_of(answer.text)
+
+
+def test_a_deck_code_pasted_in_the_list_opens_as_its_cards(
+    pages: Pages, run: Run, tmp_path: Path
+) -> None:
+    deck = tmp_path / "deck.txt"
+    deck.write_text(PLAYED)
+    code = run("deck", "code", str(deck)).stdout.strip()
+    opened = pages.post("/deck/update", {"deck": f"  {code}\n", "format": "free-realms"}, htmx=True)
+    assert opened.status_code == 200
+    assert "Opened the deck code: 8 cards" in text_of(opened.text)
+    # as a saved deck opens: by code where a name has several printings
+    assert deck_text_of(opened.text) == "Main:\n3 1 C 14\n2 Mistfen Bog\n3 Undead Drummer\n"
+    damaged = pages.post("/deck/update", {"deck": code[:-3], "format": "free-realms"}, htmx=True)
+    assert damaged.status_code == 400 and "code" in error_of(damaged.text)

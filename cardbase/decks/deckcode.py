@@ -83,6 +83,17 @@ def _varint(out: bytearray, value: int) -> None:
             return
 
 
+def looks_like_code(text: str) -> bool:
+    """A text that is one deck code and nothing else (pasted where a list is typed)."""
+    stripped = text.strip()
+    return (
+        stripped.startswith(PREFIX)
+        and len(stripped) <= MAX_CODE
+        and stripped.isprintable()
+        and not any(ch.isspace() for ch in stripped)
+    )
+
+
 def decode(text: str) -> tuple[str, list[CodedCard]]:
     """The game and cards of a code, or one line saying what is wrong with it."""
     cleaned = "".join(text.split())

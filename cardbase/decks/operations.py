@@ -158,24 +158,34 @@ def save_code(
 ) -> tuple[SavedDeck, Format]:
     """Save the deck a code holds under `name`, in `format_key`, else its game's first
     format; every card must be in this database's catalogue."""
+    with db.reading() as conn:
+        game, placed = placed_of_code(conn, code, "Nothing was saved")
+    fmt = get_format(format_key) if format_key else first_format(game)
+    if fmt.game != game:
+        raise CardbaseError(f"the code holds a {game} deck; the format {fmt.key} is {fmt.game}'s")
+    return save_deck(db, name, fmt.key, placed, replace=replace), fmt
+
+
+def first_format(game: str) -> Format:
+    """The format a deck of `game` is checked by when none is named."""
+    return next(f for f in FORMATS.values() if f.game == game)
+
+
+def placed_of_code(conn: Connection, code: str, unchanged: str) -> tuple[str, list[Placed]]:
+    """The game and the cards a deck code holds; every card must be in this database's
+    catalogue, else the error says which and ends with `unchanged` (what was not done)."""
     from cardbase.decks.deckcode import decode
 
     game, cards = decode(code)
-    fmt = get_format(format_key) if format_key else next(
-        f for f in FORMATS.values() if f.game == game
-    )  # fmt: skip
-    if fmt.game != game:
-        raise CardbaseError(f"the code holds a {game} deck; the format {fmt.key} is {fmt.game}'s")
     sections: dict[str, list[tuple[int, str]]] = defaultdict(list)
     for card in sorted(cards, key=lambda c: (c.section != MAIN, c.section, c.code)):
         sections[card.section].append((card.copies, str(card.code)))
     deck = parse_deck_text(format_deck(dict(sections)), "the deck code")
-    with db.reading() as conn:
-        placed, problems = place(conn, deck, game)
+    placed, problems = place(conn, deck, game)
     if problems:
         listed = "; ".join(first_few([p.message for p in problems], SHOWN_PROBLEMS))
-        raise CardbaseError(f"the deck code: {listed}. Nothing was saved")
-    return save_deck(db, name, fmt.key, placed, replace=replace), fmt
+        raise CardbaseError(f"the deck code: {listed}. {unchanged}")
+    return game, placed
 
 
 def deck_odds(

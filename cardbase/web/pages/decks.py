@@ -17,6 +17,7 @@ from cardbase.catalog.names import NameResolver
 from cardbase.db.engine import Connection
 from cardbase.decks import builder, editing
 from cardbase.decks.check import DeckReport, DeckStats, check_deck, deck_stats, get_format, place
+from cardbase.decks.deckcode import looks_like_code
 from cardbase.decks.formats import FORMATS, Placed
 from cardbase.decks.lists import parse_deck_text
 from cardbase.errors import CardbaseError
@@ -159,6 +160,8 @@ def update(
     site = site_of(request)
     state = read_state(site, deck, format_, players, owned, name)
     with site.connect(request) as conn:
+        if looks_like_code(state.text):
+            return respond(request, _opened_code(conn, state))
         text, card = state.text, None
         if add:
             card = NameResolver(conn).card(add)
@@ -171,6 +174,19 @@ def update(
         if card is not None:
             shown = shown._replace(toast=toast(shown.placed, card, "Added" if add else ""))
         return respond(request, shown, bool(add or line))
+
+
+def _opened_code(conn: Connection, state: DeckState) -> Panel:
+    """A deck code pasted in the list (`deck code`'s, from a chat): its cards, as a list."""
+    from cardbase.decks.operations import first_format, placed_of_code
+    from cardbase.decks.saved import deck_text
+
+    game, placed = placed_of_code(conn, state.text.strip(), "The list was left as pasted")
+    if get_format(state.format).game != game:
+        state = state._replace(format=first_format(game).key)
+    copies = sum(p.line.copies for p in placed)
+    note = f"Opened the deck code: {plural(copies, 'card')}"
+    return panel(conn, state._replace(text=deck_text(conn, placed)), [note])
 
 
 def _card_on(conn: Connection, text: str, line: int, format_: str) -> Card | None:
