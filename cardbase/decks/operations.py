@@ -158,11 +158,14 @@ def save_code(
 ) -> tuple[SavedDeck, Format]:
     """Save the deck a code holds under `name`, in `format_key`, else its game's first
     format; every card must be in this database's catalogue."""
-    with db.reading() as conn:
-        game, placed = placed_of_code(conn, code, "Nothing was saved")
+    from cardbase.decks.deckcode import decode
+
+    game = decode(code)[0]  # its game first: a wrong format is said before any card
     fmt = get_format(format_key) if format_key else first_format(game)
     if fmt.game != game:
         raise CardbaseError(f"the code holds a {game} deck; the format {fmt.key} is {fmt.game}'s")
+    with db.reading() as conn:
+        _game, placed = placed_of_code(conn, code, "Nothing was saved")
     return save_deck(db, name, fmt.key, placed, replace=replace), fmt
 
 
