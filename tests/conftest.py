@@ -54,6 +54,17 @@ def database_templates(
 
 
 @pytest.fixture(autouse=True)
+def _nothing_left_to_tell() -> Iterator[None]:
+    """A test starts with nothing pending to tell (`cardbase.notices`): what a library call
+    in the test before had to say is not printed by this test's command."""
+    from cardbase import notices
+
+    notices.take()
+    yield
+    notices.take()
+
+
+@pytest.fixture(autouse=True)
 def _no_user_database(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:

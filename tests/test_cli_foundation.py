@@ -389,3 +389,13 @@ def test_a_player_count_below_one_is_bad_input(run: Run, tmp_path: Path) -> None
     result = run("deck", "check", str(deck), "--players", "0")
     assert result.exit_code == 2
     assert "0 is not in the range x>=1" in result.output
+
+
+def test_the_first_command_says_once_where_the_new_database_is(tmp_path: Path) -> None:
+    path = tmp_path / "cards.db"
+    run = Run(path)
+    first = run("search", "chugawug")
+    assert first.exit_code == 0 and "Chugawug Cook" in first.stdout
+    told = [line for line in first.stderr.splitlines() if "a new database" in line]
+    assert len(told) == 1 and str(path) in told[0] and "--db FILE or CARDBASE_DB" in told[0]
+    assert "a new database" not in run("search", "chugawug").stderr

@@ -127,8 +127,22 @@ def _ready(path: Path, opener: Opener) -> Connection:
             raise _read_only(path, "it needs creating or upgrading")
     from cardbase.db import schema
 
+    fresh = not existing_file(path)
     schema.prepare(path, opener)
-    return connect(path)
+    conn = connect(path)
+    if fresh:  # made by whatever command came first: the user did not ask where
+        _tell_created(conn, path)
+    return conn
+
+
+def _tell_created(conn: Connection, path: Path) -> None:
+    from cardbase import notices
+
+    cards = conn.execute("SELECT count(*) FROM card").fetchone()[0]
+    notices.tell(
+        f"a new database at {path}, with the {cards:,} cards of the bundled catalogue; "
+        "--db FILE or CARDBASE_DB=FILE chooses another"
+    )
 
 
 def create_database(location: Location, opener: Opener, catalogue: Path) -> None:
