@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import generate
 from client import bench_client
+from datasette_peer import bench_datasette
 from decks import bench_deck_typos, bench_decks, bench_desk
 from harness import (
     BIN,
@@ -44,6 +45,7 @@ from harness import (
     run_command,
     tool,
 )
+from keystrokes import bench_keystrokes
 from peers import BARE_SEARCH, EXPORT_FLOOR, OPENPYXL_READ, PANDAS_READ
 from postgres import bench_postgres
 from web import bench_web
@@ -308,6 +310,8 @@ BENCHMARKS: dict[str, Callable[[Context], Iterator[Row]]] = {
     "writes": bench_one_card,
     "undo": bench_undo_import,
     "web": lambda ctx: bench_web(ctx, QUERIES),
+    "web-typing": bench_keystrokes,
+    "web-datasette": bench_datasette,
     "postgres": lambda ctx: bench_postgres(ctx, QUERIES),
     "client": bench_client,
 }
