@@ -96,16 +96,47 @@ class DatabaseError(CardbaseError):
     """A database file that is not ours, is damaged, or was made by a newer cardbase."""
 
 
+class Suggestion(str):
+    """A hint that is a correction ("Did you mean chaos?"): said as the hint it is, and
+    carrying the text to put in place of the error's span, so a page can offer the
+    corrected query as a link to run."""
+
+    replacement: str
+
+    def __new__(cls, said: str, replacement: str) -> Suggestion:
+        hint = super().__new__(cls, said)
+        hint.replacement = replacement
+        return hint
+
+
 class QueryError(CardbaseError):
-    """A search query that cannot be understood; knows where in the query the problem is."""
+    """A search query that cannot be understood; knows where in the query the problem is.
+
+    `incomplete`: the text ended where the query needed more (a quote or a '(' never closed,
+    `cost>` with no value yet, a value that is the start of a known one), so typing on can
+    mend it; every other error is wrong whatever follows it."""
 
     def __init__(
-        self, message: str, query: str, start: int, end: int, hint: str | Remedy | None = None
+        self,
+        message: str,
+        query: str,
+        start: int,
+        end: int,
+        hint: str | Remedy | None = None,
+        *,
+        incomplete: bool = False,
     ) -> None:
         super().__init__(message, hint)
         self.query = query
         self.start = max(0, min(start, len(query)))
         self.end = max(self.start + 1, min(end, len(query) + 1))
+        self.incomplete = incomplete
+
+    def corrected(self) -> str | None:
+        """The query with its hint's correction in place of the problem, if it has one."""
+        if not isinstance(self.hint, Suggestion):
+            return None
+        return self.query[: self.start] + self.hint.replacement + self.query[self.end :]
 
     def said(self, face: Face = "cli") -> str:
         """The message, then the query with a caret under the problem: all of a short query,

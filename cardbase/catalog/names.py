@@ -204,6 +204,10 @@ class NameResolver:
             ]
         return known
 
+    def close_names(self, text: str) -> list[str]:
+        """The closest names alone, best first: for a link that searches one of them."""
+        return list(self._close_names().search(" ".join(text.split())))
+
     def _close_names(self) -> CloseNames:
         """Read once, on the first name that fails; a command whose names all match exactly
         (most of them) never imports the search. The names are in catalogue order either way."""

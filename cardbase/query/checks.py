@@ -11,6 +11,7 @@ printed `1 U 132`) is searched as the card it names, as `show` and `code` find i
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 from cardbase.db import tables
 from cardbase.db.engine import Connection
@@ -25,13 +26,22 @@ _TESTS: dict[str, Callable[[int, int], bool]] = {
 }
 
 
+class Note(NamedTuple):
+    """A warning: `said` as the command line prints it; `message` without the correction,
+    which a page offers as a link instead (`fix`, where there is one)."""
+
+    said: str
+    message: str
+    fix: q.Fix | None = None
+
+
 class _Checker:
     """One walk over a query with one connection: the catalogue's series are read once, and
     only when a series term asks."""
 
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
-        self.notes: list[str] = []
+        self.notes: list[Note] = []
         self._series: list[int] | None = None
 
     def series(self) -> list[int]:
@@ -40,10 +50,10 @@ class _Checker:
             self._series = sorted(row[0] for row in rows)
         return self._series
 
-    def note(self, message: str, negated: bool, shown: str) -> None:
-        if negated:
-            message += f" (-{shown} excludes nothing)"
-        self.notes.append(message)
+    def note(self, message: str, negated: bool, shown: str, fix: q.Fix | None = None) -> None:
+        excludes = f" (-{shown} excludes nothing)" if negated else ""
+        said = f"{message}; did you mean {fix.shown}?" if fix else message
+        self.notes.append(Note(said + excludes, message + excludes, fix))
 
     def walk(self, node: q.Node, negated: bool = False) -> q.Node:
         if isinstance(node, q.And | q.Or):
@@ -52,7 +62,7 @@ class _Checker:
         if isinstance(node, q.Not):
             return q.Not(self.walk(node.child, not negated))
         if isinstance(node, q.Empty):
-            self.note(node.reason, negated, node.shown)
+            self.note(node.why, negated, node.shown, node.fix)
         elif isinstance(node, q.Compare | q.Range) and node.field.name == "series":
             self.check_series(node, negated)
         elif isinstance(node, q.CodeIs):
@@ -97,15 +107,22 @@ class _Checker:
             )
             return node
         right = CollectorCode(node.series, rows[0][0], node.number)
-        self.notes.append(
+        said = (
             f"{code}: card {code.number} of series {code.series} is {right.rarity_name}, "
             f"not {code.rarity_name}; searching for {right} ({rows[0][1]})"
         )
+        self.notes.append(Note(said, said))
         return node._replace(rarity=right.rarity)
 
 
 def check(conn: Connection, query: q.Query) -> tuple[q.Query, list[str]]:
     """The query to run (codes with a wrong rarity letter put right) and what to warn of."""
+    query, notes = check_notes(conn, query)
+    return query, [note.said for note in notes]
+
+
+def check_notes(conn: Connection, query: q.Query) -> tuple[q.Query, list[Note]]:
+    """`check`, with each warning's correction apart from its words."""
     if query.root is None:
         return query, []
     checker = _Checker(conn)

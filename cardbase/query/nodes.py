@@ -126,12 +126,32 @@ class Range(NamedTuple):
         return f"{self.field.name}:{low}..{high}"
 
 
+class Fix(NamedTuple):
+    """A correction of a value as typed: `replacement` in place of `start:end` of the query
+    text (`option` None) or of that plain option's value; `shown` is the corrected term."""
+
+    option: str | None
+    start: int
+    end: int
+    replacement: str
+    shown: str
+
+    def applied(self, text: str) -> str:
+        return text[: self.start] + self.replacement + text[self.end :]
+
+
 class Empty(NamedTuple):
     """A term that no card can match, kept as typed (cost:4..2, r:p..c): it matches nothing,
-    as it says, and `reason` is the warning `cardbase.query.checks` gives for it."""
+    as it says, and `why` is the warning `cardbase.query.checks` gives for it, with `fix`
+    (the range the right way round) where there is one."""
 
     shown: str
-    reason: str
+    why: str
+    fix: Fix | None = None
+
+    @property
+    def reason(self) -> str:
+        return f"{self.why}; did you mean {self.fix.shown}?" if self.fix else self.why
 
     def clause(self, engine: Engine) -> Clause:
         return "0", []

@@ -19,11 +19,19 @@ from typing import NamedTuple
 
 from cardbase.catalog.cards import name_key
 from cardbase.codes import looks_like_code
-from cardbase.errors import QueryError, Remedy, shorten
+from cardbase.errors import QueryError, Remedy, Suggestion, shorten
 from cardbase.fields import FIELD_BY_NAME, NEGATED_ALIASES, NOT_IN_DATA
 from cardbase.limits import MAX_NESTING, MAX_QUERY_CHARS, MAX_TERMS
 from cardbase.query import nodes as q
-from cardbase.query.terms import Span, build_term, code_term, regex, text_match, unreadable
+from cardbase.query.terms import (
+    Span,
+    build_term,
+    code_term,
+    may_continue,
+    regex,
+    text_match,
+    unreadable,
+)
 from cardbase.similar import closest
 
 _FIELD_TERM = re.compile(r"([A-Za-z]+)(>=|<=|!=|:|=|>|<)(.*)", re.DOTALL)
@@ -54,8 +62,11 @@ class Tokenizer:
         self.pos = 0
         self.tokens: list[Token] = []
 
-    def error(self, message: str, start: int, end: int | None = None) -> QueryError:
-        return QueryError(message, self.text, start, end if end is not None else start + 1)
+    def error(
+        self, message: str, start: int, end: int | None = None, incomplete: bool = False
+    ) -> QueryError:
+        end = end if end is not None else start + 1
+        return QueryError(message, self.text, start, end, incomplete=incomplete)
 
     def run(self) -> list[Token]:
         text = self.text
@@ -73,7 +84,9 @@ class Tokenizer:
                 self.pos += 1
                 if self.pos >= len(text) or text[self.pos].isspace():
                     raise self.error(
-                        "'-' must stand right before what it excludes, e.g. -s:chaos", start
+                        "'-' must stand right before what it excludes, e.g. -s:chaos",
+                        start,
+                        incomplete=not text[self.pos :].strip(),
                     )
                 self.tokens.append(Token(T.NEG, ch, start, self.pos))
             elif ch == '"':
@@ -84,7 +97,11 @@ class Tokenizer:
                 value = self._quoted() if text[self.pos : self.pos + 1] == '"' else self._word()
                 value = value.replace('"', "")  # card names have no double quotes
                 if not value.strip():
-                    raise self.error('expected a card name after !, e.g. !"Chugawug Cook"', start)
+                    raise self.error(
+                        'expected a card name after !, e.g. !"Chugawug Cook"',
+                        start,
+                        incomplete=not text[self.pos :].strip(),
+                    )
                 self.tokens.append(Token(T.EXACT, value, start, self.pos))
             elif ch == "/":
                 value = self._regex()
@@ -105,6 +122,7 @@ class Tokenizer:
                 'this quote is never closed; add a " (or remove this one)',
                 self.pos,
                 len(self.text),
+                incomplete=True,
             )
         value = self.text[self.pos + 1 : close]
         self.pos = close + 1
@@ -121,7 +139,7 @@ class Tokenizer:
                 self.pos = i + 1
                 return self.text[start + 1 : i]
             i += 1
-        raise self.error("this /regex/ has no closing /", start, len(self.text))
+        raise self.error("this /regex/ has no closing /", start, len(self.text), incomplete=True)
 
     def _word(self) -> str:
         """A word, which may hold a quoted or /regex/ value after field: (name:"a b")."""
@@ -149,6 +167,8 @@ class Parser:
     """A recursive-descent parser, held to `MAX_NESTING` and `MAX_TERMS` so that Python's
     recursion and SQLite's expression depth never run out whatever the query."""
 
+    option: str | None = None  # what it reads is query text, not a plain option's value
+
     def __init__(self, text: str) -> None:
         self.text = text
         if len(text) > MAX_QUERY_CHARS:
@@ -165,11 +185,21 @@ class Parser:
         self.terms = 0
 
     def error(
-        self, message: str, token: Token | Span | None = None, hint: str | Remedy | None = None
+        self,
+        message: str,
+        token: Token | Span | None = None,
+        hint: str | Remedy | None = None,
+        incomplete: bool = False,
     ) -> QueryError:
         if token is None:
-            return QueryError(message, self.text, len(self.text), len(self.text) + 1, hint)
-        return QueryError(message, self.text, token.start, token.end, hint)
+            start, end = len(self.text), len(self.text) + 1
+        else:
+            start, end = token.start, token.end
+        return QueryError(message, self.text, start, end, hint, incomplete=incomplete)
+
+    def at_end(self, token: Token) -> bool:
+        """`token` is the last of the text: what it lacks may still be typed after it."""
+        return self.peek() is None and not self.text[token.end :].strip()
 
     def peek(self) -> Token | None:
         return self.tokens[self.index] if self.index < len(self.tokens) else None
@@ -193,7 +223,7 @@ class Parser:
             or_tokens.append(self.take())
             following = self.peek()
             if following is None or following.kind in (T.OR, T.RPAREN):
-                raise self.error("expected a term after 'or'", token)
+                raise self.error("expected a term after 'or'", token, incomplete=following is None)
             children.append(self.and_expr(top))
         if len(children) == 1:
             return children[0]
@@ -237,7 +267,7 @@ class Parser:
     def negation(self, token: Token) -> q.Node | None:
         following = self.peek()
         if following is None or following.kind in (T.OR, T.RPAREN, T.AND):
-            raise self.error("expected a term after '-'", token)
+            raise self.error("expected a term after '-'", token, incomplete=following is None)
         child = self.unary(top=False)
         return q.Not(child) if child is not None else None
 
@@ -245,7 +275,7 @@ class Parser:
         inner = self.or_expr(top=False)
         closing = self.peek()
         if closing is None:
-            raise self.error("this '(' is never closed; add a ')'", token)
+            raise self.error("this '(' is never closed; add a ')'", token, incomplete=True)
         self.take()
         if inner is None:
             raise self.error("empty parentheses", token)
@@ -278,8 +308,15 @@ class Parser:
             raise QueryError(message, self.text, token.start, name_end, hint)
         value_span = Span(name_end + len(op), token.end)
         if not value:
-            raise self.error(f"expected a value after '{shorten(name)}{op}'", token)
-        node = build_term(field, op, value, value_span, self)
+            raise self.error(
+                f"expected a value after '{shorten(name)}{op}'", token,
+                incomplete=self.at_end(token),
+            )  # fmt: skip
+        try:
+            node = build_term(field, op, value, value_span, self)
+        except QueryError as exc:
+            exc.incomplete = exc.incomplete or (self.at_end(token) and may_continue(field, value))
+            raise
         if key in NEGATED_ALIASES and not isinstance(node, q.Sort):
             node = q.Not(node)  # not:foil is -is:foil
         if isinstance(node, q.Sort):
@@ -307,10 +344,10 @@ def unknown_field(name: str) -> tuple[str, str | Remedy]:
     close = closest(key, [*FIELD_BY_NAME, *NEGATED_ALIASES])
     if close is None:
         close = next((k for k in sorted(FIELD_BY_NAME) if k.startswith(key) and len(key) > 1), None)
-    hint = ""
-    if close in NEGATED_ALIASES:
-        hint = f"Did you mean {close}:? "
-    elif close is not None:
-        canonical = FIELD_BY_NAME[close].name
-        hint = f"Did you mean {close if close == canonical else f'{close} ({canonical})'}? "
-    return f"unknown field '{shorten(name)}'", f"{hint}Fields: {', '.join(known)}"
+    message, fields = f"unknown field '{shorten(name)}'", f"Fields: {', '.join(known)}"
+    if close is None:
+        return message, fields
+    canonical = FIELD_BY_NAME[close].name if close in FIELD_BY_NAME else close
+    shown = f"{close}:" if close in NEGATED_ALIASES else close
+    shown = shown if close == canonical else f"{close} ({canonical})"
+    return message, Suggestion(f"Did you mean {shown}? {fields}", close)

@@ -18,6 +18,10 @@ class Span(NamedTuple):
 class Errors(Protocol):
     """What makes an error about a span of the text being read (the parser, or an option)."""
 
+    @property
+    def option(self) -> str | None:
+        """The plain option whose value is read; None for query text."""
+
     def error(
         self, message: str, at: Span | None = None, hint: str | Remedy | None = None
     ) -> QueryError: ...

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from cardbase import fields
 from cardbase.codes import parse_code
 from cardbase.db import tables
-from cardbase.errors import CardbaseError, CodeError, QueryError, Remedy, shorten
+from cardbase.errors import CardbaseError, CodeError, QueryError, Remedy, Suggestion, shorten
 from cardbase.fields import FIELD_BY_NAME, CardField, Kind
 from cardbase.fieldtypes import GEM_COLOURS
 from cardbase.limits import MAX_QUERY_CHARS, MAX_QUERY_NUMBER
@@ -134,11 +134,23 @@ def build_number(field: CardField, op: str, value: str, at: Span, errors: Errors
             shown = f"{field.name}:{low}..{high}"
             return q.Empty(
                 shown,
-                f"{shown} is an empty range ({low} is more than {high}), so no card matches; "
-                f"did you mean {field.name}:{high}..{low}?",
+                f"{shown} is an empty range ({low} is more than {high}), so no card matches",
+                _fix(errors, at, f"{high}..{low}", field),
             )
         return q.Range(field, low, high)
     return q.Compare(field, "=" if op == ":" else op, _number(value, at, errors))
+
+
+def suggestion(replacement: str, value: str, at: Span, shown: str | None = None) -> str:
+    """ "Did you mean ...?" for a value: a `Suggestion` that can replace the value where the
+    error's span is the value as typed (not a part of it, nor inside quotes)."""
+    said = f"Did you mean {shown or replacement}?"
+    return Suggestion(said, replacement) if at.end - at.start == len(value) else said
+
+
+def _fix(errors: Errors, at: Span, replacement: str, field: CardField) -> q.Fix:
+    """The value at `at` corrected to `replacement`, in the text `errors` reads."""
+    return q.Fix(errors.option, at.start, at.end, replacement, f"{field.name}:{replacement}")
 
 
 def _rarity_letter(value: str, at: Span, errors: Errors) -> str:
@@ -150,7 +162,7 @@ def _rarity_letter(value: str, at: Span, errors: Errors) -> str:
     raise errors.error(
         f"unknown rarity '{shorten(value)}'",
         at,
-        f"Did you mean {close}?" if close else "Use c, u, r, e, p, s or a rarity's name",
+        suggestion(close, value, at) if close else "Use c, u, r, e, p, s or a rarity's name",
     )
 
 
@@ -197,16 +209,16 @@ def _empty_rarity_range(
         return q.Empty(
             shown,
             f"{name} cards have no place in the rarity order "
-            f"{' < '.join(fields.RANKED_RARITIES)}, so {shown} matches no card; "
-            f"use {field.name}:{outside[0].lower()}",
+            f"{' < '.join(fields.RANKED_RARITIES)}, so {shown} matches no card",
+            _fix(errors, at, outside[0].lower(), field),
         )
     ranks = [fields.RARITY_LETTERS.index(letter) for letter in (low, high)]
     if ranks[0] > ranks[1]:
         return q.Empty(
             shown,
             f"{shown} is an empty range ({fields.RARITY_NAMES[low]} is above "
-            f"{fields.RARITY_NAMES[high]}), so no card matches; "
-            f"did you mean {field.name}:{high.lower()}..{low.lower()}?",
+            f"{fields.RARITY_NAMES[high]}), so no card matches",
+            _fix(errors, at, f"{high.lower()}..{low.lower()}", field),
         )
     return None
 
@@ -222,7 +234,7 @@ def build_choice(field: CardField, op: str, value: str, at: Span, errors: Errors
     chosen = folded.get(word) or (matches[0] if len(matches) == 1 else None)
     if chosen is None:
         close = closest(word, list(folded))
-        hint = f"Did you mean {close}?" if close else f"Choose from {', '.join(folded)}"
+        hint = suggestion(close, value, at) if close else f"Choose from {', '.join(folded)}"
         raise errors.error(f"unknown {field.name} '{shorten(value)}'", at, hint)
     return q.Choice(field, None if chosen == fields.NO_SPHERE else chosen)
 
@@ -253,7 +265,11 @@ def build_flag(field: CardField, op: str, value: str, at: Span, errors: Errors) 
     word = value.lower()
     if op != ":" or word not in fields.FLAGS:
         close = closest(word, list(fields.FLAGS))
-        hint = f"Did you mean is:{close}?" if close else f"Use one of {', '.join(fields.FLAGS)}"
+        hint = (
+            suggestion(close, value, at, f"is:{close}")
+            if close
+            else f"Use one of {', '.join(fields.FLAGS)}"
+        )
         raise errors.error(f"unknown is:{shorten(value)}", at, hint)
     return q.Flag(word)
 
@@ -269,9 +285,61 @@ def build_sort(field: CardField, op: str, value: str, at: Span, errors: Errors) 
     name = known.name if known else key
     if name not in fields.SORT_KEYS:
         close = closest(key, list(fields.SORT_KEYS))
-        hint = f"Did you mean {close}?" if close else f"Sort by {', '.join(fields.SORT_KEYS)}"
+        sign = "-" if descending else ""
+        hint = (
+            suggestion(f"{sign}{close}", value, at, close)
+            if close
+            else f"Sort by {', '.join(fields.SORT_KEYS)}"
+        )
         raise errors.error(f"cannot sort by '{shorten(key)}'", at, hint)
     return q.Sort(name, descending)
+
+
+_PARTIAL_NUMBERS = re.compile(r"-?[0-9]*(\.\.?-?[0-9]*)?")
+_PARTIAL_TAG = re.compile(r"[a-z]{2}[-_][a-z]{0,3}")
+
+
+def _vocabulary(field: CardField) -> list[str]:
+    """The words a value of `field` may be (or start with), for `may_continue`."""
+    if field.kind is Kind.NUMBER:
+        return [f.name for f in FIELD_BY_NAME.values() if f.kind is Kind.NUMBER]
+    if field.kind is Kind.RARITY:
+        return [word.lower() for pair in fields.RARITY_NAMES.items() for word in pair]
+    if field.kind is Kind.CHOICE:
+        return [choice.lower() for choice in field.choices] + list(CHOICE_SYNONYMS)
+    if field.kind is Kind.FLAG:
+        return list(fields.FLAGS)
+    if field.kind is Kind.GEM:
+        return [name.lower() for name in GEM_COLOURS.values()]
+    if field.kind is Kind.SORT:
+        return list(fields.SORT_KEYS)
+    if field.kind is Kind.CONDITION:
+        from cardbase.collection.attributes import CONDITION_NAMES, CONDITION_SYNONYMS
+
+        return [*CONDITION_SYNONYMS, *(name.lower() for name in CONDITION_NAMES.values())]
+    if field.kind is Kind.LANGUAGE:
+        from cardbase.collection.languages import ISO_639_1
+
+        return [*ISO_639_1, *(name.lower() for names in ISO_639_1.values() for name in names)]
+    return []
+
+
+def may_continue(field: CardField, value: str) -> bool:
+    """Whether `value`, refused as it stands, is the start of one `field` takes: `cost:2.`
+    on its way to `cost:2..4`, `is:ow` to `is:owned`, `r:com` to `r:common`. Only for the
+    fields whose values are a known vocabulary; a word that starts no known one is wrong."""
+    value = _unquote(value)[0].lower()
+    if field.kind is Kind.NUMBER and _PARTIAL_NUMBERS.fullmatch(value):
+        return True
+    if field.kind is Kind.LANGUAGE and _PARTIAL_TAG.fullmatch(value):
+        return True  # pt- on its way to pt-BR
+    if field.kind is Kind.SORT:
+        value = value.removeprefix("-")
+    words = _vocabulary(field)
+    *ends, last = value.split("..") if field.kind is Kind.RARITY else [value]
+    return all(end in words for end in ends if end) and any(
+        word.startswith(last.rstrip(".")) for word in words
+    )
 
 
 BUILDERS: dict[Kind, Callable[[CardField, str, str, Span, Errors], q.Node | q.Sort]] = {
@@ -348,7 +416,8 @@ def option_node(field: CardField, value: str) -> q.Node:
         bad = unreadable(value)
         if bad:
             raise errors.error(bad[1], Span(bad[0], bad[0] + 1))
-        node = build_term(field, op, rest, Span(len(op), len(value)), errors)
+        start = len(op) if value.startswith(op) else 0  # ':' is the default, not typed
+        node = build_term(field, op, rest, Span(start, len(value)), errors)
     except QueryError as exc:
         raise CardbaseError(f"--{field.name} {shorten(value)}: {exc.message}", exc.hint) from None
     assert not isinstance(node, q.Sort)  # order: has no plain option; --sort is its own

@@ -11,8 +11,8 @@ from cardbase.collection.stats import collection_stats
 from cardbase.games import DEFAULT_GAME
 from cardbase.query import search as lib
 from cardbase.web.pages.queries import read_form, results_twin
-from cardbase.web.pages.search import count_line, search_context
-from cardbase.web.site import is_htmx, partial, redirect, render, site_of
+from cardbase.web.pages.search import count_line, results_answer, search_context
+from cardbase.web.site import redirect, render, site_of
 
 router = APIRouter()
 
@@ -21,8 +21,9 @@ router = APIRouter()
 def collection_page(request: Request) -> Response:
     context = search_context(request, "/collection", owned=True)
     status = 400 if context["query_error"] else 200
-    if is_htmx(request) and request.headers.get("hx-target") == "results":
-        return partial("_results.html", context, status)
+    answer = results_answer(request, context)
+    if answer is not None:
+        return answer
     site = site_of(request)
     context["next_undo"] = next(iter(site.library(request).history(1, undoable=True)), None)
     with site.connect(request) as conn:

@@ -10,10 +10,13 @@ from typing import Any, NamedTuple
 from cardbase.catalog.cards import Card
 from cardbase.db.engine import Connection
 from cardbase.fields import FLAGS, OPTION_FIELDS, SORT_KEYS, TABLE_FIELDS
+from cardbase.query import advice
 from cardbase.query import search as lib
+from cardbase.query.advice import Advice
 from cardbase.query.nodes import Query
 
 PAGE_SIZES = (25, 50, 100, 200)
+VIEWS = ("table", "gallery")  # the first is the default, which the URL leaves out
 DEFAULT_PAGE = 50
 MAX_PAGE = 1_000  # pages past it would make SQLite walk a million rows for one view
 
@@ -46,12 +49,14 @@ class SearchForm(NamedTuple):
     desc: bool
     page: int
     size: int
+    view: str = VIEWS[0]  # how the results are shown; the cards are the same either way
 
     def params(self) -> dict[str, Any]:
         """The form as URL parameters, so a link or bookmark repeats the search."""
         values: dict[str, Any] = {"q": self.text, **self.filters}
         values.update(sort=self.sort, desc="1" if self.desc else "", page=self.page)
         values["size"] = self.size if self.size != DEFAULT_PAGE else ""
+        values["view"] = self.view if self.view != VIEWS[0] else ""
         return {k: ("1" if v is True else v) for k, v in values.items() if v not in (None, "")}
 
     def query(self, owned: bool = False) -> Query:
@@ -74,9 +79,10 @@ def read_form(params: Mapping[str, str]) -> SearchForm:
         filters[flag] = params.get(flag) in ("1", "on", "true")
     size = _number(params.get("size"), DEFAULT_PAGE, 1, max(PAGE_SIZES))
     sort = (params.get("sort") or "").strip() or None
+    view = params.get("view") if params.get("view") in VIEWS else VIEWS[0]
     return SearchForm(
         (params.get("q") or "").strip(), filters, sort, params.get("desc") == "1",
-        _number(params.get("page"), 1, 1, MAX_PAGE), size,
+        _number(params.get("page"), 1, 1, MAX_PAGE), size, str(view),
     )  # fmt: skip
 
 
@@ -85,11 +91,13 @@ class Results(NamedTuple):
     page: int
     more: bool  # a next page exists
     total: int | None  # None until counted (`count_matches`)
+    warnings: list[Advice]  # what `cardbase search` warns of, with the links it suggests
 
     def to_dict(self) -> dict[str, Any]:
         """The page's JSON twin: its cards as `cardbase search -o json` gives them."""
         return {"cards": [card.to_dict() for card in self.cards], "page": self.page,
-                "more": self.more, "total": self.total}  # fmt: skip
+                "more": self.more, "total": self.total,
+                "warnings": [warning.to_dict() for warning in self.warnings]}  # fmt: skip
 
 
 def results_twin(context: Mapping[str, Any]) -> Callable[[], Any]:
@@ -98,7 +106,9 @@ def results_twin(context: Mapping[str, Any]) -> Callable[[], Any]:
 
     def twin() -> Any:
         if context["query_error"]:
-            return {"error": context["query_error"], "status": 400}
+            fix = context["query_fix"]
+            return {"error": context["query_error"], "status": 400,
+                    **({"suggestion": fix._asdict()} if fix else {})}  # fmt: skip
         results: Results = context["results"]
         return results.to_dict()
 
@@ -110,11 +120,15 @@ def run_search(conn: Connection, form: SearchForm, owned: bool = False) -> Resul
     every match is left to `count_matches` (the page asks for it once shown): on 100k cards
     it can cost as much again as the page, and the results need not wait for it."""
     first = (form.page - 1) * form.size
-    cards = lib.search(conn, form.query(owned), first + form.size + 1)[first:]
+    query, warned = advice.warnings(conn, form.query(owned), form.text, form.filters)
+    cards = lib.search(conn, query, first + form.size + 1)[first:]
     more = len(cards) > form.size
     total = first + len(cards) if not more and (cards or form.page == 1) else None
-    return Results(cards[: form.size], form.page, more, total)
+    if not cards and form.page == 1 and not owned and not warned:
+        warned = advice.no_match(conn, query)
+    return Results(cards[: form.size], form.page, more, total, warned)
 
 
 def count_matches(conn: Connection, form: SearchForm, owned: bool = False) -> int:
-    return lib.count(conn, form.query(owned))
+    query, _ = advice.warnings(conn, form.query(owned), form.text, form.filters)
+    return lib.count(conn, query)

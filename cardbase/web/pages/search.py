@@ -6,10 +6,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from cardbase.errors import QueryError
+from cardbase.query.advice import correction
 from cardbase.web.pages.queries import (
     COLUMNS,
     CONTROLS,
     PAGE_SIZES,
+    VIEWS,
     count_matches,
     read_form,
     results_twin,
@@ -27,21 +29,42 @@ def search_context(request: Request, path: str, owned: bool = False) -> dict[str
     context: dict[str, object] = {
         "form": form, "controls": CONTROLS, "columns": COLUMNS, "sizes": PAGE_SIZES,
         "path": path, "url": url, "results": None, "query_error": None, "owned_only": owned,
+        "query_fix": None, "incomplete": False, "views": VIEWS,
     }  # fmt: skip
     try:
         with site_of(request).connect(request) as conn:
             context["results"] = run_search(conn, form, owned)
     except QueryError as exc:
         context["query_error"] = exc.said("web")
+        context["query_fix"] = correction(exc, form.text)
+        context["incomplete"] = exc.incomplete
     return context
+
+
+def is_typing(request: Request) -> bool:
+    """A request that search-as-you-type sent when the typing paused (app.js marks it), not
+    one the person sent with Enter or the button."""
+    return is_htmx(request) and request.headers.get("x-cardbase-typing") == "1"
+
+
+def results_answer(request: Request, context: dict[str, object]) -> Response | None:
+    """The answer to an htmx request for the results alone: nothing (204, so the last
+    results stay) while a query still being typed is incomplete (`cost>`, a quote not yet
+    closed), else the results or the error. None: the request wants the whole page."""
+    if context["incomplete"] and is_typing(request):
+        return Response(status_code=204)
+    if is_htmx(request) and request.headers.get("hx-target") == "results":
+        return partial("_results.html", context, 400 if context["query_error"] else 200)
+    return None
 
 
 @router.get("/search", response_class=HTMLResponse)
 def search_page(request: Request) -> Response:
     context = search_context(request, "/search")
     status = 400 if context["query_error"] else 200
-    if is_htmx(request) and request.headers.get("hx-target") == "results":
-        return partial("_results.html", context, status)
+    answer = results_answer(request, context)
+    if answer is not None:
+        return answer
     return render(request, "search.html", context, status, twin=results_twin(context))
 
 

@@ -190,3 +190,14 @@ document.addEventListener("htmx:afterSettle", () => {
   if (!target.matches("a[href], button, input, select, textarea, [tabindex]")) target.setAttribute("tabindex", "-1");
   target.focus();
 });
+
+// ---- Search as you type (issue #29, the search gallery's work) ----
+// A search sent because the typing paused, not by Enter or the button, says so: the server
+// answers a query that is only unfinished so far (`cost>`, a quote not yet closed) with 204,
+// and htmx (base.html's config) leaves the last results in place instead of an error.
+document.addEventListener("htmx:configRequest", (event) => {
+  const cause = event.detail.triggeringEvent;
+  if (event.detail.verb === "get" && cause && cause.type === "input") {
+    event.detail.headers["X-Cardbase-Typing"] = "1";
+  }
+});
