@@ -154,7 +154,7 @@ class Empty(NamedTuple):
         return f"{self.why}; did you mean {self.fix.shown}?" if self.fix else self.why
 
     def clause(self, engine: Engine) -> Clause:
-        return "0", []
+        return "FALSE", []  # both engines: PostgreSQL takes no integer for a condition
 
     def describe(self) -> str:
         return self.shown
