@@ -154,7 +154,7 @@ class Empty(NamedTuple):
         return f"{self.why}; did you mean {self.fix.shown}?" if self.fix else self.why
 
     def clause(self, engine: Engine) -> Clause:
-        return "0", []
+        return "1 = 0", []  # a boolean, as PostgreSQL's WHERE needs (SQLite took a bare 0)
 
     def describe(self) -> str:
         return self.shown
