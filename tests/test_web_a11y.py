@@ -142,9 +142,9 @@ def _import_plan(page, tmp_path: Path) -> None:
     page.locator(".plan").wait_for()
 
 
-def _typed_search(text: str) -> Callable[[object, Path], None]:
+def _typed_search(text: str, start: str = "/search") -> Callable[[object, Path], None]:
     def visit(page, _tmp: Path) -> None:
-        page.goto("/search")
+        page.goto(start)
         page.fill("#q", text)
         page.wait_for_function(f"location.search.includes({text[:4]!r})")
 
@@ -159,6 +159,11 @@ STATES: dict[str, object] = {
     "search-query-error": "/search?q=sphere:chaoss",
     "search-no-match": "/search?q=zzzzzz",
     "search-filters-open": "/search?sphere=nature&owned=1",
+    "search-gallery": "/search?view=gallery",  # every sphere's frame, Heroes, owned copies
+    "search-gallery-typed": _typed_search("chug*", "/search?view=gallery"),
+    "search-warning": "/search?q=chug*%20cost:5..2",
+    "search-warning-names": "/search?q=chugawg",
+    "collection-gallery": "/collection?view=gallery",
     "card-nature-owned": "/card/1C14",
     "card-chaos": "/card/1U42",
     "card-machine": "/card/1E82",

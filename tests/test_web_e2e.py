@@ -137,6 +137,42 @@ def test_next_shows_the_top_of_the_next_page(page) -> None:
     assert "size=10" in page.url and "page=2" in page.url
 
 
+def test_gallery_and_back_keep_the_query_and_the_url(page, shots: Path) -> None:
+    """The Table/Gallery switch swaps the results and keeps the search; typing goes on in the
+    gallery; an unfinished query being typed leaves the cards in place, Enter says why."""
+    from playwright.sync_api import expect
+
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto("/search")
+    page.fill("#q", "chug*")
+    expect(page.locator("#count")).to_have_text("4 cards")
+    page.get_by_role("link", name="Gallery").click()
+    tiles = page.locator("ul.gallery li.tile")
+    expect(tiles).to_have_count(4)
+    expect(page).to_have_url(re.compile(r"q=chug.*view=gallery"))
+    expect(page.locator("#q")).to_have_value("chug*")
+    page.screenshot(path=str(shots / "search-gallery.png"), full_page=True)
+    page.fill("#q", "chug* s:nature")  # typing on stays in the gallery
+    expect(page).to_have_url(re.compile(r"s%3Anature.*view=gallery"))
+    expect(tiles).to_have_count(4)
+    page.fill("#q", "chug* s:nature cost>")  # unfinished: no error flashes, the cards stay
+    page.wait_for_timeout(1_000)
+    expect(page.locator("#results .error")).to_have_count(0)
+    expect(tiles).to_have_count(4)
+    page.press("#q", "Enter")  # asked for: the error, in the page
+    expect(page.locator("#results .error")).to_contain_text("expected a value after 'cost>'")
+    page.fill("#q", "chug*")
+    expect(tiles).to_have_count(4)
+    page.get_by_role("link", name="Table").click()
+    expect(page.locator("table.cards tbody tr")).to_have_count(4)
+    expect(page.locator("#q")).to_have_value("chug*")
+    assert "q=chug" in page.url and "view=" not in page.url, page.url
+    page.go_back()  # the gallery was a page of its own in the history
+    expect(tiles).to_have_count(4)
+    tiles.first.click()  # a tile opens its card
+    expect(page.locator("h1")).to_contain_text("Chugawug")
+
+
 def _deck(page) -> str:
     return page.input_value("#deck-text")
 

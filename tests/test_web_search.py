@@ -80,6 +80,13 @@ def test_the_view_switch_keeps_the_search_and_the_default_leaves_no_parameter(
     assert params_of(previous)["view"] == "gallery"
     assert '<input type="hidden" name="view" value="gallery" form="search-form">' in gallery
     assert 'name="view"' not in table
+    # No headers to click: the gallery offers the same sorts as links, the current one marked.
+    [cost] = links_named(gallery, "Cost ▼")
+    assert params_of(cost) == {"q": "chug*", "sort": "cost", "size": "2", "view": "gallery"}
+    [by_name] = links_named(gallery, "Name")
+    assert card_links(pages.get(by_name).text) == card_links(
+        pages.get("/search", params={"q": "chug*", "sort": "name", "size": "2"}).text
+    )
 
 
 def test_htmx_gets_the_gallery_as_the_results_region(pages: Pages) -> None:
