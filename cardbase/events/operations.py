@@ -418,12 +418,12 @@ def cut(db: Database, name: str) -> Paired:
             raise CardbaseError(f"'{event.name}' has no top cut; create one with --cut 8")
         if event.state == "finished":
             raise CardbaseError(_over(state))
-        _refuse_open_round(state)
         if event.rounds is None or state.swiss_rounds_paired < event.rounds:
             raise CardbaseError(
                 f"'{event.name}' has played {state.swiss_rounds_paired} of its "
                 f"{event.rounds or 'Swiss'} rounds: the cut comes after the last"
             )
+        _refuse_open_round(state)
         seeded = [row.record.player for row in state.standings() if not row.dropped]
         tables = first_round(seeded, event.cut)
         number = state.last_round + 1
