@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import generate
 from client import bench_client
 from decks import bench_deck_typos, bench_decks, bench_desk
+from events import bench_event_cli, bench_pairing
 from harness import (
     BIN,
     Context,
@@ -310,6 +311,8 @@ BENCHMARKS: dict[str, Callable[[Context], Iterator[Row]]] = {
     "web": lambda ctx: bench_web(ctx, QUERIES),
     "postgres": lambda ctx: bench_postgres(ctx, QUERIES),
     "client": bench_client,
+    "pairing": bench_pairing,
+    "event": bench_event_cli,
 }
 
 
