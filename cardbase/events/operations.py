@@ -11,13 +11,10 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardbase.db import tables as names
 from cardbase.db.engine import Connection, Database
-from cardbase.decks.check import DeckReport, check_deck, get_format
-from cardbase.decks.lists import DeckList
-from cardbase.decks.sheetdecks import read_deck_file
 from cardbase.errors import CardbaseError, InvalidDeckError, shorten
 from cardbase.events import store
 from cardbase.events.cut import CUT_SIZES, first_round, next_round
@@ -28,6 +25,10 @@ from cardbase.events.store import Event, Player, Seat
 from cardbase.events.swiss import BYE, Pairing, Table, broken_by, default_rounds, explain, pair
 from cardbase.events.swiss import swapped as swap_seats
 from cardbase.naming import label_key
+
+if TYPE_CHECKING:  # the deck checker is loaded by registration alone: a report starts faster
+    from cardbase.decks.check import DeckReport
+    from cardbase.decks.lists import DeckList
 
 BEST_OF = (1, 3, 5)
 MAX_SEED = 2**31 - 1  # an INTEGER column on either engine
@@ -76,6 +77,8 @@ def create(
     best_of: int = 3, seed: int | None = None,
 ) -> Event:  # fmt: skip
     """A new event, in registration; `seed` None: a random one, recorded with it."""
+    from cardbase.decks.check import get_format
+
     cleaned, key = store.key_of(name, "an event's name")
     fmt = get_format(format_key)
     if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
@@ -120,6 +123,9 @@ def show(db: Database, name: str) -> Snapshot:
 def _checked_deck(conn: Connection, event: Event, file: Path) -> tuple[str, DeckReport]:
     """The deck list's text as kept, and the desk's report in the event's format; an invalid
     deck is refused with the report."""
+    from cardbase.decks.check import check_deck
+    from cardbase.decks.sheetdecks import read_deck_file
+
     deck = read_deck_file(file)
     report = check_deck(conn, deck, event.format)
     if not report.valid:
