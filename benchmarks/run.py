@@ -31,6 +31,7 @@ import generate
 from client import bench_client
 from datasette_peer import bench_datasette
 from decks import bench_deck_typos, bench_decks, bench_desk
+from events import bench_event_cli, bench_pairing
 from harness import (
     BIN,
     Context,
@@ -314,6 +315,8 @@ BENCHMARKS: dict[str, Callable[[Context], Iterator[Row]]] = {
     "web-datasette": bench_datasette,
     "postgres": lambda ctx: bench_postgres(ctx, QUERIES),
     "client": bench_client,
+    "pairing": bench_pairing,
+    "event": bench_event_cli,
 }
 
 

@@ -36,6 +36,10 @@ if TYPE_CHECKING:
     from cardbase.decks.odds import Odds
     from cardbase.decks.operations import BuiltDeck, Hand
     from cardbase.decks.saved import SavedDeck
+    from cardbase.events.operations import Paired, Reported, Swap
+    from cardbase.events.standings import Standing
+    from cardbase.events.state import Snapshot
+    from cardbase.events.store import Event, Player
     from cardbase.progress import Progress
     from cardbase.query.copies import Copy
     from cardbase.sheets.exporter import ExportReport
@@ -466,6 +470,89 @@ class Library:
 
         where = None if out is None else Path(out)
         return build_and_keep(self, sphere, heroes, save=save, name=name, out=where, force=force)
+
+    # -- events -------------------------------------------------------------------------
+    # A fan tournament's every step is one call and one transaction
+    # (`cardbase.events.operations`): a killed process loses nothing stored, and the next
+    # call resumes from it.
+
+    def create_event(
+        self, name: str, format: str, *, rounds: int | None = None, cut: int = 0,
+        best_of: int = 3, seed: int | None = None,
+    ) -> Event:  # fmt: skip
+        """A new event in registration; Swiss rounds from the player count unless given, a
+        top `cut` of 2 to 64 (0: none), and the seed its pairings are drawn from (None: a
+        random one, recorded)."""
+        from cardbase.events.operations import create
+
+        return create(self, name, format, rounds, cut, best_of, seed)
+
+    def events(self) -> list[tuple[Event, int, int]]:
+        """Every event with its player count and the rounds paired so far."""
+        from cardbase.events.operations import list_events
+
+        return list_events(self)
+
+    def event(self, name: str) -> Snapshot:
+        """An event whole: its players, every round's tables and results."""
+        from cardbase.events.operations import show
+
+        return show(self, name)
+
+    def register(self, event: str, player: str, deck: str | Path | None = None) -> Player:
+        """A player in the event, their deck list (if given) checked at once by the event's
+        format: an invalid deck is refused (`RefusedDeck`, with the desk's report)."""
+        from cardbase.events.operations import register
+
+        return register(self, event, player, None if deck is None else Path(deck))
+
+    def drop(self, event: str, player: str) -> Player:
+        """A player leaves the event; their results stay in everyone's standings."""
+        from cardbase.events.operations import drop
+
+        return drop(self, event, player)
+
+    def pair(self, event: str) -> Paired:
+        """The next round's tables (Swiss, or the cut's once it has begun), stored."""
+        from cardbase.events.operations import pair_next
+
+        return pair_next(self, event)
+
+    def swap(self, event: str, one: str, other: str) -> Swap:
+        """Two tables' players exchanged (by table numbers or names), with the rules the
+        swap breaks."""
+        from cardbase.events.operations import swap
+
+        return swap(self, event, one, other)
+
+    def report(
+        self, event: str, result: str, player: str | None = None, table: int | None = None,
+        round: int | None = None,
+    ) -> Reported:  # fmt: skip
+        """A result of the current round ("2-1", "1-1-1", "id"), by player or table; `round`
+        if given must be the current one (an earlier round's results are final)."""
+        from cardbase.events.operations import report
+
+        return report(self, event, result, player, table, round)
+
+    def standings(self, event: str) -> tuple[Event, list[Standing]]:
+        """The Swiss standings, each tiebreaker with how it was reckoned."""
+        from cardbase.events.operations import event_standings
+
+        return event_standings(self, event)
+
+    def cut(self, event: str) -> Paired:
+        """The top cut's first round seeded by the standings, then its next rounds."""
+        from cardbase.events.operations import cut
+
+        return cut(self, event)
+
+    def export_event(self, event: str, file: str | Path, *, force: bool = False) -> Path:
+        """The whole event as JSON or CSV, or its standings as a static HTML page."""
+        from cardbase.events.export import write_event
+        from cardbase.events.operations import show
+
+        return write_event(show(self, event), Path(file), force)
 
 
 def _where(location: str | Path | Location | None) -> Location:

@@ -43,15 +43,30 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]
         ["deck", "save", str(deck), "--name", "Bog Stew"],
         ["collectors", "add", "Bob"],
         ["add", "1 E 82 x2", "1 C 1 x5", "--collector", "Bob"],
+        *EVENT_SETUP,
     ):
         assert run(*args).exit_code == 0, args
     real = folder / "real.db"  # what the real client's texts and the move to it need
     new_database(real, built_in(REAL))
     sample = folder / "sample.db"
     new_database(sample, built_in(SAMPLE))
-    files = {"deck": str(deck), "sheet": str(sheet), "catalogue": str(MINI_CATALOGUE)}
+    files = {"deck": str(deck), "sheet": str(sheet), "catalogue": str(MINI_CATALOGUE),
+             "out": str(folder / "event.json")}  # fmt: skip
     return path, {**files, "real": str(real), "sample": str(sample), "client": str(CLIENT)}
 
+
+# Three events: one in round 1 with its tables open, one in registration, one whose Swiss
+# round is over and whose top 2 can be cut.
+EVENT_SETUP = [
+    *(["event", "create", name, "--format", "free-realms", "--seed", "3", *more]
+      for name, more in (("Open", []), ("Cup", []), ("Final", ["--rounds", "1", "--cut", "2"]))),
+    *(["event", "register", name, player]
+      for name in ("Open", "Cup", "Final") for player in ("Ann", "Bo", "Cy", "Di")),
+    ["event", "pair", "Open"],
+    ["event", "pair", "Final"],
+    ["event", "report", "Final", "--table", "1", "2-0"],
+    ["event", "report", "Final", "--table", "2", "2-1"],
+]  # fmt: skip
 
 # Every command with -o, with arguments that make it print data.
 DATA_COMMANDS: dict[str, list[str]] = {
@@ -88,6 +103,17 @@ DATA_COMMANDS: dict[str, list[str]] = {
     "trade lobby": ["trade", "lobby"],
     "db copy": ["db", "copy", "{base}", "{new}"],
     "db init": ["db", "init", "--db", "{new}"],
+    "event create": ["event", "create", "New", "--format", "free-realms", "--seed", "5"],
+    "event list": ["event", "list"],
+    "event show": ["event", "show", "Open"],
+    "event register": ["event", "register", "Cup", "Hal"],
+    "event drop": ["event", "drop", "Cup", "Ann"],
+    "event pair": ["event", "pair", "Cup"],
+    "event swap": ["event", "swap", "Open", "1", "2"],
+    "event report": ["event", "report", "Open", "--table", "1", "2-1"],
+    "event standings": ["event", "standings", "Open"],
+    "event cut": ["event", "cut", "Final"],
+    "event export": ["event", "export", "Open", "{out}", "--force"],
     "catalog import-client": [
         "catalog",
         "import-client",
@@ -161,6 +187,11 @@ CSV_COMMANDS = sorted(
         "catalog import-client",
         "catalog move-to-real",
         "db init",
+        "event create",
+        "event register",
+        "event drop",
+        "event report",
+        "event export",
     )
 )
 
@@ -363,7 +394,9 @@ def examples(text: str) -> list[str]:
     return [part.strip() for line in found for part in line.split("; ")]
 
 
-@pytest.mark.parametrize("group", [[], ["deck"], ["trade"], ["catalog"], ["collectors"], ["db"]])
+@pytest.mark.parametrize(
+    "group", [[], ["deck"], ["trade"], ["catalog"], ["collectors"], ["db"], ["event"]]
+)
 def test_every_group_shows_examples_quoted_for_the_shell(group: list[str]) -> None:
     help_text = CliRunner().invoke(app, [*group, "--help"], env={"COLUMNS": "200"}).stdout
     assert "Examples:" in help_text
@@ -373,7 +406,8 @@ def test_every_group_shows_examples_quoted_for_the_shell(group: list[str]) -> No
 def test_every_example_quotes_its_shell_metacharacters() -> None:
     """`'cost<=2'`, not `cost<=2`: an example pasted into a shell runs as shown."""
     shown = []
-    for group in ([], ["deck"], ["trade"], ["catalog"], ["collectors"], ["config"], ["db"]):
+    for group in ([], ["deck"], ["trade"], ["catalog"], ["collectors"], ["config"], ["db"],
+                  ["event"]):  # fmt: skip
         shown += examples(CliRunner().invoke(app, [*group, "--help"]).stdout)
     for name in DATA_COMMANDS:
         shown += examples(CliRunner().invoke(app, [*name.split(), "--help"]).stdout)

@@ -10,7 +10,18 @@ import pytest
 
 from cardbase.db import connect as db
 from cardbase.db import location, schema, tables
-from cardbase.db.models import CARD, BatchRow, DeckEntryRow, DeckRow, HistoryRow, OwnershipRow
+from cardbase.db.models import (
+    CARD,
+    BatchRow,
+    DeckEntryRow,
+    DeckRow,
+    EventPairingRow,
+    EventPlayerRow,
+    EventRoundRow,
+    EventRow,
+    HistoryRow,
+    OwnershipRow,
+)
 from cardbase.db.stamp import read_header
 from cardbase.errors import DatabaseError
 from cardbase.library import Library
@@ -26,6 +37,10 @@ from tests.helpers import MINI_CATALOGUE
         (HistoryRow, tables.HISTORY_COLUMNS),
         (DeckRow, tables.DECK_COLUMNS),
         (DeckEntryRow, tables.DECK_ENTRY_COLUMNS),
+        (EventRow, tables.EVENT_COLUMNS),
+        (EventPlayerRow, tables.EVENT_PLAYER_COLUMNS),
+        (EventRoundRow, tables.EVENT_ROUND_COLUMNS),
+        (EventPairingRow, tables.EVENT_PAIRING_COLUMNS),
     ],
 )
 def test_models_and_read_side_share_column_names(model, columns) -> None:

@@ -142,7 +142,7 @@ def test_the_upgrade_keeps_every_row(v4: PostgresUrl) -> None:
     vectors_before = vectors(v4)
     assert query(v4, "SELECT count(*) FROM pg_collation WHERE collname = 'nocase'")[0][0] == 1
     upgrade(v4)
-    assert version(v4) == tables.SCHEMA_VERSION == 7
+    assert version(v4) == tables.SCHEMA_VERSION == 8
     # the imitation of SQLite's COLLATE NOCASE is gone (version 7)
     assert query(v4, "SELECT count(*) FROM pg_collation WHERE collname = 'nocase'")[0][0] == 0
     # every card keeps its id and values, and gains an empty artist and names
@@ -150,6 +150,9 @@ def test_the_upgrade_keeps_every_row(v4: PostgresUrl) -> None:
     for table, wanted in expected.items():
         assert rows(v4, table) == wanted, table
     assert rows(v4, "card_name") == rows(v4, "card_text") == []
+    # the event tables are new and empty (version 8)
+    for table in ("event", "event_player", "event_round", "event_pairing"):
+        assert rows(v4, table) == [], table
     # recomputed, and the same: an old card's name vector reads its name and empty names
     assert vectors(v4) == vectors_before
     assert query(v4, "SELECT key, value FROM cardbase_meta ORDER BY key") == [
@@ -175,7 +178,7 @@ def test_the_upgraded_database_is_healthy_and_works(v4: PostgresUrl) -> None:
     assert "Chugawug Cook" in found.stdout and "Chugawug Elder" in found.stdout
     doctor = run("doctor")
     assert doctor.exit_code == 0, doctor.output
-    assert "schema version: 7 (this cardbase: 7)" in doctor.stdout
+    assert "schema version: 8 (this cardbase: 8)" in doctor.stdout
     assert all(line.startswith("✔") for line in doctor.stdout.splitlines())
     added = run("add", "1 U 15 x2 foil")
     assert added.exit_code == 0, added.output
@@ -255,7 +258,7 @@ def test_an_upgrade_the_role_may_not_make_is_one_line_and_changes_nothing(
         assert result.exit_code == 2
         lines = result.stderr.splitlines()
         assert len(lines) == 1, result.stderr
-        assert "cannot upgrade the database from schema 4 to 7" in lines[0]
+        assert "cannot upgrade the database from schema 4 to 8" in lines[0]
         assert "must be owner of table card" in lines[0] and "nothing was changed" in lines[0]
         assert "the role that owns its tables" in lines[0]
         assert version(v4) == 4 and shape(v4) == before

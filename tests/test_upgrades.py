@@ -87,6 +87,8 @@ def test_upgrade_keeps_everything(fixture: Path, tmp_path: Path) -> None:
             assert conn.execute("SELECT id, name, is_default FROM collector").fetchall() == [
                 (1, "me", 1)
             ]
+    for table in ("event", "event_player", "event_round", "event_pairing"):  # new in 8
+        assert rows(old, table) == [], table
     fresh = tmp_path / "fresh.db"
     schema.prepare(fresh, Library(fresh), MINI_CATALOGUE)
     assert shape(old) == shape(fresh)

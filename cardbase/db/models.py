@@ -240,6 +240,91 @@ class DeckEntryRow(SQLModel, table=True):
     line: int
 
 
+class EventRow(SQLModel, table=True):
+    """A fan tournament: its format (the deck rules), Swiss rounds (None: from the player
+    count once round 1 is paired), top cut (0: none), games a match, and the seed every
+    round's random choices come from, recorded so that the same seed pairs the same round."""
+
+    __tablename__ = tables.EVENT_TABLE
+    __table_args__ = (
+        UniqueConstraint("name_key", name="uq_event_name"),
+        CheckConstraint("best_of IN (1, 3, 5)", name="ck_event_best_of"),
+        CheckConstraint("state IN ('registration', 'swiss', 'cut', 'finished')",
+                        name="ck_event_state"),
+    )  # fmt: skip
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str
+    name_key: str
+    format: str
+    rounds: int | None = None
+    cut: int = 0
+    best_of: int = 3
+    seed: int
+    tiebreakers: str  # the tiebreakers' keys in order, comma separated
+    state: str = "registration"
+    created_at: str
+
+
+class EventPlayerRow(SQLModel, table=True):
+    """A player of an event: the deck list as registered and the desk's verdict on it (the
+    deck check's report as JSON), locked when round 1 is paired; `dropped_after` the last
+    round they played, `entered_round` the first round they could be paired in (late entry)."""
+
+    __tablename__ = tables.EVENT_PLAYER_TABLE
+    __table_args__ = (UniqueConstraint("event_id", "name_key", name="uq_event_player_name"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: int = Field(foreign_key=f"{tables.EVENT_TABLE}.id")
+    name: str
+    name_key: str
+    deck: str | None = None
+    verdict: str | None = None
+    locked: bool = False
+    dropped_after: int | None = None
+    entered_round: int = 1
+    registered_at: str
+
+
+class EventRoundRow(SQLModel, table=True):
+    """A round as it was paired: Swiss or the cut's, numbered on from the Swiss rounds."""
+
+    __tablename__ = tables.EVENT_ROUND_TABLE
+    __table_args__ = (
+        UniqueConstraint("event_id", "number", name="uq_event_round_number"),
+        CheckConstraint("stage IN ('swiss', 'cut')", name="ck_event_round_stage"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: int = Field(foreign_key=f"{tables.EVENT_TABLE}.id")
+    number: int
+    stage: str
+    paired_at: str
+
+
+class EventPairingRow(SQLModel, table=True):
+    """One table of a round and its result: games won by each side and drawn (NULL until
+    reported); `second_id` NULL for the bye, which is its own result."""
+
+    __tablename__ = tables.EVENT_PAIRING_TABLE
+    __table_args__ = (
+        UniqueConstraint("round_id", "number", name="uq_event_pairing_number"),
+        Index("ix_event_pairing_round", "round_id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    round_id: int = Field(foreign_key=f"{tables.EVENT_ROUND_TABLE}.id")
+    number: int
+    first_id: int = Field(foreign_key=f"{tables.EVENT_PLAYER_TABLE}.id")
+    second_id: int | None = Field(default=None, foreign_key=f"{tables.EVENT_PLAYER_TABLE}.id")
+    first_games: int | None = None
+    second_games: int | None = None
+    drawn_games: int | None = None
+    intentional_draw: bool = False
+    confirmed: bool = False
+    reported_at: str | None = None
+
+
 # Every table, in the order they are created (a table after those it refers to).
 TABLES = tuple(
     SQLModel.metadata.tables[name]
@@ -254,5 +339,9 @@ TABLES = tuple(
         tables.HISTORY_TABLE,
         tables.DECK_TABLE,
         tables.DECK_ENTRY_TABLE,
+        tables.EVENT_TABLE,
+        tables.EVENT_PLAYER_TABLE,
+        tables.EVENT_ROUND_TABLE,
+        tables.EVENT_PAIRING_TABLE,
     )
 )

@@ -20,6 +20,10 @@ DECK_TABLE = "deck"
 DECK_ENTRY_TABLE = "deck_entry"
 CARD_NAME_TABLE = "card_name"
 CARD_TEXT_TABLE = "card_text"
+EVENT_TABLE = "event"
+EVENT_PLAYER_TABLE = "event_player"
+EVENT_ROUND_TABLE = "event_round"
+EVENT_PAIRING_TABLE = "event_pairing"
 
 
 # The card table's columns, in order: the id, then `cardbase.fields.CARD_COLUMN_TYPES`.
@@ -52,6 +56,21 @@ DECK_COLUMNS: tuple[str, ...] = (
     "id", "collector_id", "name", "name_key", "format", "created_at", "updated_at",
 )  # fmt: skip
 DECK_ENTRY_COLUMNS: tuple[str, ...] = ("id", "deck_id", "section", "card_id", "copies", "line")
+# A fan tournament (`cardbase.events`): the event, its players and their deck lists, its
+# rounds (Swiss, then the cut's), and each round's tables with their results.
+EVENT_COLUMNS: tuple[str, ...] = (
+    "id", "name", "name_key", "format", "rounds", "cut", "best_of", "seed", "tiebreakers",
+    "state", "created_at",
+)  # fmt: skip
+EVENT_PLAYER_COLUMNS: tuple[str, ...] = (
+    "id", "event_id", "name", "name_key", "deck", "verdict", "locked", "dropped_after",
+    "entered_round", "registered_at",
+)  # fmt: skip
+EVENT_ROUND_COLUMNS: tuple[str, ...] = ("id", "event_id", "number", "stage", "paired_at")
+EVENT_PAIRING_COLUMNS: tuple[str, ...] = (
+    "id", "round_id", "number", "first_id", "second_id", "first_games", "second_games",
+    "drawn_games", "intentional_draw", "confirmed", "reported_at",
+)  # fmt: skip
 
 # Per-connection views of the chosen collector's rows (`cardbase.collection.collectors`):
 # every read that shows "your" cards names these, so it cannot see another's by mistake.
@@ -80,7 +99,7 @@ def collector_views(collector: str) -> dict[str, str]:
 # somebody else's SQLite file for ours, nor write into it.
 APPLICATION_ID = 0x43524442
 # Bumped with every schema change; `cardbase.db.migrations.MIGRATIONS` knows how to get here.
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 
 def copies_of(finish: str, table: str = "") -> str:

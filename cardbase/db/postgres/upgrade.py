@@ -134,5 +134,81 @@ def _to_v7(conn: PgConnection) -> None:
     conn.execute("DROP COLLATION IF EXISTS nocase")
 
 
+_V8_EVENTS = (
+    """CREATE TABLE event (
+        id SERIAL NOT NULL,
+        name VARCHAR NOT NULL,
+        name_key VARCHAR NOT NULL,
+        format VARCHAR NOT NULL,
+        rounds INTEGER,
+        cut INTEGER NOT NULL,
+        best_of INTEGER NOT NULL,
+        seed INTEGER NOT NULL,
+        tiebreakers VARCHAR NOT NULL,
+        state VARCHAR NOT NULL,
+        created_at VARCHAR NOT NULL,
+        PRIMARY KEY (id),
+        CONSTRAINT uq_event_name UNIQUE (name_key),
+        CONSTRAINT ck_event_best_of CHECK (best_of IN (1, 3, 5)),
+        CONSTRAINT ck_event_state CHECK (state IN ('registration', 'swiss', 'cut', 'finished'))
+    )""",
+    """CREATE TABLE event_player (
+        id SERIAL NOT NULL,
+        event_id INTEGER NOT NULL,
+        name VARCHAR NOT NULL,
+        name_key VARCHAR NOT NULL,
+        deck VARCHAR,
+        verdict VARCHAR,
+        locked BOOLEAN NOT NULL,
+        dropped_after INTEGER,
+        entered_round INTEGER NOT NULL,
+        registered_at VARCHAR NOT NULL,
+        PRIMARY KEY (id),
+        CONSTRAINT uq_event_player_name UNIQUE (event_id, name_key),
+        FOREIGN KEY(event_id) REFERENCES event (id)
+    )""",
+    """CREATE TABLE event_round (
+        id SERIAL NOT NULL,
+        event_id INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        stage VARCHAR NOT NULL,
+        paired_at VARCHAR NOT NULL,
+        PRIMARY KEY (id),
+        CONSTRAINT uq_event_round_number UNIQUE (event_id, number),
+        CONSTRAINT ck_event_round_stage CHECK (stage IN ('swiss', 'cut')),
+        FOREIGN KEY(event_id) REFERENCES event (id)
+    )""",
+    """CREATE TABLE event_pairing (
+        id SERIAL NOT NULL,
+        round_id INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        first_id INTEGER NOT NULL,
+        second_id INTEGER,
+        first_games INTEGER,
+        second_games INTEGER,
+        drawn_games INTEGER,
+        intentional_draw BOOLEAN NOT NULL,
+        confirmed BOOLEAN NOT NULL,
+        reported_at VARCHAR,
+        PRIMARY KEY (id),
+        CONSTRAINT uq_event_pairing_number UNIQUE (round_id, number),
+        FOREIGN KEY(round_id) REFERENCES event_round (id),
+        FOREIGN KEY(first_id) REFERENCES event_player (id),
+        FOREIGN KEY(second_id) REFERENCES event_player (id)
+    )""",
+    "CREATE INDEX ix_event_pairing_round ON event_pairing (round_id)",
+)
+
+
+def _to_v8(conn: PgConnection) -> None:
+    """Version 8 (cardbase 0.7): fan tournaments, their players and deck lists, rounds and
+    tables with results; new tables (their ids serial, as a new database's), nothing
+    altered."""
+    for statement in _V8_EVENTS:
+        conn.execute(statement)
+
+
 # MIGRATIONS[n] upgrades a PostgreSQL database at schema version n - 1 to version n.
-MIGRATIONS: dict[int, Callable[[PgConnection], None]] = {5: _to_v5, 6: _to_v6, 7: _to_v7}
+MIGRATIONS: dict[int, Callable[[PgConnection], None]] = {
+    5: _to_v5, 6: _to_v6, 7: _to_v7, 8: _to_v8,
+}  # fmt: skip
