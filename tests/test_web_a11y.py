@@ -48,6 +48,11 @@ def site(server: tuple[str, Path], tmp_path_factory: pytest.TempPathFactory) -> 
     run("deck", "save", str(legal), "--name", "Bog Stew")
     run("deck", "save", str(bad), "--name", "Pixie Pile")
     run("add", "1 C 14 x2", "--collector", "Bo", "--tags", "trade")
+    run("event", "create", "Spring Cup", "--format", "free-realms", "--seed", "7")
+    for player in ("Ana", "Bo", "Cy", "Di", "Ed"):
+        run("event", "register", "Spring Cup", player)
+    run("event", "pair", "Spring Cup")
+    run("event", "report", "Spring Cup", "Ana", "2-1")
     return base
 
 
@@ -189,6 +194,8 @@ STATES: dict[str, object] = {
     "trades-file": _trade_file,
     "collection-of-bo": "/collection?collector=Bo",
     "search-page-2": "/search?size=10&page=2",
+    "events": "/events",
+    "event-round": "/events/Spring%20Cup",
     "not-found": "/no-such-page",
     "card-not-found": "/card/9Z999",
     "error-bad-form": "/search?size=abc&page=-1",
