@@ -30,6 +30,7 @@ from cardbase.decks.diff import CountChange
 from cardbase.decks.formats import FORMATS, Format, Placed
 from cardbase.decks.lists import MAIN, NO_DECK_NAMED, DeckList, format_deck, parse_deck_text
 from cardbase.decks.odds import Odds
+from cardbase.decks.proxies import ProxySheet
 from cardbase.decks.registration import write_registration_sheet
 from cardbase.decks.saved import (
     SavedDeck,
@@ -361,3 +362,41 @@ def build_and_keep(
         if out is not None:
             write_text(out, text, force=force)
     return BuiltDeck(result, text, report, deck_stats(placed), saved_as)
+
+
+def proxy_sheet(
+    conn: Connection,
+    where: str,
+    file: Path,
+    *,
+    missing: bool = False,
+    paper: str = "a4",
+    force: bool = False,
+) -> ProxySheet:
+    """A print-ready PDF of a deck's cards (a deck file or saved deck), every copy its own
+    card; with `missing` only the copies this collector lacks. Refused before anything is
+    written: an unknown deck or paper, a file there already (without `force`), nothing left
+    to print."""
+    from cardbase.decks.proxies import (
+        check_can_draw,
+        every_copy,
+        missing_copies,
+        paper_size,
+        write_proxies,
+    )
+
+    check_can_draw()
+    paper_size(paper)
+    opened = open_deck(conn, where)
+    name = opened.saved.name if opened.saved else opened.deck.source
+    placed = _placed(conn, opened)
+    check_target(file, force, (".pdf",))
+    cards, left_out = missing_copies(conn, placed) if missing else (every_copy(placed), 0)
+    if not cards:
+        why = (
+            f"you own every card of '{name}' ({left_out} copies); nothing to print"
+            if missing
+            else f"'{name}' holds no cards; nothing to print"
+        )
+        raise CardbaseError(f"{why}, and nothing was written")
+    return write_proxies(file, name, cards, paper, force=force, owned_left_out=left_out)
