@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import generate
 from client import bench_client
-from decks import bench_deck_typos, bench_decks, bench_desk
+from decks import bench_deck_typos, bench_decks, bench_desk, bench_proxies
 from harness import (
     BIN,
     Context,
@@ -305,6 +305,7 @@ BENCHMARKS: dict[str, Callable[[Context], Iterator[Row]]] = {
     "decks": bench_decks,
     "deck-typos": bench_deck_typos,
     "desk": bench_desk,
+    "proxies": bench_proxies,
     "writes": bench_one_card,
     "undo": bench_undo_import,
     "web": lambda ctx: bench_web(ctx, QUERIES),

@@ -31,7 +31,7 @@ from cardbase.decks.proxylayout import (
     paper_size,
     slot_origin,
 )
-from cardbase.errors import CardbaseError
+from cardbase.errors import CardbaseError, Remedy
 from cardbase.fileio.writing import check_target, output_file
 
 INSTALL_HINT = "pip install 'cardbase[pdf]'"
@@ -78,7 +78,8 @@ def check_can_draw() -> None:
 
     if importlib.util.find_spec("reportlab") is None:
         raise CardbaseError(
-            f"proxy sheets need the pdf extra (reportlab is not installed): {INSTALL_HINT}"
+            "proxy sheets need the pdf extra (reportlab is not installed)",
+            Remedy(INSTALL_HINT, f"install it where cardbase serve runs: {INSTALL_HINT}"),
         )
 
 
