@@ -225,6 +225,21 @@ def test_cards_without_game_text_are_named(saved: Run, tmp_path: Path) -> None:
     assert "cardbase catalog import-client DIR" in result.stderr
 
 
+def test_text_too_long_for_a_card_is_said(saved: Run, tmp_path: Path) -> None:
+    deck = tmp_path / "long.txt"
+    deck.write_text("1 Pixie Dewdancer\n1 Mistfen Bog\n")
+    with Library(saved.db_path).writing() as conn:
+        long = "Stun my foe. " * 200
+        conn.execute(f"UPDATE {CARD_TABLE} SET text = ? WHERE name = 'Pixie Dewdancer'", (long,))
+    result = saved("deck", "proxies", str(deck), str(tmp_path / "long.pdf"))
+    assert result.exit_code == 0, result.output
+    assert "game text too long for the card, cut short on 1 card (Pixie Dewdancer (1 C 1))" in (
+        result.stderr
+    )
+    sheet = proxies(saved, str(deck), str(tmp_path / "again.pdf"))
+    assert sheet["text_cut"] == ["Pixie Dewdancer (1 C 1)"] and sheet["without_text"] == []
+
+
 @pytest.mark.parametrize(
     ("args", "said"),
     [

@@ -450,6 +450,13 @@ def proxies(
             "'cardbase catalog import-client DIR' reads it from your game client",
             err=True,
         )
+    if sheet.text_cut:
+        shown = ", ".join(first_few(sheet.text_cut, 3, "more"))
+        render.echo(
+            f"game text too long for the card, cut short on {plural(len(sheet.text_cut), 'card')} "
+            f"({shown})",
+            err=True,
+        )
 
 
 @command(deck_app, "build")

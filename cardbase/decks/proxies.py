@@ -47,6 +47,7 @@ class ProxySheet(NamedTuple):
     pages: int
     owned_left_out: int  # copies left out under --missing: the collector has them
     without_text: list[str]  # cards printed without game text (the catalogue has none)
+    text_cut: list[str] = []  # noqa: RUF012 (read-only) cards whose text did not fit whole
 
     def to_dict(self) -> dict[str, Any]:
         return {**self._asdict(), "path": str(self.path)}
@@ -107,16 +108,20 @@ def write_proxies(
         )  # fmt: skip
         canvas.setTitle(f"{deck}: proxies")
         canvas.setCreator("cardbase")
+        cut: set[str] = set()
         for start in range(0, len(cards), PER_PAGE):
             draw_cut_marks(canvas, paper)
             for slot, card in enumerate(cards[start : start + PER_PAGE]):
                 x, y = slot_origin(paper, slot)
-                draw_card(canvas, card, x * MM, y * MM)
+                if not draw_card(canvas, card, x * MM, y * MM):
+                    cut.add(card.label())
             canvas.showPage()
         canvas.save()
     pages = -(-len(cards) // PER_PAGE)
     without = sorted({card.label() for card in cards if not card.text.strip()})
-    return ProxySheet(path, deck, paper.lower(), len(cards), pages, owned_left_out, without)
+    return ProxySheet(
+        path, deck, paper.lower(), len(cards), pages, owned_left_out, without, sorted(cut)
+    )
 
 
 def draw_cut_marks(canvas: Any, paper: str) -> None:

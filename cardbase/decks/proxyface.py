@@ -51,8 +51,9 @@ def printable(text: str, font: str = REGULAR) -> str:
     return "".join(out)
 
 
-def draw_card(canvas: Any, card: Card, x: float, y: float) -> None:
-    """The card's face with its lower left corner at (x, y) points."""
+def draw_card(canvas: Any, card: Card, x: float, y: float) -> bool:
+    """The card's face with its lower left corner at (x, y) points; False when its game text
+    did not fit whole even in the smallest size (the sheet says which cards)."""
     canvas.saveState()
     canvas.translate(x, y)
     canvas.scale(MM, MM)  # from here on, millimetres
@@ -67,9 +68,10 @@ def draw_card(canvas: Any, card: Card, x: float, y: float) -> None:
     _draw_band(canvas, card, colour)
     _draw_type_line(canvas, card)
     _draw_proxy_mark(canvas)
-    _draw_text(canvas, card)
+    whole = _draw_text(canvas, card)
     _draw_footer(canvas, card)
     canvas.restoreState()
+    return whole
 
 
 def _sphere_colour(card: Card) -> str:
@@ -139,14 +141,14 @@ def _draw_proxy_mark(canvas: Any) -> None:
     _write(canvas, width / 2, (bottom + top) / 2 - 3.5, "PROXY", BOLD, 28.0, align="centre")
 
 
-def _draw_text(canvas: Any, card: Card) -> None:
+def _draw_text(canvas: Any, card: Card) -> bool:
     """The game text, wrapped at word breaks and at its own line breaks, in the largest size
     that fits the box."""
     from reportlab.lib.utils import simpleSplit
 
     text = printable(card.text.strip())
     if not text:
-        return
+        return True
     width, _height = CARD_MM
     room = width - 2 * INSET - 4
     for size in TEXT_SIZES:
@@ -162,9 +164,10 @@ def _draw_text(canvas: Any, card: Card) -> None:
     y = TEXT_TOP - size / MM
     for line in lines:
         if y < TEXT_BOTTOM:
-            break
+            return False
         _write(canvas, INSET + 2, y, line, REGULAR, size)
         y -= leading
+    return True
 
 
 def _draw_footer(canvas: Any, card: Card) -> None:
@@ -179,7 +182,7 @@ def _draw_footer(canvas: Any, card: Card) -> None:
         )
         _write(canvas, INSET + 1.5, base, stats, BOLD, 7.0)
     gems = [gem for gem in card.gems if gem in GEM_HEX]
-    start = width / 2 - (len(gems) - 1) * 2.5
+    start = width / 2 + 3.0 - (len(gems) - 1) * 2.5  # right of centre: clear of ATK/DEF
     for index, gem in enumerate(gems):
         centre = start + index * 5.0
         canvas.setFillColor(GEM_HEX[gem])
