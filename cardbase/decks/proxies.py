@@ -3,8 +3,8 @@
 Fan events of the out-of-print game allow proxies. A sheet holds 3 x 3 cards of 63 x 88 mm
 abutting in the middle of an A4 or Letter page, with cut marks in the margin on every card
 edge, so that one cut along each line frees every card; each copy is its own card, so a
-deck of 40 is five pages. The geometry is data here (`PAPERS`, `CARD_MM`, `GRID`, the cut
-marks', in `cardbase.decks.proxylayout`), which the drawing and the tests read alike.
+deck of 40 is five pages. The geometry is data (`cardbase.decks.proxylayout`: papers, card
+size, grid, cut marks), which the sheet, the card face and the tests read alike.
 
 The PDF is drawn with reportlab, whose own free TrueType fonts (Bitstream Vera) are embedded
 as subsets: a copy shop's printer prints what the screen shows.
