@@ -17,11 +17,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cardbase.db.tables import CARD_TABLE
 from cardbase.decks.proxylayout import CARD_MM, CUT_GAP_MM, CUT_MARK_MM, GRID, PAPERS
 from cardbase.library import Library
-from tests.helpers import Run, assert_one_line
+from tests.helpers import MINI_CATALOGUE, Run, assert_one_line, new_database
 from tests.test_decks import BASE
 
 POPPLER = ("pdfinfo", "pdffonts", "pdftotext", "pdftoppm")
@@ -200,6 +202,49 @@ def test_missing_counts_by_name_across_printings(db_path: Path, tmp_path: Path) 
     library.add(["2 C 101 x2"])
     sheet = library.proxy_sheet(deck, tmp_path / "cook.pdf", missing=True)
     assert (sheet.copies, sheet.owned_left_out, sheet.pages) == (1, 2, 1)
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return new_database(tmp_path_factory.mktemp("proxies") / "mini.db", MINI_CATALOGUE)
+
+
+# Printings of two names (Chugawug Cook twice), and a third name.
+PRINTINGS = ["1 C 14", "2 C 101", "1 C 1"]
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    owned=st.lists(st.integers(0, 4), min_size=3, max_size=3),
+    lines=st.lists(
+        st.tuples(st.sampled_from(PRINTINGS), st.integers(1, 3)), min_size=1, max_size=4
+    ),
+)
+def test_missing_is_what_each_name_lacks(
+    shared: Path, owned: list[int], lines: list[tuple[str, int]]
+) -> None:
+    from cardbase.decks.check import place
+    from cardbase.decks.lists import parse_deck_text
+    from cardbase.decks.proxies import missing_copies
+
+    library = Library(shared)
+    library.set_counts([f"{code} x{n}" for code, n in zip(PRINTINGS, owned, strict=True)])
+    text = "".join(f"{n} {code}\n" for code, n in lines)
+    with library.reading() as conn:
+        placed, problems = place(conn, parse_deck_text(text, "deck.txt"))
+        assert not problems
+        cards, left_out = missing_copies(conn, placed)
+    have = {"cook": owned[0] + owned[1], "pixie": owned[2]}
+    need = {"cook": 0, "pixie": 0}
+    for code, n in lines:
+        need["pixie" if code == "1 C 1" else "cook"] += n
+    printed = {"cook": 0, "pixie": 0}
+    for card in cards:
+        printed["pixie" if card.name == "Pixie Dewdancer" else "cook"] += 1
+    assert printed == {key: max(0, need[key] - have[key]) for key in need}
+    assert left_out == sum(min(need[key], have[key]) for key in need)
 
 
 def test_missing_respects_the_collector(saved: Run, tmp_path: Path) -> None:
