@@ -70,3 +70,32 @@ def bench_desk(ctx: Context) -> Iterator[Row]:
     detail = f"{generate.DESK_DECKS} decks of {generate.DESK_DECK_CARDS} cards, {ctx.size} cards"
     yield Row("deck check, a folder", name, _cold_check(ctx, folder, name), detail,
               target="<= 2 s")  # fmt: skip
+
+
+PROXY_DECK_CARDS = 40
+
+
+def bench_proxies(ctx: Context) -> Iterator[Row]:
+    """A cold `deck proxies` of a 40-card deck whose cards have the catalogue's longest game
+    texts, so that every face wraps and shrinks its text (the issue's target: under 2 s and
+    under 2 MB)."""
+    from cardbase.db import tables
+
+    database = ctx.database("large")
+    with Library(database).reading() as conn:
+        rows = conn.execute(
+            f"SELECT series, rarity, number FROM {tables.CARD_TABLE} "
+            "ORDER BY length(text) DESC, id LIMIT 14"
+        ).fetchall()
+    copies = [3] * 13 + [PROXY_DECK_CARDS - 39]
+    deck = ctx.work / "proxies-deck.txt"
+    deck.write_text(
+        "".join(f"{n} {s} {r} {c}\n" for n, (s, r, c) in zip(copies, rows, strict=True))
+    )
+    out = ctx.work / "proxies.pdf"
+    command = [str(BIN / "cardbase"), "--db", str(database), "deck", "proxies", str(deck),
+               str(out), "--force"]  # fmt: skip
+    name = "cardbase deck proxies"
+    runs = alternate({name: lambda: run_command(command)}, ctx.reps)
+    detail = f"{PROXY_DECK_CARDS} cards, 5 pages, {out.stat().st_size / 1000:.0f} kB"
+    yield Row("proxy sheet PDF, cold", name, median(runs[name]), detail, target="< 2 s, < 2 MB")

@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import generate
 from client import bench_client
 from datasette_peer import bench_datasette
-from decks import bench_deck_typos, bench_decks, bench_desk
+from decks import bench_deck_typos, bench_decks, bench_desk, bench_proxies
 from events import bench_event_cli, bench_pairing
 from harness import (
     BIN,
@@ -308,6 +308,7 @@ BENCHMARKS: dict[str, Callable[[Context], Iterator[Row]]] = {
     "decks": bench_decks,
     "deck-typos": bench_deck_typos,
     "desk": bench_desk,
+    "proxies": bench_proxies,
     "writes": bench_one_card,
     "undo": bench_undo_import,
     "web": lambda ctx: bench_web(ctx, QUERIES),

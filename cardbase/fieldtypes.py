@@ -18,6 +18,16 @@ from cardbase.errors import CardbaseError
 
 TRAIT_SEPARATOR = ", "
 GEM_COLOURS: dict[str, str] = {"R": "red", "G": "green", "B": "blue", "Y": "yellow"}
+# Colours that read as each sphere and gem on the printed cards (see card-anatomy.md): the
+# web pages' card faces and the proxy PDFs draw with them.
+SPHERE_COLOURS = {
+    "Chaos": "#8b2f8f",
+    "Nature": "#2e7d32",
+    "Machine": "#4f6677",
+    "Order": "#966d09",  # dark enough for the white name on it (4.7:1, WCAG AA)
+}
+HERO_COLOUR = "#a33a2f"
+GEM_HEX = {"R": "#d32f2f", "G": "#388e3c", "B": "#1e63c4", "Y": "#f2c200"}
 MAX_GEMS = 4
 MAX_STAT = 999
 TRUE_WORDS = frozenset({"yes", "y", "true", "t", "1", "x", "hero"})

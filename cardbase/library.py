@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from cardbase.decks.formats import Format
     from cardbase.decks.odds import Odds
     from cardbase.decks.operations import BuiltDeck, Hand
+    from cardbase.decks.proxies import ProxySheet
     from cardbase.decks.saved import SavedDeck
     from cardbase.events.operations import Paired, Reported, Swap
     from cardbase.events.standings import Standing
@@ -453,6 +454,24 @@ class Library:
 
         with self.reading() as conn:
             return registration_sheet(conn, name, Path(file), player, paper, force=force)
+
+    def proxy_sheet(
+        self,
+        where: str | Path,
+        file: str | Path,
+        *,
+        missing: bool = False,
+        paper: str = "a4",
+        force: bool = False,
+    ) -> ProxySheet:
+        """A print-ready PDF of a deck's cards at true size, nine a page with cut marks; with
+        `missing` only the copies this collector lacks."""
+        from cardbase.decks.operations import proxy_sheet
+
+        with self.reading() as conn:
+            return proxy_sheet(
+                conn, str(where), Path(file), missing=missing, paper=paper, force=force
+            )
 
     def build_deck(
         self,

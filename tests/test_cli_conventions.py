@@ -98,6 +98,7 @@ DATA_COMMANDS: dict[str, list[str]] = {
     "deck hand": ["deck", "hand", "Bog Stew", "--cards", "2", "--seed", "1"],
     "deck odds": ["deck", "odds", "Bog Stew", "t:creature", "--cards", "2"],
     "deck build": ["deck", "build", "--sphere", "nature"],
+    "deck proxies": ["deck", "proxies", "Bog Stew", "{pdf}"],
     "trade list": ["trade", "list"],
     "trade match": ["trade", "match", "--with", "Bob"],
     "trade lobby": ["trade", "lobby"],
@@ -152,7 +153,9 @@ def _run(base: tuple[Path, dict[str, str]], tmp_path: Path, name: str, *extra: s
     copy = copy_database(path, tmp_path / f"{len(list(tmp_path.iterdir()))}.db")
     new = tmp_path / "copied.db"  # where `db copy` writes, anew each time
     new.unlink(missing_ok=True)
-    args = [arg.format(**files, base=path, new=new) for arg in DATA_COMMANDS[name]]
+    pdf = tmp_path / "proxies.pdf"  # where `deck proxies` writes, anew each time
+    pdf.unlink(missing_ok=True)
+    args = [arg.format(**files, base=path, new=new, pdf=pdf) for arg in DATA_COMMANDS[name]]
     return Run(copy)(*args, *extra)
 
 
@@ -183,6 +186,7 @@ CSV_COMMANDS = sorted(
         "import",
         "catalog import",
         "deck build",
+        "deck proxies",
         "trade match",
         "catalog import-client",
         "catalog move-to-real",

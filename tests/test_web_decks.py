@@ -130,6 +130,25 @@ def test_downloads_are_deck_exports(pages: Pages) -> None:
     assert wrong.status_code == 400
 
 
+def test_proxies_are_the_clis_pdf_and_refusals_are_in_web_words(pages: Pages, run: Run) -> None:
+    assert "Proxies (PDF)" in pages.get("/deck").text
+    sheet = pages.post("/deck/proxies", {"deck": "3 Chugawug Cook\n", "name": "Bog"})
+    assert sheet.status_code == 200, sheet.text
+    assert sheet.headers["content-type"] == "application/pdf"
+    assert sheet.headers["content-disposition"] == 'attachment; filename="Bog proxies.pdf"'
+    assert sheet.content.startswith(b"%PDF-") and b"BitstreamVeraSans" in sheet.content
+    assert run("add", "1 C 14 x3").exit_code == 0
+    owned = pages.post("/deck/proxies", {"deck": "3 1 C 14\n", "name": "Bog", "missing": "1"})
+    assert owned.status_code == 400
+    assert "you own every card of 'Bog' (3 copies); nothing to print" in error_of(owned.text)
+    paper = pages.post("/deck/proxies", {"deck": "3 1 C 14\n", "paper": "a5"})
+    assert paper.status_code == 400
+    said = error_of(paper.text)
+    assert "unknown paper 'a5'" in said and "choose a4 or letter" in said and "--" not in said
+    typo = pages.post("/deck/proxies", {"deck": "3 Chugawg Cook\n", "name": "Typo"})
+    assert "did you mean Chugawug Cook" in error_of(typo.text)
+
+
 @pytest.fixture(scope="module")
 def owner(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The bundled catalogue with three of every Chaos card and one of each Hero."""

@@ -1,5 +1,5 @@
 """Deck commands: check, stats, and saved decks (save, list, show, delete, export, sheet,
-code, import)."""
+code, import, proxies)."""
 
 from __future__ import annotations
 
@@ -415,6 +415,48 @@ def sheet(
     report = STATE.library.registration_sheet(name, file, player, paper, force=force)
     note = "" if report.valid else f", marked NOT VALID ({plural(len(report.problems), 'problem')})"
     render.echo(f"{file}: registration sheet for '{report.source}' written{note}")
+
+
+@command(deck_app, "proxies")
+def proxies(
+    deck: DeckArg,
+    file: Annotated[Path, typer.Argument(readable=False, metavar="OUT.pdf", help="The PDF.")],
+    missing: Annotated[
+        bool, typer.Option("--missing", help="Only the copies your collection lacks.")
+    ] = False,
+    paper: Annotated[str, typer.Option("--paper", help="a4 or letter.")] = "a4",
+    force: opt.Overwrite = False,
+    output: ReportOutputOption = Output.table,
+) -> None:
+    """Write a print-ready PDF of a deck's cards at true size (63 x 88 mm, nine a page, cut
+    marks), each marked PROXY; with --missing only the copies you lack.
+
+    Example: cardbase deck proxies "Bog Stew" bog-proxies.pdf --missing
+    Example: cardbase deck proxies my-deck.txt proxies.pdf --paper letter
+    """
+    sheet = STATE.library.proxy_sheet(deck, file, missing=missing, paper=paper, force=force)
+    if output in (Output.json, Output.jsonl):
+        render.print_json(sheet.to_dict())
+        return
+    owned = f"; {plural(sheet.owned_left_out, 'copy', 'copies')} left out, owned" if missing else ""
+    render.echo(
+        f"{file}: {plural(sheet.copies, 'proxy', 'proxies')} of '{sheet.deck}' on "
+        f"{plural(sheet.pages, 'page')} ({sheet.paper}){owned}"
+    )
+    if sheet.without_text:
+        shown = ", ".join(first_few(sheet.without_text, 3, "more"))
+        render.echo(
+            f"{plural(len(sheet.without_text), 'card')} printed without game text ({shown}): "
+            "'cardbase catalog import-client DIR' reads it from your game client",
+            err=True,
+        )
+    if sheet.text_cut:
+        shown = ", ".join(first_few(sheet.text_cut, 3, "more"))
+        render.echo(
+            f"game text too long for the card, cut short on {plural(len(sheet.text_cut), 'card')} "
+            f"({shown})",
+            err=True,
+        )
 
 
 @command(deck_app, "build")

@@ -30,6 +30,7 @@ from cardbase.decks.diff import CountChange
 from cardbase.decks.formats import FORMATS, Format, Placed
 from cardbase.decks.lists import MAIN, NO_DECK_NAMED, DeckList, format_deck, parse_deck_text
 from cardbase.decks.odds import Odds
+from cardbase.decks.proxies import ProxySheet
 from cardbase.decks.registration import write_registration_sheet
 from cardbase.decks.saved import (
     SavedDeck,
@@ -45,6 +46,7 @@ from cardbase.errors import CardbaseError, InvalidDeckError, first_few, shorten
 from cardbase.fields import DEFAULT_FORMAT
 from cardbase.fileio.writing import check_target, write_text
 from cardbase.games import DEFAULT_GAME
+from cardbase.text import plural
 
 SHOWN_PROBLEMS = 5  # problems quoted when a deck cannot be saved
 PAPERS = ("a4", "letter")
@@ -374,3 +376,53 @@ def build_and_keep(
         if out is not None:
             write_text(out, text, force=force)
     return BuiltDeck(result, text, report, deck_stats(placed), saved_as)
+
+
+def proxy_sheet(
+    conn: Connection,
+    where: str,
+    file: Path,
+    *,
+    missing: bool = False,
+    paper: str = "a4",
+    force: bool = False,
+) -> ProxySheet:
+    """A print-ready PDF of a deck's cards (a deck file or saved deck), every copy its own
+    card; with `missing` only the copies this collector lacks. Refused before anything is
+    written: an unknown deck or paper, a file there already (without `force`), nothing left
+    to print."""
+    from cardbase.decks.proxies import check_can_draw, paper_size
+
+    check_can_draw()
+    paper_size(paper)
+    opened = open_deck(conn, where)
+    name = opened.saved.name if opened.saved else opened.deck.source
+    placed = _placed(conn, opened)
+    check_target(file, force, (".pdf",))
+    return proxies_of(conn, name, placed, file, missing=missing, paper=paper, force=force)
+
+
+def proxies_of(
+    conn: Connection,
+    name: str,
+    placed: list[Placed],
+    file: Path,
+    *,
+    missing: bool = False,
+    paper: str = "a4",
+    force: bool = False,
+) -> ProxySheet:
+    """`proxy_sheet` for cards already placed (the Deck Builder's list as it is typed)."""
+    from cardbase.decks.proxies import check_can_draw, every_copy, missing_copies, write_proxies
+
+    check_can_draw()
+    cards, left_out = missing_copies(conn, placed) if missing else (every_copy(placed), 0)
+    if not cards:
+        why = (
+            f"you own every card of '{name}' ({plural(left_out, 'copy', 'copies')}); "
+            "nothing to print"
+            if missing
+            else f"'{name}' holds no cards; nothing to print"
+        )
+        raise CardbaseError(f"{why}, and nothing was written")
+    return write_proxies(file, name, cards, paper, force=force, owned_left_out=left_out)

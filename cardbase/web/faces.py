@@ -13,17 +13,8 @@ from typing import NamedTuple
 from markupsafe import Markup, escape
 
 from cardbase.catalog.cards import Card
-from cardbase.fieldtypes import GEM_COLOURS
+from cardbase.fieldtypes import GEM_COLOURS, GEM_HEX, HERO_COLOUR, SPHERE_COLOURS
 
-# Colours that read as each sphere on the printed cards (see card-anatomy.md).
-SPHERE_COLOURS = {
-    "Chaos": "#8b2f8f",
-    "Nature": "#2e7d32",
-    "Machine": "#4f6677",
-    "Order": "#966d09",  # dark enough for the white name on it (4.7:1, WCAG AA)
-}
-HERO_COLOUR = "#a33a2f"
-GEM_HEX = {"R": "#d32f2f", "G": "#388e3c", "B": "#1e63c4", "Y": "#f2c200"}
 # A power-up's gems in game text: [Y], [RR], [GB].
 GEM_COST = re.compile(r"\[([RGBY]{1,4})\]")
 

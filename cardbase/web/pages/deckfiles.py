@@ -142,3 +142,39 @@ def download(
         body = target.read_bytes()
     disposition = f'attachment; filename="{file_name(state.name, kind)}"'
     return Response(body, media_type=KINDS[kind], headers={"Content-Disposition": disposition})
+
+
+@router.post("/deck/proxies")
+def proxies(
+    request: Request,
+    deck: str = Form(""),
+    name: str = Form(""),
+    format_: str | None = Form(None, alias="format"),
+    paper: str = Form("a4"),
+    missing: bool = Form(False),
+) -> Response:
+    """`deck proxies`: the deck's cards (with `missing`, only the copies this collector lacks)
+    as a print-ready PDF at true size, nine a page with cut marks."""
+    from cardbase.decks.operations import proxies_of
+    from cardbase.decks.proxies import check_can_draw
+    from cardbase.decks.proxylayout import paper_size
+
+    check_can_draw()
+    paper_size(paper)
+    site = site_of(request)
+    state = read_state(site, deck, format_, None, False, name or "deck")
+    with site.connect(request) as conn:
+        placed, problems = place(conn, parse_deck_text(state.text, state.name),
+                                 get_format(state.format).game)  # fmt: skip
+        if problems:
+            listed = "; ".join(first_few([p.message for p in problems], SHOWN_PROBLEMS))
+            raise CardbaseError(f"{state.name}: {listed}. No proxies were made")
+        if not placed:
+            raise CardbaseError("the deck is empty: add cards before making proxies")
+        with tempfile.TemporaryDirectory(prefix="cardbase-proxies-") as folder:
+            target = Path(folder) / "proxies.pdf"
+            proxies_of(conn, state.name, placed, target, missing=missing, paper=paper)
+            body = target.read_bytes()
+    disposition = f'attachment; filename="{file_name(state.name + " proxies", "pdf")}"'
+    return Response(body, media_type="application/pdf",
+                    headers={"Content-Disposition": disposition})  # fmt: skip
