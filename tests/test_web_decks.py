@@ -144,7 +144,7 @@ def test_proxies_are_the_clis_pdf_and_refusals_are_in_web_words(pages: Pages, ru
     paper = pages.post("/deck/proxies", {"deck": "3 1 C 14\n", "paper": "a5"})
     assert paper.status_code == 400
     said = error_of(paper.text)
-    assert "unknown paper 'a5'" in said and "choose a4 or letter" in said and "--" not in said
+    assert "unknown paper 'a5'" in said and "Choose a4 or letter" in said and "--" not in said
     typo = pages.post("/deck/proxies", {"deck": "3 Chugawg Cook\n", "name": "Typo"})
     assert "did you mean Chugawug Cook" in error_of(typo.text)
 
