@@ -1,0 +1,148 @@
+"""Which game files there are, and their checked contents, read once and cached.
+
+The shipped games are files in `cardbase/gamefiles/`; a user's own are the ``*.toml`` files
+of the ``games`` folder beside the config file (``~/.config/cardbase/games/`` on Linux), and
+the files or folders ``$CARDBASE_GAMES`` names (separated as ``PATH`` is).
+
+Every command needs the games (the query language's choices are the games' words), so a
+start must not pay for tomllib (3 ms to import) and for checking each file: the checked
+games are kept in the user's cache folder as `marshal` data, under a key of every file's
+path, size and modification time (and the checker's own), and read back in a tenth of a
+millisecond. A file that changes, appears or goes is read afresh on the next start.
+
+A user's file with problems is left out, and said (`cardbase.notices`) with the line to fix
+and the command that checks it; so is a second game of a key already taken. A shipped file
+with problems is cardbase's own bug, and raised.
+
+Foundation: plain Python, imported on every start.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import marshal
+import os
+from pathlib import Path
+from typing import Any
+
+GAMES_ENV = "CARDBASE_GAMES"
+CONFIG_ENV = "CARDBASE_CONFIG"  # as `cardbase.config` reads it (not imported: it is above)
+SHIPPED = Path(__file__).resolve().parent / "gamefiles"
+DEFAULT_GAME = "free-realms"  # the shipped games' first; databases' cards default to it
+OLD_SAMPLE = "cardbase-sample"  # the old sample's cards (`cardbase.games.OLD_SAMPLE`)
+CACHE_VERSION = 1
+
+
+def game_files() -> tuple[list[Path], list[Path]]:
+    """The shipped game files (the default game first) and the user's, in reading order."""
+    shipped = sorted(SHIPPED.glob("*.toml"), key=lambda p: (p.stem != DEFAULT_GAME, p.name))
+    user: list[Path] = []
+    folders = [user_games_folder()]
+    for entry in filter(None, os.environ.get(GAMES_ENV, "").split(os.pathsep)):
+        folders.append(Path(entry).expanduser())
+    for place in folders:
+        if place.is_dir():
+            user += sorted(place.glob("*.toml"))
+        elif place.is_file():
+            user.append(place)
+        elif place != folders[0]:
+            user.append(place)  # a named file that is missing: said as a problem
+    return shipped, user
+
+
+def user_games_folder() -> Path:
+    """The ``games`` folder beside the config file."""
+    explicit = os.environ.get(CONFIG_ENV)
+    if explicit and explicit != os.devnull:
+        return Path(explicit).parent / "games"
+    from platformdirs import user_config_path
+
+    return user_config_path("cardbase", appauthor=False) / "games"
+
+
+def _stamp(path: Path) -> tuple[str, int, int]:
+    try:
+        stat = path.stat()
+    except OSError:
+        return (str(path), -1, -1)
+    return (str(path), stat.st_size, stat.st_mtime_ns)
+
+
+def _cache_file() -> Path | None:
+    from platformdirs import user_cache_path
+
+    return user_cache_path("cardbase", appauthor=False) / "games.marshal"
+
+
+def load_games() -> tuple[list[dict[str, Any]], list[str]]:
+    """Every usable game in normal shape (`cardbase.gamefile`), and what was left out."""
+    shipped, user = game_files()
+    checker = Path(__file__).resolve().parent / "gamefile.py"
+    key = (CACHE_VERSION, *map(_stamp, [checker, *shipped, *user]))
+    cache = _cache_file()
+    cached = _read_cache(cache, key)
+    if cached is not None:
+        return cached
+    games, skipped = _read_all(shipped, user)
+    if cache is not None:
+        _write_cache(cache, key, (games, skipped))
+    return games, skipped
+
+
+def _read_cache(cache: Path | None, key: tuple[Any, ...]) -> Any:
+    if cache is None:
+        return None
+    try:
+        stored_key, value = marshal.loads(cache.read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    return value if stored_key == key else None
+
+
+def _write_cache(cache: Path, key: tuple[Any, ...], value: Any) -> None:
+    """Best effort, atomically: a folder that cannot be written costs only speed."""
+    partial = cache.with_name(f"{cache.name}.{os.getpid()}.partial")
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        partial.write_bytes(marshal.dumps((key, value)))
+        partial.replace(cache)
+    except (OSError, ValueError):
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
+
+
+def _read_all(shipped: list[Path], user: list[Path]) -> tuple[list[dict[str, Any]], list[str]]:
+    from cardbase.gamefile import GameFileError, read_game_file
+
+    games: list[dict[str, Any]] = []
+    skipped: list[str] = []
+    for path in shipped:
+        games.append(read_game_file(path))  # a shipped file's problem is a bug: raised
+    for path in user:
+        try:
+            game = read_game_file(path)
+        except GameFileError as exc:
+            skipped.append(f"{exc.problems[0]}; the game is left out (cardbase games check "
+                           f"{path} lists every problem)")  # fmt: skip
+            continue
+        clash = taken_by(game, games)
+        if clash:
+            skipped.append(f"{path}: {clash}; the game is left out")
+            continue
+        games.append(game)
+    return games, skipped
+
+
+def taken_by(game: dict[str, Any], games: list[dict[str, Any]]) -> str | None:
+    """What `game` would take that another of `games` has: its key or a format's key."""
+    if game["key"] == OLD_SAMPLE:
+        return f"key: '{OLD_SAMPLE}' is cardbase's own (the old sample's cards); rename it"
+    for other in games:
+        if other["key"] == game["key"]:
+            return f"key: '{game['key']}' is already the game of {other['source']}; rename one"
+        formats = {fmt["key"] for fmt in other["formats"]}
+        for at, fmt in enumerate(game["formats"]):
+            if fmt["key"] in formats:
+                return (f"formats[{at}].key: '{fmt['key']}' is already a format of "
+                        f"{other['source']}; rename one")  # fmt: skip
+    return None
