@@ -169,7 +169,8 @@ def _resolve(parts: list[str], counts: dict[Path_, int], lines: dict[Path_, int]
     return path
 
 
-def _shown(path: Path_) -> str:
+def shown_setting(path: Path_) -> str:
+    """A setting's path as a person writes it: ``formats[0].sections[2].types``."""
     out = ""
     for part in path:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
@@ -188,7 +189,8 @@ class _Checker:
         probe = path
         while probe and probe not in self.lines:
             probe = probe[:-1]
-        self.problems.append(GameProblem(self.file, self.lines.get(probe), _shown(path), message))
+        line = self.lines.get(probe)
+        self.problems.append(GameProblem(self.file, line, shown_setting(path), message))
 
     # -- the kinds of values -------------------------------------------------------------
 
@@ -232,7 +234,7 @@ class _Checker:
     def table(self, data: dict[str, Any], path: Path_) -> dict[str, Any]:
         value = data.get(str(path[-1]), {})
         if not isinstance(value, dict):
-            self.wrong(path, f"must be a table: [{_shown(path)}]")
+            self.wrong(path, f"must be a table: [{shown_setting(path)}]")
             return {}
         return value
 

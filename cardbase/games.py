@@ -86,6 +86,7 @@ OLD_SAMPLE = FREE_REALMS._replace(
     set_names={},
     formats=(),
     catalogue=None,
+    source="",
 )
 
 # The shipped games, the old sample, then the user's own in the order they were read.

@@ -112,7 +112,7 @@ def _write_cache(cache: Path, key: tuple[Any, ...], value: Any) -> None:
 
 
 def _read_all(shipped: list[Path], user: list[Path]) -> tuple[list[dict[str, Any]], list[str]]:
-    from cardbase.gamefile import GameFileError, read_game_file
+    from cardbase.gamefile import GameFileError, read_game_file, shown_setting
 
     games: list[dict[str, Any]] = []
     skipped: list[str] = []
@@ -127,22 +127,28 @@ def _read_all(shipped: list[Path], user: list[Path]) -> tuple[list[dict[str, Any
             continue
         clash = taken_by(game, games)
         if clash:
-            skipped.append(f"{path}: {clash}; the game is left out")
+            setting, message = clash
+            skipped.append(f"{path}: {shown_setting(setting)}: {message}; the game is left out")
             continue
         games.append(game)
     return games, skipped
 
 
-def taken_by(game: dict[str, Any], games: list[dict[str, Any]]) -> str | None:
-    """What `game` would take that another of `games` has: its key or a format's key."""
+Clash = tuple[tuple[str | int, ...], str]  # a setting, and what is wrong with it
+
+
+def taken_by(game: dict[str, Any], games: list[dict[str, Any]]) -> Clash | None:
+    """What `game` would take that another of `games` has, its key or a format's key: the
+    setting and what is wrong with it."""
     if game["key"] == OLD_SAMPLE:
-        return f"key: '{OLD_SAMPLE}' is cardbase's own (the old sample's cards); rename it"
+        return ("key",), f"'{OLD_SAMPLE}' is cardbase's own (the old sample's cards); rename it"
     for other in games:
         if other["key"] == game["key"]:
-            return f"key: '{game['key']}' is already the game of {other['source']}; rename one"
+            return ("key",), f"'{game['key']}' is already the game of {other['source']}; rename one"
         formats = {fmt["key"] for fmt in other["formats"]}
         for at, fmt in enumerate(game["formats"]):
             if fmt["key"] in formats:
-                return (f"formats[{at}].key: '{fmt['key']}' is already a format of "
-                        f"{other['source']}; rename one")  # fmt: skip
+                return ("formats", at, "key"), (
+                    f"'{fmt['key']}' is already a format of {other['source']}; rename one"
+                )
     return None

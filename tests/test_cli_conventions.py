@@ -49,7 +49,8 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]
     new_database(real, built_in(REAL))
     sample = folder / "sample.db"
     new_database(sample, built_in(SAMPLE))
-    files = {"deck": str(deck), "sheet": str(sheet), "catalogue": str(MINI_CATALOGUE)}
+    files = {"deck": str(deck), "sheet": str(sheet), "catalogue": str(MINI_CATALOGUE),
+             "game": str(ROOT / "cardbase" / "gamefiles" / "wildhearts.toml")}  # fmt: skip
     return path, {**files, "real": str(real), "sample": str(sample), "client": str(CLIENT)}
 
 
@@ -97,6 +98,8 @@ DATA_COMMANDS: dict[str, list[str]] = {
         "{real}",
     ],
     "catalog move-to-real": ["catalog", "move-to-real", "--dry-run", "--db", "{sample}"],
+    "games list": ["games", "list"],
+    "games check": ["games", "check", "{game}"],
 }
 
 
@@ -161,6 +164,7 @@ CSV_COMMANDS = sorted(
         "catalog import-client",
         "catalog move-to-real",
         "db init",
+        "games check",
     )
 )
 

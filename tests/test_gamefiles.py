@@ -3,6 +3,7 @@ by line, and the checked games are read once and cached."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from cardbase import fields, gamesources
 from cardbase.decks.formats import FORMATS
 from cardbase.gamefile import COMMON_TERMS, GAME_FIELDS, GameFileError, read_game_file
 from cardbase.games import FREE_REALMS, GAMES, WILDHEARTS
+from tests.helpers import Run, ok
 
 SHIPPED = gamesources.SHIPPED
 GOOD = (SHIPPED / "wildhearts.toml").read_text(encoding="utf-8")
@@ -182,3 +184,46 @@ def test_a_bad_or_clashing_users_game_is_left_out_and_said(
 def test_every_game_is_in_the_registry() -> None:
     assert list(GAMES)[:3] == ["free-realms", "wildhearts", "cardbase-sample"]
     assert fields.FIELD_BY_NAME["game"].choices == tuple(GAMES)
+
+
+def test_games_lists_each_game_with_its_cards_and_formats(run: Run) -> None:
+    listed = json.loads(ok(run, "games", "-o", "json"))
+    assert [(g["key"], g["cards"], [f["key"] for f in g["formats"]]) for g in listed] == [
+        ("free-realms", 22, ["free-realms"]),
+        ("wildhearts", 0, ["wildhearts-ffa"]),
+    ]
+    assert listed[0]["file"] == str(SHIPPED / "free-realms.toml")
+    table = ok(run, "games")
+    assert table.splitlines()[0].split() == ["Game", "Key", "Cards", "Formats", "File"]
+
+
+def test_games_check_passes_a_good_file_and_tells_each_problem_of_a_bad_one(
+    run: Run, tmp_path: Path
+) -> None:
+    good = tmp_path / "pixie.toml"
+    good.write_text(third_game())
+    assert ok(run, "games", "check", str(good)) == f"\u2714 valid: {good}\n"
+    bad = tmp_path / "bad.toml"
+    bad.write_text(third_game().replace('kind = "number"', 'kind = "nmbr"'))
+    result = run("games", "check", str(bad))
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert [line.split(": ")[1] for line in lines] == [
+        "fields.cost.kind",
+        "fields.attack.kind",
+        "fields.defense.kind",
+    ]
+    assert lines[0].startswith(f"{bad}:43: fields.cost.kind: unknown field kind 'nmbr'")
+    clash = tmp_path / "clash.toml"
+    clash.write_text(third_game("wildhearts"))
+    told = json.loads(run("games", "check", str(clash), "-o", "json").stdout)
+    assert told["valid"] is False
+    assert told["problems"] == [{
+        "file": str(clash), "line": 4, "setting": "key",
+        "message": f"'wildhearts' is already the game of {SHIPPED / 'wildhearts.toml'}; "
+        "rename one",
+    }]  # fmt: skip
+    missing = run("games", "check", str(tmp_path / "none.toml"))
+    assert (missing.exit_code, missing.stderr) == (
+        2, f"{tmp_path / 'none.toml'}: cannot read it (No such file or directory)\n"
+    )  # fmt: skip
