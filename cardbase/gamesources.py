@@ -137,14 +137,56 @@ def _read_all(shipped: list[Path], user: list[Path]) -> tuple[list[dict[str, Any
 Clash = tuple[tuple[str | int, ...], str]  # a setting, and what is wrong with it
 
 
+def _shipped(game: dict[str, Any]) -> bool:
+    return Path(game["source"]).parent == SHIPPED
+
+
+def _beyond_the_card_table(game: dict[str, Any], shipped: list[dict[str, Any]]) -> Clash | None:
+    """What a user's game needs that the card table's checks, made for the shipped games,
+    refuse: a rarity letter of its own, more gems than they have (the checks would need a
+    migration, and every database one)."""
+    if not shipped or _shipped(game):
+        return None
+    letters = "".join(dict.fromkeys(letter for g in shipped for letter in g["rarities"]))
+    for letter in game["rarities"]:
+        if letter not in letters:
+            return ("rarities", letter), (
+                f"the card table takes the rarity letters {letters}; a letter of a game's "
+                "own is not possible yet: use one of those, with this game's name for it"
+            )
+    most = max((g["fields"]["gems"]["most"] for g in shipped if "gems" in g["fields"]), default=0)
+    gems = game["fields"].get("gems")
+    if gems and gems["most"] > most:
+        return ("fields", "gems", "most"), f"the card table takes at most {most} gems a card"
+    return None
+
+
+def _alias_owner(game: dict[str, Any], alias: str) -> str | None:
+    """The field `alias` names in `game`: its own name or one of its aliases."""
+    for name, field in game["fields"].items():
+        if alias == name or alias in field["aliases"]:
+            return name
+    return None
+
+
 def taken_by(game: dict[str, Any], games: list[dict[str, Any]]) -> Clash | None:
     """What `game` would take that another of `games` has, its key or a format's key: the
     setting and what is wrong with it."""
+    beyond = _beyond_the_card_table(game, [g for g in games if _shipped(g)])
+    if beyond is not None:
+        return beyond
     if game["key"] == OLD_SAMPLE:
         return ("key",), f"'{OLD_SAMPLE}' is cardbase's own (the old sample's cards); rename it"
     for other in games:
         if other["key"] == game["key"]:
             return ("key",), f"'{game['key']}' is already the game of {other['source']}; rename one"
+        for name, field in game["fields"].items():
+            for at, alias in enumerate(field["aliases"]):
+                owner = _alias_owner(other, alias)
+                if owner not in (None, name):
+                    return ("fields", name, "aliases", at), (
+                        f"'{alias}' is already {other['source']}'s term for {owner}; choose another"
+                    )
         formats = {fmt["key"] for fmt in other["formats"]}
         for at, fmt in enumerate(game["formats"]):
             if fmt["key"] in formats:

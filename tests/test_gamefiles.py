@@ -227,3 +227,14 @@ def test_games_check_passes_a_good_file_and_tells_each_problem_of_a_bad_one(
     assert (missing.exit_code, missing.stderr) == (
         2, f"{tmp_path / 'none.toml'}: cannot read it (No such file or directory)\n"
     )  # fmt: skip
+
+
+def test_a_users_game_cannot_go_beyond_the_card_tables_checks(run: Run, tmp_path: Path) -> None:
+    mythic = tmp_path / "mythic.toml"
+    mythic.write_text(third_game().replace('R = "Rare"', 'M = "Mythic"').replace("CUR", "CUM"))
+    told = json.loads(run("games", "check", str(mythic), "-o", "json").stdout)["problems"]
+    assert told == [{
+        "file": str(mythic), "line": 12, "setting": "rarities.M",
+        "message": "the card table takes the rarity letters CUREPS; a letter of a game's own "
+        "is not possible yet: use one of those, with this game's name for it",
+    }]  # fmt: skip
