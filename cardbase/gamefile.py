@@ -257,9 +257,9 @@ class _Checker:
     # -- the game --------------------------------------------------------------------------
 
     def game(self, data: dict[str, Any]) -> dict[str, Any]:
-        self.known(data, (), ("key", "title", "catalogue", "opening_hand", "draws_per_turn",
-                              "rarities", "rarity_order", "code", "sets", "types", "fields",
-                              "formats"))  # fmt: skip
+        self.known(data, (), ("key", "prefix", "title", "catalogue", "opening_hand",
+                              "draws_per_turn", "rarities", "rarity_order", "code", "sets",
+                              "types", "fields", "formats"))  # fmt: skip
         key = self.text(data, ("key",), required=True)
         if key and not _KEY.fullmatch(key):
             self.wrong(("key",), f"'{key}' must be lower-case letters, digits and '-'")
@@ -267,8 +267,12 @@ class _Checker:
         fields = self.fields(data)
         # Types name the fields the file declares, good or not: one mistake, one problem.
         types = self.types(data, list(self.table(data, ("fields",))))
+        prefix = self.text(data, ("prefix",))
+        if prefix and not _KEY.fullmatch(prefix):
+            self.wrong(("prefix",), f"'{prefix}' must be lower-case letters, digits and '-'")
         return {
             "key": key or "",
+            "prefix": prefix,
             "title": self.text(data, ("title",), required=True) or key or "",
             "catalogue": self.text(data, ("catalogue",)),
             "opening_hand": self.whole(data, ("opening_hand",), 0, 100),

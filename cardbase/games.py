@@ -43,6 +43,7 @@ class Game(NamedTuple):
     formats: tuple[dict[str, Any], ...] = ()
     catalogue: str | None = None  # the game's catalogue file, beside its game file
     source: str = ""  # the game file
+    prefix: str = ""  # what a code is prefixed with to say its game (wh:1 C 41); "": its key
 
 
 def _game(data: dict[str, Any]) -> Game:
@@ -67,6 +68,7 @@ def _game(data: dict[str, Any]) -> Game:
         formats=tuple(data["formats"]),
         catalogue=data["catalogue"],
         source=data["source"],
+        prefix=data["prefix"] or data["key"],
     )
 
 
@@ -87,6 +89,7 @@ OLD_SAMPLE = FREE_REALMS._replace(
     formats=(),
     catalogue=None,
     source="",
+    prefix="",
 )
 
 # The shipped games, the old sample, then the user's own in the order they were read.
@@ -142,3 +145,18 @@ def all_colours() -> tuple[dict[str, str], int]:
                 colours.setdefault(letter, name)
             most = max(most, gems["most"])
     return colours, most
+
+
+def game_prefix(key: str) -> str:
+    """What a code is prefixed with to say its game: ``wh:1 C 41``."""
+    game = GAMES.get(key)
+    return game.prefix if game and game.prefix else key
+
+
+def game_of_prefix(prefix: str) -> str | None:
+    """The game a code's prefix names (its `prefix` or its key, any case), None for none."""
+    wanted = prefix.lower()
+    for game in GAMES.values():
+        if wanted in (game.key, game.prefix):
+            return game.key
+    return None

@@ -30,7 +30,7 @@ CONFIG_ENV = "CARDBASE_CONFIG"  # as `cardbase.config` reads it (not imported: i
 SHIPPED = Path(__file__).resolve().parent / "gamefiles"
 DEFAULT_GAME = "free-realms"  # the shipped games' first; databases' cards default to it
 OLD_SAMPLE = "cardbase-sample"  # the old sample's cards (`cardbase.games.OLD_SAMPLE`)
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
 
 def game_files() -> tuple[list[Path], list[Path]]:
@@ -187,6 +187,11 @@ def taken_by(game: dict[str, Any], games: list[dict[str, Any]]) -> Clash | None:
                     return ("fields", name, "aliases", at), (
                         f"'{alias}' is already {other['source']}'s term for {owner}; choose another"
                     )
+        taken = ({game["key"], game["prefix"]} & {other["key"], other["prefix"]}) - {None}
+        if taken:
+            return ("prefix",), (
+                f"'{taken.pop()}' already names the game of {other['source']}; rename one"
+            )
         formats = {fmt["key"] for fmt in other["formats"]}
         for at, fmt in enumerate(game["formats"]):
             if fmt["key"] in formats:

@@ -65,50 +65,50 @@ def edited(old: str, new: str) -> str:
 
 BAD = [
     ("syntax", edited('title = "Wildhearts TCG"', 'title = "Wildhearts'),
-     "game.toml:5: not valid TOML: Illegal character '\\n'"),
+     "game.toml:7: not valid TOML: Illegal character '\\n'"),
     ("unknown kind", edited('kind = "number"\nheader = "Cost"', 'kind = "numeric"'),
-     "game.toml:43: fields.cost.kind: unknown field kind 'numeric'; did you mean 'number'? "
+     "game.toml:45: fields.cost.kind: unknown field kind 'numeric'; did you mean 'number'? "
      "kinds: number, word, colours, flag"),
     ("a field without a column", edited("[fields.cost]", '[fields.power]\nkind = "number"\n\n[fields.cost]'),
-     "game.toml:42: fields.power: the card table has no 'power' column; a game's own fields "
+     "game.toml:44: fields.power: the card table has no 'power' column; a game's own fields "
      "are for now among hero, sphere, cost, attack, defense, gems"),
     ("wrong kind", edited('kind = "number"\nheader = "Cost"', 'kind = "flag"'),
-     'game.toml:43: fields.cost.kind: cost is a number field; kind = "number"'),
+     'game.toml:45: fields.cost.kind: cost is a number field; kind = "number"'),
     ("code parts", edited('parts = ["series", "rarity", "number"]', 'parts = ["number"]'),
-     "game.toml:18: code.parts: cardbase reads codes of series, rarity letter and number in "
+     "game.toml:20: code.parts: cardbase reads codes of series, rarity letter and number in "
      'that order: parts = ["series", "rarity", "number"]'),
     ("canonical unclosed", edited('canonical = "{series} {rarity} {number}"',
                                   'canonical = "{series} {rarity {number}"'),
-     "game.toml:20: code.canonical: a '{' or '}' is not closed; write parts as {series}"),
+     "game.toml:22: code.canonical: a '{' or '}' is not closed; write parts as {series}"),
     ("canonical separator", edited('canonical = "{series} {rarity} {number}"',
                                    'canonical = "{series}:{rarity}:{number}"'),
-     "game.toml:20: code.canonical: between the parts only the code's separators, nothing "
+     "game.toml:22: code.canonical: between the parts only the code's separators, nothing "
      "before or after"),
     ("missing section", edited("[formats.variants.3]\nfields", "[formats.variants.3]\nfield"),
-     "game.toml:79: formats[0].variants.3.field: the format has no section 'field'; its "
+     "game.toml:81: formats[0].variants.3.field: the format has no section 'field'; its "
      "sections: main, familiars, fields, side, judge"),
     ("unknown type", edited('types = ["Judge"]', 'types = ["Judges"]'),
-     "game.toml:75: formats[0].sections[4].types[0]: 'Judges' is not one of the game's types "
+     "game.toml:77: formats[0].sections[4].types[0]: 'Judges' is not one of the game's types "
      "(Ally, Tamer, Action, Familiar, Field, Judge); did you mean 'Judge'?"),
     ("copy section", edited('copy_sections = ["main", "side"]', 'copy_sections = ["sides"]'),
-     "game.toml:67: formats[0].copy_sections[0]: 'sides' is not one of the game's sections "
+     "game.toml:69: formats[0].copy_sections[0]: 'sides' is not one of the game's sections "
      "(main, familiars, fields, side, judge); did you mean 'side'?"),
     ("type carries", edited('[types.Tamer]\ncarries = ["cost", "gems"]',
                             '[types.Tamer]\ncarries = ["cost", "sphere"]'),
-     "game.toml:28: types.Tamer.carries[1]: 'sphere' is not one of the game's fields "
+     "game.toml:30: types.Tamer.carries[1]: 'sphere' is not one of the game's fields "
      "(cost, attack, defense, gems)"),
     ("unknown setting", "draws_per_turm = 2\n" + GOOD,
      "game.toml:1: draws_per_turm: unknown setting; did you mean 'draws_per_turn'? settings "
-     "here: key, title, catalogue, opening_hand, draws_per_turn, rarities, rarity_order, code, "
+     "here: key, prefix, title, catalogue, opening_hand, draws_per_turn, rarities, rarity_order, code, "
      "sets, types, fields, formats"),
     ("rarity order", edited('ranked = "CUR"', 'ranked = "CUX"'),
-     "game.toml:15: rarity_order.ranked: must be the game's rarity letters (CUR), lowest "
+     "game.toml:17: rarity_order.ranked: must be the game's rarity letters (CUR), lowest "
      "first, each once"),
     ("default players", edited("default_players = 4", "default_players = 5"),
-     "game.toml:69: formats[0].default_players: 5 is not among players [3, 4]"),
+     "game.toml:71: formats[0].default_players: 5 is not among players [3, 4]"),
     ("alias taken", edited('[fields.cost]\nkind = "number"', '[fields.cost]\nkind = "number"\n'
                            'aliases = ["t"]'),
-     "game.toml:44: fields.cost.aliases[0]: 't' is already a query term (a common field); "
+     "game.toml:46: fields.cost.aliases[0]: 't' is already a query term (a common field); "
      "choose another"),
 ]  # fmt: skip
 
@@ -124,7 +124,7 @@ def test_every_problem_is_told_at_once(tmp_path: Path) -> None:
     text = edited('key = "wildhearts"', 'key = "Wild Hearts"').replace("copy_limit = 2", "")
     text = text.replace("title = ", "name = ")
     told = problems(tmp_path, text)
-    assert told[0].startswith("game.toml:5: name: unknown setting")
+    assert told[0].startswith("game.toml:7: name: unknown setting")
     assert "game.toml:4: key: 'Wild Hearts' must be lower-case letters, digits and '-'" in told
     assert 'game.toml: title: missing; add title = "..."' in told
 
@@ -144,6 +144,7 @@ def third_game(key: str = "pixie-duel") -> str:
         edited('key = "wildhearts"', f'key = "{key}"')
         .replace('title = "Wildhearts TCG"', 'title = "Pixie Duel"')
         .replace('key = "wildhearts-ffa"', f'key = "{key}-duel"')
+        .replace('prefix = "wh"', 'prefix = "px"')
     )
 
 
@@ -173,7 +174,7 @@ def test_a_bad_or_clashing_users_game_is_left_out_and_said(
     games, skipped = gamesources.load_games()
     assert [game["key"] for game in games] == ["free-realms", "wildhearts", "pixie-duel"]
     assert skipped == [
-        f"{games_env / 'a.toml'}:43: fields.cost.kind: unknown field kind 'nmber'; did you mean "
+        f"{games_env / 'a.toml'}:45: fields.cost.kind: unknown field kind 'nmber'; did you mean "
         f"'number'? kinds: number, word, colours, flag; the game is left out (cardbase games "
         f"check {games_env / 'a.toml'} lists every problem)",
         f"{games_env / 'b.toml'}: key: 'wildhearts' is already the game of "
@@ -213,7 +214,7 @@ def test_games_check_passes_a_good_file_and_tells_each_problem_of_a_bad_one(
         "fields.attack.kind",
         "fields.defense.kind",
     ]
-    assert lines[0].startswith(f"{bad}:43: fields.cost.kind: unknown field kind 'nmbr'")
+    assert lines[0].startswith(f"{bad}:45: fields.cost.kind: unknown field kind 'nmbr'")
     clash = tmp_path / "clash.toml"
     clash.write_text(third_game("wildhearts"))
     told = json.loads(run("games", "check", str(clash), "-o", "json").stdout)
@@ -234,7 +235,7 @@ def test_a_users_game_cannot_go_beyond_the_card_tables_checks(run: Run, tmp_path
     mythic.write_text(third_game().replace('R = "Rare"', 'M = "Mythic"').replace("CUR", "CUM"))
     told = json.loads(run("games", "check", str(mythic), "-o", "json").stdout)["problems"]
     assert told == [{
-        "file": str(mythic), "line": 12, "setting": "rarities.M",
+        "file": str(mythic), "line": 14, "setting": "rarities.M",
         "message": "the card table takes the rarity letters CUREPS; a letter of a game's own "
         "is not possible yet: use one of those, with this game's name for it",
     }]  # fmt: skip
