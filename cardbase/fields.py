@@ -25,19 +25,12 @@ from cardbase.fieldtypes import (
     Traits,
     Words,
 )
-from cardbase.games import DEFAULT_GAME, GAMES
+from cardbase.games import DEFAULT_GAME, GAMES, all_rarities, declared_field
 
-# The game's vocabulary.
-RARITY_NAMES: dict[str, str] = {
-    "C": "Common",
-    "U": "Uncommon",
-    "R": "Rare",
-    "E": "Exclusive",
-    "P": "Promo",
-    "S": "Starter",
-}
+# The games' vocabulary, from their files (cardbase/gamefiles).
+RARITY_NAMES: dict[str, str] = all_rarities()
 RARITY_LETTERS = "".join(RARITY_NAMES)  # catalogue order: CURESP
-RANKED_RARITIES = "CURE"  # C < U < R < E; promos and starters stand outside the order
+RANKED_RARITIES = GAMES[DEFAULT_GAME].ranked  # C < U < R < E; promos and starters stand outside
 
 
 def letter_rank(column: str, letters: str) -> str:
@@ -51,8 +44,11 @@ def letter_rank(column: str, letters: str) -> str:
 CONDITIONS: tuple[str, ...] = ("M", "NM", "LP", "MP", "HP", "DMG")
 NONFOIL, FOIL = "nonfoil", "foil"
 FINISHES: dict[str, str] = {NONFOIL: "non-foil", FOIL: "foil"}  # stored value -> label
-PLAYSET = 3  # copies of a name a Free Realms deck may hold, and what a collector keeps
-DEFAULT_FORMAT = "free-realms"
+# The default game's first format: its copies of a name a deck may hold are what a
+# collector keeps.
+_DEFAULT_FORMAT = GAMES[DEFAULT_GAME].formats[0]
+PLAYSET: int = _DEFAULT_FORMAT["copy_limit"]
+DEFAULT_FORMAT: str = _DEFAULT_FORMAT["key"]
 NO_SPHERE = "none"  # sphere:none, the Heroes
 FLAGS: dict[str, str] = {  # is:hero ... and the plain flag options --hero ...
     "hero": "Heroes only.",
@@ -129,6 +125,24 @@ def _all(attribute: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(v for game in GAMES.values() for v in getattr(game, attribute)))
 
 
+def _game_field(
+    name: str,
+    kind: Kind | None,
+    kind_type: FieldType,
+    sql: str = "",
+    choices: tuple[str, ...] = (),
+    detail: bool = False,
+) -> CardField:
+    """A field the games give their cards beyond the common ones (`cardbase.gamefile`'s
+    GAME_FIELDS): a column of the card table, its query aliases and headers from the game
+    files."""
+    declared = declared_field(name)
+    return CardField(name, kind, tuple(declared["aliases"]), sql or f"c.{name}", name, True,
+                     export=declared["header"], table=declared["column"],
+                     option=declared["help"], example=declared["example"], choices=choices,
+                     type=kind_type, detail=detail)  # fmt: skip
+
+
 OWNED_SQL = "(coalesce(o.nonfoil, 0) + coalesce(o.foil, 0))"
 
 # In the order a card's JSON object, exports and tables show them.
@@ -152,26 +166,16 @@ FIELDS: tuple[CardField, ...] = (
     CardField("type", Kind.CHOICE, ("t",), "c.type", "type", True, True, "Type", table="Type",
               option="Creature, resource or trick", example="creature", choices=_all("types"),
               type=Choice()),
-    CardField("hero", None, (), "c.hero", "hero", True, export="Hero", type=Flag()),
-    CardField("sphere", Kind.CHOICE, ("s",), "c.sphere", "sphere", True, export="Sphere",
-              table="Sphere", option="Sphere (none for Heroes)", example="chaos",
-              choices=(*_all("spheres"), NO_SPHERE), type=Choice(nullable=True)),
+    _game_field("hero", None, Flag()),
+    _game_field("sphere", Kind.CHOICE, Choice(nullable=True),
+                choices=(*_all("spheres"), NO_SPHERE)),
     CardField("trait", Kind.WORDS, ("tr", "traits"), "c.traits", "traits", True,
               export="Traits", option="Has this trait", example="chugawug", type=Traits(),
               detail=True),
-    CardField("cost", Kind.NUMBER, ("cmc", "mv", "manavalue"), "c.cost", "cost", True,
-              export="Cost", table="Cost",
-              option="Cost, a range or a comparison", example="2..4", type=Number(),
-              detail=True),
-    CardField("attack", Kind.NUMBER, ("atk", "pow", "power"), "c.attack", "attack", True,
-              export="Attack",
-              table="Atk/Def", option="Attack, a range or a comparison", example="'>=5'",
-              type=Number(), detail=True),
-    CardField("defense", Kind.NUMBER, ("def", "tou", "toughness"), "c.defense", "defense", True,
-              export="Defense", option="Defense, a range or a comparison", example="3",
-              type=Number(), detail=True),
-    CardField("gems", Kind.NUMBER, (), "length(c.gems)", "gems", True, export="Gems",
-              table="Gems", option="Number of gems", example="3..", type=Gems(), detail=True),
+    _game_field("cost", Kind.NUMBER, Number(), detail=True),
+    _game_field("attack", Kind.NUMBER, Number(), detail=True),
+    _game_field("defense", Kind.NUMBER, Number(), detail=True),
+    _game_field("gems", Kind.NUMBER, Gems(), "length(c.gems)", detail=True),
     CardField("gem", Kind.GEM, (), "c.gems", option="Gem colours it has at least",
               example="rr"),
     CardField("text", Kind.WORDS, ("o", "oracle"), "c.text", "text", True, export="Text",

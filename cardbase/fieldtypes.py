@@ -15,9 +15,11 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from cardbase.errors import CardbaseError
+from cardbase.games import all_colours
 
 TRAIT_SEPARATOR = ", "
-GEM_COLOURS: dict[str, str] = {"R": "red", "G": "green", "B": "blue", "Y": "yellow"}
+# The games' gem colours (letter -> name) and the most gems a card has, from their files.
+GEM_COLOURS, MAX_GEMS = all_colours()
 # Colours that read as each sphere and gem on the printed cards (see card-anatomy.md): the
 # web pages' card faces and the proxy PDFs draw with them.
 SPHERE_COLOURS = {
@@ -28,7 +30,6 @@ SPHERE_COLOURS = {
 }
 HERO_COLOUR = "#a33a2f"
 GEM_HEX = {"R": "#d32f2f", "G": "#388e3c", "B": "#1e63c4", "Y": "#f2c200"}
-MAX_GEMS = 4
 MAX_STAT = 999
 TRUE_WORDS = frozenset({"yes", "y", "true", "t", "1", "x", "hero"})
 FALSE_WORDS = frozenset({"", "no", "n", "false", "f", "0"})
@@ -183,7 +184,9 @@ class Gems(FieldType):
         letters = "".join(ch for ch in text.upper() if not ch.isspace() and ch not in ",;-/")
         bad = sorted({ch for ch in letters if ch not in GEM_COLOURS})
         if bad:
-            raise RowError(f"gems '{text.strip()}' has {', '.join(bad)}; gems are R, G, B, Y")
+            raise RowError(
+                f"gems '{text.strip()}' has {', '.join(bad)}; gems are {', '.join(GEM_COLOURS)}"
+            )
         if len(letters) > MAX_GEMS:
             raise RowError(
                 f"gems '{text.strip()}' has {len(letters)} gems; a card has at most {MAX_GEMS}"

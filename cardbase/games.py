@@ -1,12 +1,17 @@
-"""What each supported game's cards may say: their types and spheres.
+"""What each game's cards may say (types, spheres, rarities, codes, formats), from its file.
 
-Kept as data so that a second game is a new entry here, not new branches in the importer or
-the deck checker.
+A game is a data file (`cardbase/gamefiles/*.toml`, or a user's own: `cardbase.gamesources`
+finds and caches them, `cardbase.gamefile` reads and checks one), so a second game is a new
+file, not new branches in the importer or the deck checker.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
+
+from cardbase import gamesources, notices
+
+DEFAULT_GAME = gamesources.DEFAULT_GAME
 
 
 class Game(NamedTuple):
@@ -27,46 +32,73 @@ class Game(NamedTuple):
     # turn's draw); None where the rules known to us do not say.
     opening_hand: int | None = None
     draws_per_turn: int | None = None
+    # letter -> name, in the catalogue's order; `ranked`: the letters `r>=u` orders, lowest
+    # first.
+    rarities: dict[str, str] = {}  # noqa: RUF012 (read-only data)
+    ranked: str = ""
+    # The collector code's pattern, the fields beyond the common ones, the deck formats,
+    # as the game file says them (`cardbase.gamefile`'s normal shape).
+    code: dict[str, Any] = {}  # noqa: RUF012 (read-only data)
+    fields: dict[str, dict[str, Any]] = {}  # noqa: RUF012 (read-only data)
+    formats: tuple[dict[str, Any], ...] = ()
+    catalogue: str | None = None  # the game's catalogue file, beside its game file
+    source: str = ""  # the game file
+    prefix: str = ""  # what a code is prefixed with to say its game (wh:1 C 41); "": its key
 
 
-FREE_REALMS = Game(
-    key="free-realms",
-    title="Free Realms TCG",
-    types=("Creature", "Resource", "Trick"),
-    spheres=("Chaos", "Nature", "Machine", "Order"),
-    fighting_types=("Creature",),
-    # The online client called resources "Items".
-    type_synonyms={"item": "Resource", "items": "Resource"},
-    # As the client names them (the first is the base set).
-    set_names={
-        1: "FreeRealms",
-        2: "Shattered Past",
-        3: "Baron Von Darkcheat",
-        4: "Heroes",
-        5: "Rumbledome",
-    },
-    opening_hand=6,  # the rules' Setup: "draw six cards for your hand"
-    draws_per_turn=2,  # Ready Phase: "Draw two cards"
-)
+def _game(data: dict[str, Any]) -> Game:
+    types: dict[str, dict[str, Any]] = data["types"]
+    sphere = data["fields"].get("sphere")
+    return Game(
+        key=data["key"],
+        title=data["title"],
+        types=tuple(types),
+        spheres=tuple(sphere["words"]) if sphere else (),
+        fighting_types=tuple(
+            name for name, kind in types.items() if {"attack", "defense"} <= set(kind["carries"])
+        ),
+        type_synonyms={word: name for name, kind in types.items() for word in kind["synonyms"]},
+        set_names=data["sets"],
+        opening_hand=data["opening_hand"],
+        draws_per_turn=data["draws_per_turn"],
+        rarities=data["rarities"],
+        ranked=data["ranked"],
+        code=data["code"],
+        fields=data["fields"],
+        formats=tuple(data["formats"]),
+        catalogue=data["catalogue"],
+        source=data["source"],
+        prefix=data["prefix"] or data["key"],
+    )
 
-# The Wildhearts TCG, for its Free-For-All format: Familiars and Fields sit beside the deck,
-# allies and tamers are in it, and a Judge Deck is brought by one player.
-WILDHEARTS = Game(
-    key="wildhearts",
-    title="Wildhearts TCG",
-    types=("Ally", "Tamer", "Action", "Familiar", "Field", "Judge"),
-    spheres=(),
-    fighting_types=("Ally", "Familiar"),
-)
+
+_LOADED, _SKIPPED = gamesources.load_games()
+for _said in _SKIPPED:
+    notices.tell(_said)
+_FROM_FILES = {data["key"]: _game(data) for data in _LOADED}
+
+FREE_REALMS = _FROM_FILES[DEFAULT_GAME]
+WILDHEARTS = _FROM_FILES["wildhearts"]
 
 # The invented cards of cardbase's old sample catalogue, where a database moved to the real
 # catalogue keeps those it has copies, decks or history of (`cardbase.catalog.move`).
 OLD_SAMPLE = FREE_REALMS._replace(
-    key="cardbase-sample", title="cardbase's old sample (invented cards)", set_names={}
+    key=gamesources.OLD_SAMPLE,
+    title="cardbase's old sample (invented cards)",
+    set_names={},
+    formats=(),
+    catalogue=None,
+    source="",
+    prefix="",
 )
 
-GAMES: dict[str, Game] = {game.key: game for game in (FREE_REALMS, WILDHEARTS, OLD_SAMPLE)}
-DEFAULT_GAME = FREE_REALMS.key
+# The shipped games, the old sample, then the user's own in the order they were read.
+GAMES: dict[str, Game] = {
+    FREE_REALMS.key: FREE_REALMS,
+    WILDHEARTS.key: WILDHEARTS,
+    OLD_SAMPLE.key: OLD_SAMPLE,
+    **_FROM_FILES,
+}
 
 
 def set_name(game: str, series: int) -> str | None:
@@ -79,3 +111,52 @@ def set_label(game: str, series: int) -> str:
     """How tables name a series: its number and its set's name, ``1 FreeRealms``."""
     name = set_name(game, series)
     return f"{series} {name}" if name else f"series {series}"
+
+
+def declared_field(name: str) -> dict[str, Any]:
+    """A game field's settings for the registry (`cardbase.fields`): as the first game that
+    gives its cards the field says (the default game first), with every game's aliases."""
+    declaring = [game.fields[name] for game in GAMES.values() if name in game.fields]
+    if not declaring:
+        return {"aliases": [], "header": name.capitalize(), "column": None, "help": None,
+                "example": ""}  # fmt: skip
+    aliases = [alias for settings in declaring for alias in settings["aliases"]]
+    return {**declaring[0], "aliases": list(dict.fromkeys(aliases))}
+
+
+def all_rarities() -> dict[str, str]:
+    """Every game's rarity letters and names, the default game's first (its order is the
+    catalogue's: C U R E P S)."""
+    letters: dict[str, str] = {}
+    for game in GAMES.values():
+        for letter, name in game.rarities.items():
+            letters.setdefault(letter, name)
+    return letters
+
+
+def all_colours() -> tuple[dict[str, str], int]:
+    """Every game's gem colours (letter -> name) and the most gems a card of any has."""
+    colours: dict[str, str] = {}
+    most = 0
+    for game in GAMES.values():
+        gems = game.fields.get("gems")
+        if gems:
+            for letter, name in gems["colours"].items():
+                colours.setdefault(letter, name)
+            most = max(most, gems["most"])
+    return colours, most
+
+
+def game_prefix(key: str) -> str:
+    """What a code is prefixed with to say its game: ``wh:1 C 41``."""
+    game = GAMES.get(key)
+    return game.prefix if game and game.prefix else key
+
+
+def game_of_prefix(prefix: str) -> str | None:
+    """The game a code's prefix names (its `prefix` or its key, any case), None for none."""
+    wanted = prefix.lower()
+    for game in GAMES.values():
+        if wanted in (game.key, game.prefix):
+            return game.key
+    return None

@@ -27,6 +27,7 @@ from cardbase.db.location import Location, PostgresUrl
 
 if TYPE_CHECKING:
     from cardbase.catalog.cards import Card
+    from cardbase.catalog.gamelist import GameSummary
     from cardbase.collection.changes import Batch, Change, Selector
     from cardbase.collection.plan import Defaults
     from cardbase.db.engine import Connection
@@ -187,6 +188,14 @@ class Library:
 
         with self.reading() as conn:
             return NameResolver(conn).card(text)
+
+    def games(self) -> list[GameSummary]:
+        """Every game cardbase knows (its files', `cardbase.games`), with its cards in this
+        database and its formats."""
+        from cardbase.catalog.gamelist import list_games
+
+        with self.reading() as conn:
+            return list_games(conn)
 
     # -- the collection -----------------------------------------------------------------
 

@@ -51,7 +51,8 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]
     sample = folder / "sample.db"
     new_database(sample, built_in(SAMPLE))
     files = {"deck": str(deck), "sheet": str(sheet), "catalogue": str(MINI_CATALOGUE),
-             "out": str(folder / "event.json")}  # fmt: skip
+             "out": str(folder / "event.json"),
+             "game": str(ROOT / "cardbase" / "gamefiles" / "wildhearts.toml")}  # fmt: skip
     return path, {**files, "real": str(real), "sample": str(sample), "client": str(CLIENT)}
 
 
@@ -124,6 +125,8 @@ DATA_COMMANDS: dict[str, list[str]] = {
         "{real}",
     ],
     "catalog move-to-real": ["catalog", "move-to-real", "--dry-run", "--db", "{sample}"],
+    "games list": ["games", "list"],
+    "games check": ["games", "check", "{game}"],
 }
 
 
@@ -196,6 +199,7 @@ CSV_COMMANDS = sorted(
         "event drop",
         "event report",
         "event export",
+        "games check",
     )
 )
 

@@ -219,7 +219,7 @@ def test_formats_are_data() -> None:
 def test_owned_check_lists_the_shortfall(both_games: Path, tmp_path: Path) -> None:
     path = copy_database(both_games, tmp_path / "own.db")
     run = Run(path)
-    assert run("add", "1 C 14 x2", "2 C 101 foil", "Pixie Dewdancer x3").exit_code == 0
+    assert run("add", "fr:1 C 14 x2", "fr:2 C 101 foil", "Pixie Dewdancer x3").exit_code == 0
     result = report(path, BASE + "\n3 Chugawug Cook", owned=True)
     shortfall = {p.cards[0]: p.message for p in result.problems if p.code == "not-owned"}
     assert "Chugawug Cook" not in shortfall  # 2 + 1 foil across series

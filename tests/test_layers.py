@@ -23,6 +23,7 @@ PACKAGE = ROOT / "cardbase"
 FOUNDATION = {
     "cardbase.errors", "cardbase.progress", "cardbase.notices", "cardbase.text",
     "cardbase.limits", "cardbase.naming", "cardbase.fields", "cardbase.games",
+    "cardbase.gamefile", "cardbase.gamesources",
     "cardbase.codes", "cardbase.similar", "cardbase.bulk", "cardbase.fieldtypes",
 }  # fmt: skip
 FACES = ("cardbase.cli", "cardbase.web", "cardbase.__main__")

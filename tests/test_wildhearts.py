@@ -35,7 +35,7 @@ def test_the_readme_example_works(tmp_path: Path) -> None:
     assert "too-many-cards: 2 cards in the fields section" in four.stdout
     owned = "\n".join(line for line in readme_deck().splitlines() if line[:1].isdigit())
     assert run("add", "-", input=owned).exit_code == 0
-    assert run("add", "3 1 C 1").exit_code == 0  # a Free Realms card too
+    assert run("add", "3 fr:1 C 1").exit_code == 0  # a Free Realms card too, by its game
     stats = json.loads(run("stats", "--game", "wildhearts", "-o", "json").stdout)
     assert stats["totals"] == {"cards": 42, "nonfoil": 42, "foil": 0, "distinct": 27}
     assert "sphere" not in stats
@@ -60,3 +60,25 @@ def test_the_readme_example_works(tmp_path: Path) -> None:
 def test_the_sample_catalogue_is_in_the_wheel_config() -> None:
     pyproject = (ROOT / "pyproject.toml").read_text()
     assert '"wildhearts-cards.csv" = "cardbase/data/wildhearts-cards.csv"' in pyproject
+
+
+def test_a_code_two_games_print_is_asked_about_never_picked(tmp_path: Path) -> None:
+    path = new_database(tmp_path / "both.db")
+    run = Run(path)
+    assert run("catalog", "import", str(ROOT / "wildhearts-cards.csv")).exit_code == 0
+    for typed in ("1 C 41", "1C41"):
+        asked = run("show", typed)
+        assert asked.exit_code == 2
+        assert asked.stderr == (
+            "cardbase: 1 C 41 is a card in several games: Robgoblin Scrapper (Free Realms TCG), "
+            "Judge: High Winds (Wildhearts TCG). Name one with its game: fr:1 C 41 or wh:1 C 41\n"
+        )
+    assert run("add", "1 C 41").exit_code == 2
+    shown = json.loads(run("show", "wh:1 C 41", "-o", "json").stdout)
+    assert (shown["name"], shown["game"]) == ("Judge: High Winds", "wildhearts")
+    added = run("add", "free-realms:1c41 x2", "WH:1-C-41")
+    assert added.exit_code == 0, added.output
+    assert "Robgoblin Scrapper (1 C 41) non-foil: 0 -> 2" in added.stdout
+    assert "Judge: High Winds (1 C 41) non-foil: 0 -> 1" in added.stdout
+    missing = run("show", "wh:1 C 99")
+    assert (missing.exit_code, missing.stderr) == (2, "cardbase: no card has the code 1 C 99\n")

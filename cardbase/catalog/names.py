@@ -26,7 +26,7 @@ from cardbase.codes import CollectorCode, looks_like_code, parse_code
 from cardbase.db import tables
 from cardbase.db.engine import Connection
 from cardbase.errors import AmbiguousError, CardbaseError, CodeError, NotFoundError, first_few
-from cardbase.games import DEFAULT_GAME
+from cardbase.games import GAMES, game_of_prefix, game_prefix
 
 if TYPE_CHECKING:
     from cardbase.catalog.closenames import CloseNames
@@ -72,8 +72,11 @@ def did_you_mean(suggestions: list[str]) -> str | None:
     return f"Did you mean: {', '.join(suggestions)}?" if suggestions else None
 
 
-def _in_game(printings: list[Printing], game: str | None) -> list[Printing]:
-    """Printings of the preferred game, when there are any (a deck checks one game's cards)."""
+def _in_game(printings: list[Printing], game: str | None, only: bool = False) -> list[Printing]:
+    """Printings of the preferred game, when there are any (a deck checks one game's cards);
+    `only`: that game's or none."""
+    if only:
+        return [p for p in printings if p.game == game]
     if game is None:
         return printings
     return [p for p in printings if p.game == game] or printings
@@ -153,6 +156,7 @@ class NameResolver:
         self.conn = conn
         self.game = game
         self.catalogue = catalogue
+        self.only = False  # only `game`'s cards (a code given with its game's prefix)
         self._by_key: dict[str, list[Printing]] = {}
         self._suggested: dict[str, list[str]] = {}
         self._close: CloseNames | None = None
@@ -230,6 +234,9 @@ class NameResolver:
         shown = " ".join(text.split())
         if not shown:
             raise NotFoundError("empty card name or code")
+        resolver, code_text = self.in_game(shown)
+        if resolver is not self and looks_like_code(code_text):
+            return resolver.by_code(parse_code(code_text))
         if looks_like_code(shown):
             try:
                 code = parse_code(shown)
@@ -253,20 +260,32 @@ class NameResolver:
         """The printing with `code`: series, rarity letter and number (in the real numbering
         `1 U 5` and `1 P 5` are two cards). A wrong letter is refused, naming the card or
         cards that series and number do have."""
-        printings = _in_game(self.numbered(code.series, code.number), self.game)
+        printings = _in_game(self.numbered(code.series, code.number), self.game, self.only)
         if not printings:
             raise NotFoundError(f"no card has the code {code}")
         exact = [p for p in printings if p.rarity == code.rarity]
         if not exact:
             raise wrong_letter(code, printings)
         if len(exact) > 1:
-            # Codes repeat across games; without a game to prefer, Free Realms comes first.
-            default = [p for p in exact if p.game == DEFAULT_GAME]
-            if default:
-                return default[0]
-            games = ", ".join(p.game for p in exact)
-            raise AmbiguousError(f"{code} is a card in several games ({games})")
+            # Codes repeat across games: never one picked silently, the prefix is the answer.
+            cards = ", ".join(f"{p.name} ({GAMES[p.game].title if p.game in GAMES else p.game})"
+                              for p in exact)  # fmt: skip
+            prefixed = " or ".join(f"{game_prefix(p.game)}:{code}" for p in exact)
+            raise AmbiguousError(
+                f"{code} is a card in several games: {cards}", f"Name one with its game: {prefixed}"
+            )
         return exact[0]
+
+    def in_game(self, text: str) -> tuple[NameResolver, str]:
+        """A code's game prefix (``wh:1 C 41``) read off: the resolver of that game only and
+        the code; this resolver and the text as they are when there is none."""
+        prefix, colon, rest = text.partition(":")
+        game = game_of_prefix(prefix.strip()) if colon else None
+        if game is None:
+            return self, text
+        strict = NameResolver(self.conn, game, self.catalogue)
+        strict.only = True
+        return strict, rest.strip()
 
     def card(self, text: str, *, any_printing: bool = False) -> Card:
         return self.fetch(self.find(text, any_printing=any_printing))

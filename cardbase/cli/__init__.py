@@ -25,7 +25,7 @@ COMMAND_MODULES: dict[str, str] = {
     "backup": "maintenance", "restore": "maintenance", "doctor": "maintenance",
     "catalog": "catalog", "deck": "decks", "trade": "trades",
     "collectors": "collectors", "config": "collectors",
-    "serve": "serve", "db": "database", "event": "events",
+    "serve": "serve", "db": "database", "event": "events", "games": "games",
 }  # fmt: skip
 
 

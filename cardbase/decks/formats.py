@@ -3,8 +3,9 @@
 A format says which sections a deck has, how many cards each may hold, which card types
 belong where, whether a section's cards must all differ, and how many copies of a name the
 deck may hold. Player-count variants replace section rules (Wildhearts Free-For-All has two
-Fields for three players, one for four). Adding a format is adding an entry to `FORMATS`;
-the checker has no branch for any particular format.
+Fields for three players, one for four). The formats are their games' data: adding one is
+adding a `[[formats]]` table to a game file (`cardbase/gamefiles`); the checker has no
+branch for any particular format.
 """
 
 from __future__ import annotations
@@ -14,8 +15,7 @@ from typing import Any, NamedTuple
 
 from cardbase.catalog.cards import Card
 from cardbase.decks.lists import MAIN, DeckLine
-from cardbase.fields import DEFAULT_FORMAT, PLAYSET
-from cardbase.games import FREE_REALMS, WILDHEARTS
+from cardbase.games import GAMES
 
 
 class SectionRule(NamedTuple):
@@ -46,42 +46,36 @@ class Format(NamedTuple):
         return rules
 
 
-WILDHEARTS_SIDE_TYPES = ("Familiar", "Field", "Judge")
+def _rule(data: dict[str, Any]) -> SectionRule:
+    return SectionRule(
+        data["name"],
+        min_cards=data["min"],
+        max_cards=data["max"],
+        required=data["required"],
+        distinct=data["distinct"],
+        types=tuple(data["types"]),
+        excluded_types=tuple(data["excluded_types"]),
+    )
+
+
+def _format(game: str, data: dict[str, Any]) -> Format:
+    """A format as its game's file says it (`cardbase.gamefile`'s normal shape)."""
+    return Format(
+        key=data["key"],
+        title=data["title"],
+        game=game,
+        sections=tuple(map(_rule, data["sections"])),
+        copy_limit=data["copy_limit"],
+        copy_sections=tuple(data["copy_sections"]),
+        players=tuple(data["players"]),
+        default_players=data["default_players"],
+        variants={players: tuple(map(_rule, rules)) for players, rules in data["variants"].items()},
+    )
+
+
+# Every game's formats, the default game's first (its first is DEFAULT_FORMAT).
 FORMATS: dict[str, Format] = {
-    DEFAULT_FORMAT: Format(
-        key=DEFAULT_FORMAT,
-        title="Free Realms Constructed",
-        game=FREE_REALMS.key,
-        sections=(SectionRule(MAIN, min_cards=40),),
-        copy_limit=PLAYSET,
-        copy_sections=(MAIN,),
-    ),
-    "wildhearts-ffa": Format(
-        key="wildhearts-ffa",
-        title="Wildhearts Free-For-All",
-        game=WILDHEARTS.key,
-        sections=(
-            SectionRule(MAIN, min_cards=30, max_cards=30, excluded_types=WILDHEARTS_SIDE_TYPES),
-            SectionRule("familiars", min_cards=2, max_cards=2, distinct=True, types=("Familiar",)),
-            SectionRule("fields", min_cards=1, max_cards=1, distinct=True, types=("Field",)),
-            SectionRule(
-                "side",
-                min_cards=6,
-                max_cards=6,
-                required=False,
-                excluded_types=WILDHEARTS_SIDE_TYPES,
-            ),
-            SectionRule("judge", min_cards=8, max_cards=8, required=False, types=("Judge",)),
-        ),
-        copy_limit=2,
-        copy_sections=(MAIN, "side"),
-        players=(3, 4),
-        default_players=4,
-        variants={
-            3: (SectionRule("fields", min_cards=2, max_cards=2, distinct=True, types=("Field",)),),
-            4: (SectionRule("fields", min_cards=1, max_cards=1, distinct=True, types=("Field",)),),
-        },
-    ),
+    fmt["key"]: _format(game.key, fmt) for game in GAMES.values() for fmt in game.formats
 }
 
 
