@@ -86,6 +86,7 @@ DATA_COMMANDS: dict[str, list[str]] = {
     "trade list": ["trade", "list"],
     "trade match": ["trade", "match", "--with", "Bob"],
     "trade lobby": ["trade", "lobby"],
+    "trade make": ["trade", "make", "Bob", "--give", "1 C 14", "--get", "1 E 82"],
     "db copy": ["db", "copy", "{base}", "{new}"],
     "db init": ["db", "init", "--db", "{new}"],
     "catalog import-client": [
@@ -158,6 +159,7 @@ CSV_COMMANDS = sorted(
         "catalog import",
         "deck build",
         "trade match",
+        "trade make",
         "catalog import-client",
         "catalog move-to-real",
         "db init",
