@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from cardbase.query.copies import Copy
     from cardbase.sheets.exporter import ExportReport
     from cardbase.sheets.importer import ImportReport
+    from cardbase.trades.exchange import Trade
 
 
 class Library:
@@ -303,6 +304,25 @@ class Library:
         from cardbase.collection.store import redo_last
 
         return redo_last(self)
+
+    # -- trades -------------------------------------------------------------------------
+
+    def trade(
+        self,
+        other: str,
+        give: Iterable[str] = (),
+        get: Iterable[str] = (),
+        *,
+        dry_run: bool = False,
+    ) -> Trade:
+        """Trade with `other`, a collector of this database: `give`'s copies go to them and
+        `get`'s come from them (items as `add` reads them: ``1 C 14 x2 foil lp``), both
+        collections in one transaction, and a batch in each side's history that either
+        side's `undo` reverts whole. Copies tagged ``trade`` are given first, then the worst
+        condition; the `Trade` says which were taken."""
+        from cardbase.trades.exchange import make_trade
+
+        return make_trade(self, other, give, get, dry_run=dry_run)
 
     # -- sheets -------------------------------------------------------------------------
 

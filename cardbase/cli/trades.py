@@ -3,6 +3,7 @@ list file or collection, and the lobby of every collector you could trade with."
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -15,8 +16,11 @@ from cardbase.cli.root import (
     Output,
     OutputOption,
     ReportOutputOption,
+    YesOption,
     app,
     command,
+    confirm,
+    interactive,
     with_examples,
 )
 from cardbase.db.engine import Connection
@@ -26,6 +30,7 @@ from cardbase.text import plural
 
 if TYPE_CHECKING:
     from cardbase.trades import Rules, TradeItem, TradeMatch
+    from cardbase.trades.exchange import Trade
 
 trade_app = typer.Typer(
     help=with_examples(
@@ -34,6 +39,7 @@ trade_app = typer.Typer(
         "cardbase trade list --tag trade --min-condition lp -o csv",
         "cardbase trade match their-trades.xlsx",
         "cardbase trade lobby",
+        "cardbase trade make Bo --give '1 C 14 x2' --get '1 R 20 foil' --dry-run",
     ),
     no_args_is_help=True,
 )
@@ -315,3 +321,62 @@ def lobby(
         render.echo(message)
         if rows:
             render.print_table(LOBBY_HEADERS, [[str(cell) for cell in row] for row in rows])
+
+
+_ITEM_HELP = "as add reads it: '1 C 14 x2', '1 R 20 foil lp fr' (repeat for more)."
+GiveItems = Annotated[
+    list[str] | None,
+    typer.Option("--give", metavar="ITEM", help=f"A card of yours and how many, {_ITEM_HELP}"),
+]
+GetItems = Annotated[
+    list[str] | None,
+    typer.Option("--get", metavar="ITEM", help=f"A card of theirs and how many, {_ITEM_HELP}"),
+]
+
+
+@command(trade_app, "make")
+def make(
+    other: Annotated[
+        str,
+        typer.Argument(metavar="COLLECTOR", help="The collector of this database you trade with."),
+    ],
+    give: GiveItems = None,
+    get: GetItems = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show which copies would change hands; write nothing.")
+    ] = False,
+    yes: YesOption = False,
+    output: ReportOutputOption = Output.table,
+) -> None:
+    """Trade with another collector of this database: your --give copies go to them, their
+    --get copies come to you, both collections at once; either of you can undo it.
+
+    Copies tagged trade go first, then the worst condition; the trade lists which it took.
+    On a terminal it shows the trade and asks first (--yes does not ask).
+
+    Example: cardbase trade make Bo --give "1 C 14 x2" --get "1 R 20 foil" --dry-run
+    """
+    library = STATE.library
+    if not dry_run and not yes and interactive() and output is Output.table:
+        _print_trade(library.trade(other, give or [], get or [], dry_run=True), Output.table)
+        confirm(f"Make this trade with {other}?", yes)
+    _print_trade(library.trade(other, give or [], get or [], dry_run=dry_run), output)
+
+
+def _print_trade(trade: Trade, output: Output) -> None:
+    from cardbase.trades.exchange import said
+    from cardbase.trades.items import value_rule
+
+    if output is Output.json:
+        render.print_json(trade.to_dict())
+        return
+    lines = [said(trade)]
+    lines += [f"  give {moved.describe()}" for moved in trade.give]
+    lines += [f"  get  {moved.describe()}" for moved in trade.get]
+    lines.append(value_rule())
+    if trade.batch is not None:
+        lines.append(
+            f"Either of you can undo it: 'cardbase undo', or 'cardbase --collector "
+            f"{shlex.quote(trade.other)} undo'"
+        )
+    render.echo("\n".join(lines))

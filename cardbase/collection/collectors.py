@@ -16,7 +16,7 @@ from typing import NamedTuple
 from cardbase.catalog.cards import name_key
 from cardbase.db import tables
 from cardbase.db.engine import Connection
-from cardbase.errors import CardbaseError, UnknownCollectorError, shorten
+from cardbase.errors import CardbaseError, Remedy, UnknownCollectorError, shorten
 from cardbase.naming import clean, refuse_mixed_script, skeleton
 from cardbase.similar import NAME_CUTOFF, closest
 
@@ -69,7 +69,10 @@ def find_collector(conn: Connection, name: str | None) -> Collector:
     raise UnknownCollectorError(
         f"no collector named '{shorten(name, 40)}' in this database; {hint}"
         f"collectors here: {', '.join(names)}",
-        f"Add one with: cardbase collectors add {shlex.quote(shorten(name, 40))}",
+        Remedy(
+            f"Add one with: cardbase collectors add {shlex.quote(shorten(name, 40))}",
+            "The Collector chooser at the top of the page lists this database's collectors",
+        ),
     )
 
 

@@ -10,10 +10,12 @@ applies completely or not at all, and two commands at once both count.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterable
 from datetime import UTC, datetime
 
 from cardbase.catalog.cards import CardLike, card_refs_by_id, cards_by_id, id_chunks
+from cardbase.collection import pairs
 from cardbase.collection.attributes import parse_tags, stored_labels, tag_list
 from cardbase.collection.changes import (
     APPLIED,
@@ -29,7 +31,7 @@ from cardbase.collection.plan import Defaults, Working, apply, refused
 from cardbase.db import tables
 from cardbase.db.engine import Connection, Database
 from cardbase.db.tables import copies_of
-from cardbase.errors import CardbaseError
+from cardbase.errors import CardbaseError, Remedy
 from cardbase.fields import FOIL, NONFOIL
 from cardbase.naming import label_key
 from cardbase.progress import Progress, Stage, quiet
@@ -103,19 +105,25 @@ def tag_spellings(conn: Connection) -> dict[str, str]:
 
 
 def read_holdings(
-    conn: Connection, card_ids: set[int] | None
+    conn: Connection, card_ids: set[int] | None, owner: int | None = None
 ) -> tuple[dict[Holding, int], dict[Holding, str]]:
     """The connection's collector's holdings of `card_ids` (of every card for None), and
-    their notes: a one-card `add` reads its own rows by the key, not a 63k-card collection."""
-    sql = f"SELECT {_HOLDING}, copies, note FROM {tables.MY_HOLDING}"
+    their notes: a one-card `add` reads its own rows by the key, not a 63k-card collection.
+    `owner`: another collector's, by id (the other side of a trade)."""
+    table, where, mine = tables.MY_HOLDING, list[str](), tuple[int, ...]()
+    if owner is not None:
+        table, where, mine = tables.HOLDING_TABLE, ["collector_id = ?"], (owner,)
+    sql = f"SELECT {_HOLDING}, copies, note FROM {table}"
     cursor = conn.cursor()
     cursor.row_factory = None
     if card_ids is not None and len(card_ids) <= SCOPED_READ:
         rows = []
         for chunk, marks in id_chunks(card_ids):
-            rows += cursor.execute(f"{sql} WHERE card_id IN ({marks})", chunk).fetchall()
+            scoped = " AND ".join([*where, f"card_id IN ({marks})"])
+            rows += cursor.execute(f"{sql} WHERE {scoped}", (*mine, *chunk)).fetchall()
     else:
-        rows = cursor.execute(sql).fetchall()
+        sql += f" WHERE {where[0]}" if where else ""
+        rows = cursor.execute(sql, mine).fetchall()
     counts: dict[Holding, int] = {}
     notes: dict[Holding, str] = {}
     for *key, copies, note in rows:
@@ -133,10 +141,15 @@ def collector_id(conn: Connection) -> int:
 
 
 def write_changes(
-    conn: Connection, changes: list[Change], source: str, progress: Progress = quiet
+    conn: Connection,
+    changes: list[Change],
+    source: str,
+    progress: Progress = quiet,
+    owner: int | None = None,
 ) -> int:
-    """Write the holdings and totals, and record them as one batch; return the batch id."""
-    owner = collector_id(conn)
+    """Write the holdings and totals, and record them as one batch; return the batch id.
+    `owner`: another collector's, by id (the other side of a trade)."""
+    owner = collector_id(conn) if owner is None else owner
     stage = writing(changes, progress, history=True)
     store_holdings(conn, owner, changes, stage)
     created = datetime.now(UTC).isoformat(timespec="seconds")
@@ -198,8 +211,10 @@ def _store_totals(conn: Connection, owner: int, changes: list[Change], stage: St
 
 def undo_last(db: Database, progress: Progress = quiet) -> Batch | None:
     """Revert `collector`'s newest batch not yet undone; None when there is nothing left.
-    `progress` hears "Reading history" and "Writing" move."""
-    with db.writing() as conn:
+    `progress` hears "Reading history" and "Writing" move. A trade's batch reverts the other
+    collector's side with it (`pairs`), or, if they no longer have what it gave them, neither;
+    that is a write beyond this collector's cards, so an undo waits for every other write."""
+    with db.writing(whole=True) as conn:
         owner = collector_id(conn)
         row = conn.execute(
             f"SELECT id, created_at, source FROM {tables.BATCH_TABLE} "
@@ -209,30 +224,49 @@ def undo_last(db: Database, progress: Progress = quiet) -> Batch | None:
         if row is None:
             return None
         batch_id, created_at, source = row
-        recorded = conn.execute(
-            f"SELECT {_HOLDING}, delta, note_before FROM {tables.HISTORY_TABLE} "
-            "WHERE batch_id = ? ORDER BY id",
-            (batch_id,),
-        ).fetchall()
         progress("Reading history", 0, 1)
-        changes = _reverted(conn, batch_id, recorded)
+        changes = _reverted(conn, batch_id, _recorded(conn, batch_id))
+        other = pairs.partner(conn, batch_id, source)
+        theirs = _reverted(conn, other.batch, _recorded(conn, other.batch), other) if other else []
         progress("Reading history", 1, 1)
         keep_for_redo(conn, owner, batch_id)
         stage = writing(changes, progress)
         store_holdings(conn, owner, changes, stage)
         stage.finish()
-        conn.execute(f"UPDATE {tables.BATCH_TABLE} SET undone = {UNDONE} WHERE id = ?", (batch_id,))
+        undone = [batch_id]
+        if other:
+            keep_for_redo(conn, other.owner, other.batch)
+            store_holdings(conn, other.owner, theirs)
+            undone.append(other.batch)
+        conn.executemany(
+            f"UPDATE {tables.BATCH_TABLE} SET undone = {UNDONE} WHERE id = ?",
+            [(number,) for number in undone],
+        )
     return Batch(batch_id, created_at, source, True, changes)
 
 
-def _reverted(conn: Connection, batch_id: int, recorded: Iterable[tuple]) -> list[Change]:
+def _recorded(conn: Connection, batch_id: int) -> list[tuple]:
+    return conn.execute(
+        f"SELECT {_HOLDING}, delta, note_before FROM {tables.HISTORY_TABLE} "
+        "WHERE batch_id = ? ORDER BY id",
+        (batch_id,),
+    ).fetchall()
+
+
+def _reverted(
+    conn: Connection, batch_id: int, recorded: Iterable[tuple], other: pairs.Partner | None = None
+) -> list[Change]:
+    """The batch's changes taken back from the holdings as they are now; `other`: the batch
+    is the other side of a trade, in their collection."""
     rows = [(Holding(*row[:6]), row[6], row[7]) for row in recorded]
     card_ids = {holding.card_id for holding, _, _ in rows}
     cards = card_refs_by_id(conn, card_ids)  # a name and a code each, in one query a batch
-    counts, notes = read_holdings(conn, card_ids)
+    counts, notes = read_holdings(conn, card_ids, other.owner if other else None)
     changes = []
     for holding, delta, note_before in rows:
         old = counts.get(holding, 0)
+        if old - delta < 0 and other:
+            raise _gone_since(other, "undo", cards[holding.card_id], holding, old, delta)
         if old - delta < 0:  # only if the database was edited behind our back
             raise CardbaseError(f"cannot undo batch {batch_id}: it would leave a negative count")
         counts[holding] = old - delta
@@ -241,6 +275,23 @@ def _reverted(conn: Connection, batch_id: int, recorded: Iterable[tuple]) -> lis
         changes.append(Change(cards[holding.card_id], holding, old, old - delta, after, None))
         notes[holding] = after
     return changes
+
+
+def _gone_since(
+    other: pairs.Partner, verb: str, card: CardLike, holding: Holding, held: int, delta: int
+) -> CardbaseError:
+    """The other side of a trade no longer holds what undoing (or redoing) it would take
+    back: the trade stays as it is, on both sides, and a new trade is the way forward."""
+    what = f"{card.label()} {holding.describe()}"
+    has = f"{other.name} has {held} {what}, the {verb} would take {abs(delta)}"
+    return CardbaseError(
+        f"cannot {verb} the trade with {other.name}: {other.name}'s collection has changed "
+        f"since ({has}); nothing was changed",
+        Remedy(
+            f"Trade what is still there with: cardbase trade make {shlex.quote(other.name)}",
+            f"Trade what is still there from the Trade Lobby, with {other.name}",
+        ),
+    )
 
 
 def keep_for_redo(conn: Connection, owner: int, batch_id: int) -> None:
@@ -274,42 +325,73 @@ def redo_last(db: Database) -> Batch | None:
     Undo always reverts the newest applied batch, so the batches that can be redone are the
     undone ones newer than every applied one (older undone ones are STALE or behind an
     applied one), and the most recently undone of them is the oldest. Redoing marks it
-    applied again, so the next `undo` reverts it and undo and redo alternate.
+    applied again, so the next `undo` reverts it and undo and redo alternate. A trade's
+    other side is redone with it, if it could be redone by its own collector too.
     """
-    with db.writing() as conn:
+    with db.writing(whole=True) as conn:
         owner = collector_id(conn)
-        row = conn.execute(
-            f"SELECT id, created_at, source FROM {tables.BATCH_TABLE} "
-            f"WHERE collector_id = ? AND undone = {UNDONE} AND id > (SELECT coalesce(max(id), 0) "
-            f"FROM {tables.BATCH_TABLE} WHERE collector_id = ? AND undone = {APPLIED}) "
-            "ORDER BY id LIMIT 1",
-            (owner, owner),
-        ).fetchone()
+        row = conn.execute(_REDOABLE, (owner, owner)).fetchone()
         if row is None:
             return None
         batch_id, created_at, source = row
         changes = _reapplied(conn, batch_id)
+        other = pairs.partner(conn, batch_id, source)
+        theirs = _reapplied(conn, other.batch, _redoable(conn, other)) if other else []
         store_holdings(conn, owner, changes)
-        conn.execute(
-            f"UPDATE {tables.BATCH_TABLE} SET undone = {APPLIED} WHERE id = ?", (batch_id,)
+        redone = [batch_id]
+        if other:
+            store_holdings(conn, other.owner, theirs)
+            redone.append(other.batch)
+        conn.executemany(
+            f"UPDATE {tables.BATCH_TABLE} SET undone = {APPLIED} WHERE id = ?",
+            [(number,) for number in redone],
         )
     return Batch(batch_id, created_at, source, False, changes)
 
 
-def _reapplied(conn: Connection, batch_id: int) -> list[Change]:
+_REDOABLE = (
+    f"SELECT id, created_at, source FROM {tables.BATCH_TABLE} "
+    f"WHERE collector_id = ? AND undone = {UNDONE} AND id > (SELECT coalesce(max(id), 0) "
+    f"FROM {tables.BATCH_TABLE} WHERE collector_id = ? AND undone = {APPLIED}) "
+    "ORDER BY id LIMIT 1"
+)
+
+
+def _redoable(conn: Connection, other: pairs.Partner) -> pairs.Partner:
+    """The other side of a trade being redone, if its own collector could redo it: the
+    newest of their undone batches, with no change of theirs since (as an editor's redo
+    forgets once you type)."""
+    row = conn.execute(_REDOABLE, (other.owner, other.owner)).fetchone()
+    if other.undone != UNDONE or row is None or row[0] != other.batch:
+        raise CardbaseError(
+            f"cannot redo the trade with {other.name}: {other.name} has changed their "
+            "collection since the trade was made or undone; nothing was changed",
+            Remedy(
+                f"Make the trade again with: cardbase trade make {shlex.quote(other.name)}",
+                f"Make the trade again from the Trade Lobby, with {other.name}",
+            ),
+        )
+    return other
+
+
+def _reapplied(conn: Connection, batch_id: int, other: pairs.Partner | None = None) -> list[Change]:
     """The batch's changes made again on the holdings as they are now; a row that replaced a
-    note sets the note the batch had set, and keeps the one it replaces (`keep_for_redo`)."""
+    note sets the note the batch had set, and keeps the one it replaces (`keep_for_redo`).
+    `other`: the batch is the other side of a trade, in their collection."""
     recorded = conn.execute(
         f"SELECT id, {_HOLDING}, delta, note_before FROM {tables.HISTORY_TABLE} "
         "WHERE batch_id = ? ORDER BY id",
         (batch_id,),
     ).fetchall()
     rows = [(row[0], Holding(*row[1:7]), row[7], row[8]) for row in recorded]
-    cards = cards_by_id(conn, {holding.card_id for _, holding, _, _ in rows})
-    counts, notes = read_holdings(conn, {holding.card_id for _, holding, _, _ in rows})
+    card_ids = {holding.card_id for _, holding, _, _ in rows}
+    cards = cards_by_id(conn, card_ids)
+    counts, notes = read_holdings(conn, card_ids, other.owner if other else None)
     changes, kept = [], []
     for row_id, holding, delta, note_set in rows:
         old = counts.get(holding, 0)
+        if old + delta < 0 and other:
+            raise _gone_since(other, "redo", cards[holding.card_id], holding, old, delta)
         if old + delta < 0:  # only if the database was edited behind our back
             raise CardbaseError(f"cannot redo batch {batch_id}: it would leave a negative count")
         counts[holding] = old + delta

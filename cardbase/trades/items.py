@@ -12,6 +12,20 @@ from cardbase.collection.attributes import condition_rank, has_tags
 OFFERED, WANTED = "Offered", "Wanted"
 # What a card is worth in a balanced trade, by rarity: a rough, public rule of thumb.
 RARITY_VALUE = {"C": 1, "S": 1, "U": 2, "R": 3, "P": 3, "E": 4}
+
+
+def value_rule() -> str:
+    """What "value" counts, in words, from `RARITY_VALUE`: a page and `-o json` explain it."""
+    from cardbase.fields import RARITY_NAMES
+
+    by_value: dict[int, list[str]] = {}
+    for letter, value in RARITY_VALUE.items():
+        by_value.setdefault(value, []).append(RARITY_NAMES.get(letter, letter))
+    points = "; ".join(f"{' and '.join(names)} {n}" for n, names in sorted(by_value.items()))
+    return (f"value: each copy counts by its rarity ({points}), summed over the copies; "
+            "a rough rule of thumb for an even trade, not a price")  # fmt: skip
+
+
 HEADERS = ("Code", "Name", "Finish", "Qty")
 # Written after HEADERS when a list offers particular copies; readers ignore what they do not
 # know, so a list with them is still read by any `trade match FILE`.

@@ -56,4 +56,6 @@ def undo(request: Request, back: str = Form("/collection")) -> Response:
         changes = "; ".join(change.describe() for change in batch.changes[:5])
         more = f" and {len(batch.changes) - 5} more" if len(batch.changes) > 5 else ""
         message = f"Undid batch {batch.id} ({batch.source}): {changes}{more}"
-    return redirect(back if back in ("/collection", "/import") else "/collection", message)
+    return redirect(
+        back if back in ("/collection", "/import", "/trades") else "/collection", message
+    )
