@@ -315,8 +315,29 @@ def test_collection_and_trade_lobby_pages(page, shots: Path) -> None:
     page.get_by_role("link", name="Trades I can do with Bo").click()
     expect(page.locator(".match")).to_contain_text("Proposal")
     page.screenshot(path=str(shots / "trade-lobby.png"), full_page=True)
+    _make_the_trade(page)
     page.set_viewport_size({"width": 390, "height": 844})  # a phone
     page.goto("/card/1U15")
     page.screenshot(path=str(shots / "card-phone.png"), full_page=True)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 400, "the card page scrolls sideways on a phone"
+
+
+def _make_the_trade(page) -> None:
+    """From the match's proposal: check a changed count, make the trade, undo it."""
+    from playwright.sync_api import expect
+
+    page.get_by_role("button", name="Make this trade").click()
+    expect(page.locator(".trade-preview h2")).to_contain_text("This trade would give")
+    first = page.locator("input[name=get_copies]").first
+    first.fill("99")
+    page.get_by_role("button", name="Check the trade").click()
+    expect(page.locator("p.error")).to_contain_text("Bo cannot give 99")
+    expect(page.get_by_role("navigation", name="Pages")).to_be_visible()
+    page.locator("input[name=get_copies]").first.fill("1")
+    page.get_by_role("button", name="Check the trade").click()
+    page.get_by_role("button", name="Make this trade").click()
+    expect(page.locator(".flash")).to_contain_text("Traded with Bo")
+    expect(page.locator("#status")).to_contain_text("Traded with Bo")
+    page.get_by_role("button", name="Undo the trade").click()
+    expect(page.locator(".flash")).to_contain_text("Undid batch")
