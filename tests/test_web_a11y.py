@@ -138,6 +138,18 @@ def _trade_file(page, tmp_path: Path) -> None:
     page.locator("#match-title, .error").first.wait_for()
 
 
+# A trade the e2e database allows again and again: one of my Drummers for one of Bo's Cooks.
+TRADE = ("/trades/make?with=Bo&give_card=1+U+42+nonfoil&give_copies=1"
+         "&get_card=1+C+14+nonfoil&get_copies={}")  # fmt: skip
+
+
+def _trade_made(page, _tmp: Path) -> None:
+    page.goto(TRADE.format(1))
+    page.get_by_role("button", name="Make this trade").click()
+    page.locator(".flash").filter(has_text="Traded with Bo").wait_for()
+    page.get_by_role("button", name="Undo the trade").wait_for()
+
+
 def _import_plan(page, tmp_path: Path) -> None:
     sheet = tmp_path / "Collection.csv"
     sheet.write_text("Card Name,Qty\nTemple Bell,2\nChugawug Cok,1\n")
@@ -192,6 +204,9 @@ STATES: dict[str, object] = {
     "trades": "/trades",
     "trades-with-bo": "/trades?with=Bo&complete_series=1",
     "trades-file": _trade_file,
+    "trade-preview": TRADE.format(1),
+    "trade-refused": TRADE.format(99),
+    "trade-made": _trade_made,
     "collection-of-bo": "/collection?collector=Bo",
     "search-page-2": "/search?size=10&page=2",
     "events": "/events",

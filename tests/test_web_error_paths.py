@@ -149,6 +149,14 @@ PATHS: dict[str, ErrorPath] = {
         "notes.csv",
         "form.upload input[type=file]",
     ),
+    "trade-too-many": ErrorPath(
+        _opened(
+            "/trades/make?with=Bo&give_card=1+U+42+nonfoil&give_copies=1"
+            "&get_card=1+C+14+nonfoil&get_copies=99"
+        ),
+        "Bo",
+        "input[name=get_copies]",
+    ),
     "no-page": ErrorPath(_opened("/no-such-page"), "no page at this address", "a[href='/search']"),
 }
 
