@@ -37,7 +37,8 @@ def copy(*args: str) -> Any:
 
 @pytest.fixture
 def league_db(db_path: Path, run: Run, tmp_path: Path) -> Path:
-    """Two collectors, holdings of every attribute, history with an undone batch, decks."""
+    """Two collectors, holdings of every attribute, history with an undone batch, decks, an
+    event with a round paired and reported."""
     ok(run, "collectors", "add", "Bo")
     ok(run, "add", "1 C 14 x2 foil lp fr", "--location", "Binder 1", "--tag", "trade",
        "--note", "signed by the artist")  # fmt: skip
@@ -51,6 +52,11 @@ def league_db(db_path: Path, run: Run, tmp_path: Path) -> Path:
     deck.write_text("3 Chugawug Cook\n2 Chugawug Elder\n\nSideboard\n1 Mistfen Bog\n")
     ok(run, "deck", "save", str(deck), "--name", "Bog Stew")
     ok(run, "deck", "save", str(deck), "--name", "Bo's Stew", "--collector", "Bo")
+    ok(run, "event", "create", "Spring Cup", "--format", "free-realms", "--seed", "3")
+    for player in ("Ana", "Bo", "Cy"):  # an odd count: a bye too
+        ok(run, "event", "register", "Spring Cup", player)
+    ok(run, "event", "pair", "Spring Cup")
+    ok(run, "event", "report", "Spring Cup", "--table", "1", "2-1")
     # a card with names in other languages, and a text in one as `catalog import-client`
     # writes them (the mini catalogue has neither)
     named = tmp_path / "named.csv"
