@@ -241,6 +241,9 @@ def _describe(violations: list[dict]) -> str:
 
 @pytest.mark.parametrize("state", list(STATES))
 def test_no_axe_violations(page, state: str, tmp_path: Path) -> None:
+    """and no attribute htmx cannot read (it says so on the console, and ignores the rest)."""
+    unread: list[str] = []
+    page.on("console", lambda m: unread.append(m.text) if "htmx:syntax" in m.text else None)
     visit = STATES[state]
     if isinstance(visit, str):
         page.goto(visit)
@@ -251,6 +254,7 @@ def test_no_axe_violations(page, state: str, tmp_path: Path) -> None:
     assert not violations, f"{state}, {page.viewport_size}: {page.url}\n" + _describe(violations)
     live = page.eval_on_selector_all(LIVE, "els => els.map(e => e.id || e.outerHTML.slice(0, 80))")
     assert live == ["status"], f"{state}: live regions besides the status line: {live}"
+    assert not unread, f"{state}: htmx could not read an attribute: {unread}"
 
 
 def test_only_the_status_line_is_live(page, site: str) -> None:
