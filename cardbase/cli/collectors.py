@@ -10,6 +10,8 @@ import typer
 from cardbase.cli import render
 from cardbase.cli.root import (
     STATE,
+    GroupDbOption,
+    NoHeadersOption,
     Output,
     OutputOption,
     YesOption,
@@ -17,6 +19,7 @@ from cardbase.cli.root import (
     command,
     confirm,
     guarded,
+    take_group_options,
     with_examples,
 )
 from cardbase.errors import CardbaseError
@@ -44,28 +47,18 @@ app.add_typer(config_app, name="config")
 Name = Annotated[str, typer.Argument(metavar="NAME", help="A collector's name.")]
 
 
-NoHeaders = Annotated[
-    bool, typer.Option("--no-headers", help="csv and tsv without the header row.")
-]
-
-
 @collectors_app.callback()
 def collectors_root(
     ctx: typer.Context,
     output: OutputOption = Output.table,
-    no_headers: NoHeaders = False,
-    db: Annotated[
-        str | None,
-        typer.Option("--db", metavar="PATH", help="Database file, as before the command."),
-    ] = None,
+    no_headers: NoHeadersOption = False,
+    db: GroupDbOption = None,
 ) -> None:
     """List the collectors of this database, with what each owns.
 
     Example: cardbase collectors
     """
-    STATE.no_headers = no_headers  # a group's own options: no command injects them here
-    if db is not None:
-        STATE.db_option = db
+    take_group_options(no_headers, db)
     if ctx.invoked_subcommand is None:
         guarded(_list)(output)
 
@@ -173,7 +166,7 @@ def remove(
 
 @config_app.callback()
 def config_root(
-    ctx: typer.Context, output: OutputOption = Output.table, no_headers: NoHeaders = False
+    ctx: typer.Context, output: OutputOption = Output.table, no_headers: NoHeadersOption = False
 ) -> None:
     """Show where the config file is and what it sets.
 

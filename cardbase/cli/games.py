@@ -10,12 +10,15 @@ import typer
 from cardbase.cli import render
 from cardbase.cli.root import (
     STATE,
+    GroupDbOption,
+    NoHeadersOption,
     Output,
     OutputOption,
     ReportOutputOption,
     app,
     command,
     guarded,
+    take_group_options,
     with_examples,
 )
 
@@ -30,28 +33,19 @@ games_app = typer.Typer(
 )
 app.add_typer(games_app, name="games")
 
-NoHeaders = Annotated[
-    bool, typer.Option("--no-headers", help="csv and tsv without the header row.")
-]
-
 
 @games_app.callback()
 def games_root(
     ctx: typer.Context,
     output: OutputOption = Output.table,
-    no_headers: NoHeaders = False,
-    db: Annotated[
-        str | None,
-        typer.Option("--db", metavar="PATH", help="Database file, as before the command."),
-    ] = None,
+    no_headers: NoHeadersOption = False,
+    db: GroupDbOption = None,
 ) -> None:
     """List the games: title, key, cards in this database, formats, file.
 
     Example: cardbase games
     """
-    STATE.no_headers = no_headers  # a group's own options: no command injects them here
-    if db is not None:
-        STATE.db_option = db
+    take_group_options(no_headers, db)
     if ctx.invoked_subcommand is None:
         guarded(_list)(output)
 

@@ -82,6 +82,22 @@ ReportOutputOption = Annotated[
     ),
 ]
 
+# A command group that lists when called alone (`cardbase collectors`, `cardbase games`) takes
+# these itself: the global options' injection reaches only its subcommands.
+NoHeadersOption = Annotated[
+    bool, typer.Option("--no-headers", help="csv and tsv without the header row.")
+]
+GroupDbOption = Annotated[
+    str | None,
+    typer.Option("--db", metavar="PATH", help="Database file, as before the command."),
+]
+
+
+def take_group_options(no_headers: bool, db: str | None) -> None:
+    STATE.no_headers = no_headers
+    if db is not None:
+        STATE.db_option = db
+
 
 COLLECTOR_ENV = "CARDBASE_COLLECTOR"
 
