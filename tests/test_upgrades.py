@@ -62,8 +62,12 @@ def test_upgrade_keeps_everything(fixture: Path, tmp_path: Path) -> None:
     with sqlite3.connect(old) as conn:
         names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
     tables_then = ("card", "collector", "ownership", "holding", "batch", "history", "deck")
-    kept = [table for table in (*tables_then, "deck_entry") if table in names]
+    events_then = ("event_round", "event_pairing")  # event and event_player gain columns (9)
+    kept = [table for table in (*tables_then, "deck_entry", *events_then) if table in names]
     before = {table: rows(old, table) for table in kept}
+    if "event" in names:
+        before["event"] = rows(old, "event")
+        before["event_player"] = rows(old, "event_player")
     # the fixture has something to lose
     assert before["ownership"]
     assert before["history"]
@@ -78,6 +82,8 @@ def test_upgrade_keeps_everything(fixture: Path, tmp_path: Path) -> None:
     if len(before["card"][0]) < len(rows(old, "card")[0]):
         expected["card"] = [(*row, "", "") for row in before["card"]]
     for table, wanted in expected.items():
+        if table in ("event", "event_player"):
+            continue  # gained columns: `_check_v9`
         found = rows(old, table)
         if table == "holding":
             found, wanted = sorted(found), sorted(wanted)
@@ -87,11 +93,36 @@ def test_upgrade_keeps_everything(fixture: Path, tmp_path: Path) -> None:
             assert conn.execute("SELECT id, name, is_default FROM collector").fetchall() == [
                 (1, "me", 1)
             ]
-    for table in ("event", "event_player", "event_round", "event_pairing"):  # new in 8
-        assert rows(old, table) == [], table
+    if "event" not in before:  # new in 8
+        for table in ("event", "event_player", "event_round", "event_pairing"):
+            assert rows(old, table) == [], table
+    _check_v9(before, old)
     fresh = tmp_path / "fresh.db"
     schema.prepare(fresh, Library(fresh), MINI_CATALOGUE)
     assert shape(old) == shape(fresh)
+
+
+def _check_v9(before: dict[str, list[tuple]], old: Path) -> None:
+    """Version 9: each deck is its version 1, as it was; no copies are sleeved; events keep
+    every value, their lists unpublished; each player has a code, unlike the others'."""
+    with sqlite3.connect(old) as conn:
+        versions = conn.execute(
+            "SELECT deck_id, number, format, saved_at FROM deck_version ORDER BY deck_id"
+        ).fetchall()
+        entries = conn.execute(
+            "SELECT v.deck_id, e.section, e.card_id, e.copies, e.line FROM deck_version_entry "
+            "AS e JOIN deck_version AS v ON v.id = e.version_id ORDER BY v.deck_id, e.line"
+        ).fetchall()
+    decks = before.get("deck", [])
+    assert versions == [(row[0], 1, row[-3], row[-1]) for row in decks]
+    assert entries == [(row[1], *row[2:]) for row in before.get("deck_entry", [])]
+    assert rows(old, "deck_sleeve") == rows(old, "event_report") == []
+    if "event" in before:
+        assert rows(old, "event") == [(*row, 0) for row in before["event"]]
+        players = rows(old, "event_player")
+        assert [row[:-1] for row in players] == before["event_player"]
+        codes = [row[-1] for row in players]
+        assert len(set(codes)) == len(codes) and all(re.fullmatch(r"[A-Z0-9]{6}", c) for c in codes)
 
 
 def test_upgraded_database_works(tmp_path: Path) -> None:

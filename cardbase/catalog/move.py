@@ -26,6 +26,8 @@ _REFERENCES = {
     tables.OWNERSHIP_TABLE: ("collector_id",),
     tables.HISTORY_TABLE: None,  # rows of their own: re-pointed as they are
     tables.DECK_ENTRY_TABLE: None,
+    tables.DECK_VERSION_ENTRY_TABLE: None,
+    tables.DECK_SLEEVE_TABLE: ("deck_id", "finish", "condition", "language", "location", "tags"),
 }
 
 
@@ -168,7 +170,8 @@ def _move(conn: Connection, rows: list[tuple[object, ...]], given: frozenset[str
 def _referenced(conn: Connection) -> dict[int, int]:
     """Card id -> copies owned (over all collectors), for every card something points at."""
     used: dict[int, int] = {}
-    for table in (tables.HISTORY_TABLE, tables.DECK_ENTRY_TABLE):
+    pointing = (tables.HISTORY_TABLE, tables.DECK_ENTRY_TABLE, tables.DECK_VERSION_ENTRY_TABLE)
+    for table in pointing:
         for (card_id,) in conn.execute(f"SELECT DISTINCT card_id FROM {table}"):
             used.setdefault(card_id, 0)
     for card_id, copies in conn.execute(
@@ -185,7 +188,8 @@ def _repoint(conn: Connection, old: int, new: int) -> None:
         if key is None:
             conn.execute(f"UPDATE {table} SET card_id = ? WHERE card_id = ?", (new, old))
             continue
-        counts = ("copies",) if table == tables.HOLDING_TABLE else ("nonfoil", "foil")
+        counted = (tables.HOLDING_TABLE, tables.DECK_SLEEVE_TABLE)
+        counts = ("copies",) if table in counted else ("nonfoil", "foil")
         extra = ("note",) if table == tables.HOLDING_TABLE else ()
         found = conn.execute(
             f"SELECT {', '.join((*key, *counts, *extra))} FROM {table} WHERE card_id = ?", (old,)

@@ -21,6 +21,7 @@ from cardbase.collection.collectors import (
 )
 from cardbase.db import tables
 from cardbase.db.engine import Connection, Database
+from cardbase.decks.saved import drop_deck_rows
 from cardbase.errors import CardbaseError
 from cardbase.text import plural
 
@@ -156,13 +157,10 @@ def _drop_belongings(conn: Connection, collector_id: int) -> None:
         f"(SELECT id FROM {tables.BATCH_TABLE} WHERE collector_id = ?)",
         mine,
     )
-    conn.execute(
-        f"DELETE FROM {tables.DECK_ENTRY_TABLE} WHERE deck_id IN "
-        f"(SELECT id FROM {tables.DECK_TABLE} WHERE collector_id = ?)",
-        mine,
+    drop_deck_rows(
+        conn, f"IN (SELECT id FROM {tables.DECK_TABLE} WHERE collector_id = {int(collector_id)})"
     )
-    for table in (tables.BATCH_TABLE, tables.DECK_TABLE, tables.HOLDING_TABLE,
-                  tables.OWNERSHIP_TABLE):  # fmt: skip
+    for table in (tables.BATCH_TABLE, tables.HOLDING_TABLE, tables.OWNERSHIP_TABLE):
         conn.execute(f"DELETE FROM {table} WHERE collector_id = ?", mine)
     conn.execute(f"DELETE FROM {tables.COLLECTOR_TABLE} WHERE id = ?", mine)
 

@@ -369,7 +369,140 @@ def _to_v8(conn: Connection) -> None:
         conn.execute(statement)
 
 
+_V9_NEW_TABLES = (
+    """CREATE TABLE deck_version (
+        id INTEGER NOT NULL,
+        deck_id INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        format VARCHAR NOT NULL,
+        saved_at VARCHAR NOT NULL,
+        PRIMARY KEY (id),
+        CONSTRAINT uq_deck_version_number UNIQUE (deck_id, number),
+        FOREIGN KEY(deck_id) REFERENCES deck (id)
+    )""",
+    """CREATE TABLE deck_version_entry (
+        id INTEGER NOT NULL,
+        version_id INTEGER NOT NULL,
+        section VARCHAR NOT NULL,
+        card_id INTEGER NOT NULL,
+        copies INTEGER NOT NULL,
+        line INTEGER NOT NULL,
+        PRIMARY KEY (id),
+        CONSTRAINT ck_deck_version_entry_copies CHECK (copies > 0),
+        FOREIGN KEY(version_id) REFERENCES deck_version (id),
+        FOREIGN KEY(card_id) REFERENCES card (id)
+    )""",
+    "CREATE INDEX ix_deck_version_entry_version ON deck_version_entry (version_id)",
+    """CREATE TABLE deck_sleeve (
+        deck_id INTEGER NOT NULL,
+        card_id INTEGER NOT NULL,
+        finish VARCHAR NOT NULL,
+        condition VARCHAR NOT NULL,
+        language VARCHAR NOT NULL,
+        location VARCHAR NOT NULL,
+        tags VARCHAR NOT NULL,
+        copies INTEGER NOT NULL,
+        PRIMARY KEY (deck_id, card_id, finish, condition, language, location, tags),
+        CONSTRAINT ck_deck_sleeve_copies CHECK (copies > 0),
+        CONSTRAINT ck_deck_sleeve_finish CHECK (finish IN ('nonfoil','foil')),
+        FOREIGN KEY(deck_id) REFERENCES deck (id),
+        FOREIGN KEY(card_id) REFERENCES card (id)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX ix_deck_sleeve_card ON deck_sleeve (card_id)",
+    """CREATE TABLE event_report (
+        id INTEGER NOT NULL,
+        pairing_id INTEGER NOT NULL,
+        player_id INTEGER NOT NULL,
+        first_games INTEGER NOT NULL,
+        second_games INTEGER NOT NULL,
+        drawn_games INTEGER NOT NULL,
+        intentional_draw BOOLEAN NOT NULL,
+        reported_at VARCHAR NOT NULL,
+        PRIMARY KEY (id),
+        CONSTRAINT uq_event_report_player UNIQUE (pairing_id, player_id),
+        FOREIGN KEY(pairing_id) REFERENCES event_pairing (id),
+        FOREIGN KEY(player_id) REFERENCES event_player (id)
+    )""",
+)
+# Every deck saved so far becomes its version 1, as it is now.
+_V9_FIRST_VERSIONS = (
+    "INSERT INTO deck_version (deck_id, number, format, saved_at) "
+    "SELECT id, 1, format, updated_at FROM deck ORDER BY id",
+    "INSERT INTO deck_version_entry (version_id, section, card_id, copies, line) "
+    "SELECT v.id, e.section, e.card_id, e.copies, e.line FROM deck_entry AS e "
+    "JOIN deck_version AS v ON v.deck_id = e.deck_id ORDER BY e.deck_id, e.line, e.id",
+)
+_V9_EVENT = """CREATE TABLE new_event (
+        id INTEGER NOT NULL,
+        name VARCHAR NOT NULL,
+        name_key VARCHAR NOT NULL,
+        format VARCHAR NOT NULL,
+        rounds INTEGER,
+        cut INTEGER NOT NULL,
+        best_of INTEGER NOT NULL,
+        seed INTEGER NOT NULL,
+        tiebreakers VARCHAR NOT NULL,
+        state VARCHAR NOT NULL,
+        created_at VARCHAR NOT NULL,
+        lists_published BOOLEAN NOT NULL,
+        PRIMARY KEY (id),
+        CONSTRAINT uq_event_name UNIQUE (name_key),
+        CONSTRAINT ck_event_best_of CHECK (best_of IN (1, 3, 5)),
+        CONSTRAINT ck_event_state CHECK (state IN ('registration', 'swiss', 'cut', 'finished'))
+    )"""
+_V9_EVENT_PLAYER = """CREATE TABLE new_event_player (
+        id INTEGER NOT NULL,
+        event_id INTEGER NOT NULL,
+        name VARCHAR NOT NULL,
+        name_key VARCHAR NOT NULL,
+        deck VARCHAR,
+        verdict VARCHAR,
+        locked BOOLEAN NOT NULL,
+        dropped_after INTEGER,
+        entered_round INTEGER NOT NULL,
+        registered_at VARCHAR NOT NULL,
+        code VARCHAR NOT NULL,
+        PRIMARY KEY (id),
+        CONSTRAINT uq_event_player_name UNIQUE (event_id, name_key),
+        CONSTRAINT uq_event_player_code UNIQUE (event_id, code),
+        FOREIGN KEY(event_id) REFERENCES event (id)
+    )"""
+# Letters and digits nobody misreads on a slip (no 0/O, 1/I/L, 2/Z, 5/S, 8/B).
+_V9_CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
+
+
+def _v9_player_codes(count: int) -> list[str]:
+    """`count` different six-character codes, one for each player of an event."""
+    import secrets
+
+    codes: set[str] = set()
+    while len(codes) < count:
+        codes.add("".join(secrets.choice(_V9_CODE_ALPHABET) for _ in range(6)))
+    return sorted(codes)
+
+
+def _to_v9(conn: Connection) -> None:
+    """Version 9 (cardbase 0.8): a deck's versions (each deck so far its version 1) and the
+    copies sleeved in built decks; an event's lists published or not (not, so far), each
+    player's code for reporting from a phone (drawn now for the players there are), and the
+    results players sent. Runs with foreign keys off, as `_to_v3`."""
+    for statement in (*_V9_NEW_TABLES, *_V9_FIRST_VERSIONS, _V9_EVENT, _V9_EVENT_PLAYER):
+        conn.execute(statement)
+    conn.execute("INSERT INTO new_event SELECT *, 0 FROM event")
+    players = conn.execute("SELECT * FROM event_player ORDER BY event_id, id").fetchall()
+    for event_id in sorted({row[1] for row in players}):
+        theirs = [row for row in players if row[1] == event_id]
+        for row, code in zip(theirs, _v9_player_codes(len(theirs)), strict=True):
+            conn.execute(f"INSERT INTO new_event_player VALUES ({', '.join('?' * 11)})",
+                         (*row, code))  # fmt: skip
+    for table in ("event_player", "event"):  # the referring table first
+        conn.execute(f"DROP TABLE {table}")
+    for table in ("event", "event_player"):
+        conn.execute(f"ALTER TABLE new_{table} RENAME TO {table}")
+
+
 # MIGRATIONS[n] upgrades a database at schema version n - 1 to version n.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     2: _to_v2, 3: _to_v3, 4: _to_v4, 5: _to_v5, 6: _to_v6, 7: _to_v7, 8: _to_v8,
+    9: _to_v9,
 }  # fmt: skip

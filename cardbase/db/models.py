@@ -240,6 +240,58 @@ class DeckEntryRow(SQLModel, table=True):
     line: int
 
 
+class DeckVersionRow(SQLModel, table=True):
+    """One save of a deck: numbered from 1 per deck, with the format it was saved in."""
+
+    __tablename__ = tables.DECK_VERSION_TABLE
+    __table_args__ = (UniqueConstraint("deck_id", "number", name="uq_deck_version_number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    deck_id: int = Field(foreign_key=f"{tables.DECK_TABLE}.id")
+    number: int
+    format: str
+    saved_at: str
+
+
+class DeckVersionEntryRow(SQLModel, table=True):
+    """A line of a deck as one version had it (as `DeckEntryRow` is the latest's)."""
+
+    __tablename__ = tables.DECK_VERSION_ENTRY_TABLE
+    __table_args__ = (
+        CheckConstraint("copies > 0", name="ck_deck_version_entry_copies"),
+        Index("ix_deck_version_entry_version", "version_id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    version_id: int = Field(foreign_key=f"{tables.DECK_VERSION_TABLE}.id")
+    section: str
+    card_id: int = Field(foreign_key=f"{tables.CARD_TABLE}.id")
+    copies: int
+    line: int
+
+
+class DeckSleeveRow(SQLModel, table=True):
+    """Copies sleeved in a built deck, keyed as the holding of the deck's collector they were
+    taken from: that holding's free copies are its copies less every deck's sleeved ones."""
+
+    __tablename__ = tables.DECK_SLEEVE_TABLE
+    __table_args__ = (
+        CheckConstraint("copies > 0", name="ck_deck_sleeve_copies"),
+        CheckConstraint(f"finish IN ({_FINISHES})", name="ck_deck_sleeve_finish"),
+        Index("ix_deck_sleeve_card", "card_id"),
+        {"sqlite_with_rowid": False},
+    )
+
+    deck_id: int = Field(foreign_key=f"{tables.DECK_TABLE}.id", primary_key=True)
+    card_id: int = Field(foreign_key=f"{tables.CARD_TABLE}.id", primary_key=True)
+    finish: str = Field(primary_key=True)
+    condition: str = Field(primary_key=True)
+    language: str = Field(primary_key=True)
+    location: str = Field(default="", primary_key=True)
+    tags: str = Field(default="", primary_key=True)
+    copies: int
+
+
 class EventRow(SQLModel, table=True):
     """A fan tournament: its format (the deck rules), Swiss rounds (None: from the player
     count once round 1 is paired), top cut (0: none), games a match, and the seed every
@@ -264,6 +316,7 @@ class EventRow(SQLModel, table=True):
     tiebreakers: str  # the tiebreakers' keys in order, comma separated
     state: str = "registration"
     created_at: str
+    lists_published: bool = False  # players may read each other's deck lists
 
 
 class EventPlayerRow(SQLModel, table=True):
@@ -272,7 +325,10 @@ class EventPlayerRow(SQLModel, table=True):
     round they played, `entered_round` the first round they could be paired in (late entry)."""
 
     __tablename__ = tables.EVENT_PLAYER_TABLE
-    __table_args__ = (UniqueConstraint("event_id", "name_key", name="uq_event_player_name"),)
+    __table_args__ = (
+        UniqueConstraint("event_id", "name_key", name="uq_event_player_name"),
+        UniqueConstraint("event_id", "code", name="uq_event_player_code"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     event_id: int = Field(foreign_key=f"{tables.EVENT_TABLE}.id")
@@ -284,6 +340,7 @@ class EventPlayerRow(SQLModel, table=True):
     dropped_after: int | None = None
     entered_round: int = 1
     registered_at: str
+    code: str  # the player's own code for reporting from a phone, unique in the event
 
 
 class EventRoundRow(SQLModel, table=True):
@@ -325,6 +382,24 @@ class EventPairingRow(SQLModel, table=True):
     reported_at: str | None = None
 
 
+class EventReportRow(SQLModel, table=True):
+    """A result a player sent from a phone for their own table (a player's code opens only
+    their seat): kept apart from the table's result, which the organiser's confirmation
+    sets, so nothing a player sends changes a result by itself."""
+
+    __tablename__ = tables.EVENT_REPORT_TABLE
+    __table_args__ = (UniqueConstraint("pairing_id", "player_id", name="uq_event_report_player"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    pairing_id: int = Field(foreign_key=f"{tables.EVENT_PAIRING_TABLE}.id")
+    player_id: int = Field(foreign_key=f"{tables.EVENT_PLAYER_TABLE}.id")
+    first_games: int
+    second_games: int
+    drawn_games: int
+    intentional_draw: bool = False
+    reported_at: str
+
+
 # Every table, in the order they are created (a table after those it refers to).
 TABLES = tuple(
     SQLModel.metadata.tables[name]
@@ -339,9 +414,13 @@ TABLES = tuple(
         tables.HISTORY_TABLE,
         tables.DECK_TABLE,
         tables.DECK_ENTRY_TABLE,
+        tables.DECK_VERSION_TABLE,
+        tables.DECK_VERSION_ENTRY_TABLE,
+        tables.DECK_SLEEVE_TABLE,
         tables.EVENT_TABLE,
         tables.EVENT_PLAYER_TABLE,
         tables.EVENT_ROUND_TABLE,
         tables.EVENT_PAIRING_TABLE,
+        tables.EVENT_REPORT_TABLE,
     )
 )

@@ -18,12 +18,16 @@ BATCH_TABLE = "batch"
 HISTORY_TABLE = "history"
 DECK_TABLE = "deck"
 DECK_ENTRY_TABLE = "deck_entry"
+DECK_VERSION_TABLE = "deck_version"
+DECK_VERSION_ENTRY_TABLE = "deck_version_entry"
+DECK_SLEEVE_TABLE = "deck_sleeve"
 CARD_NAME_TABLE = "card_name"
 CARD_TEXT_TABLE = "card_text"
 EVENT_TABLE = "event"
 EVENT_PLAYER_TABLE = "event_player"
 EVENT_ROUND_TABLE = "event_round"
 EVENT_PAIRING_TABLE = "event_pairing"
+EVENT_REPORT_TABLE = "event_report"
 
 
 # The card table's columns, in order: the id, then `cardbase.fields.CARD_COLUMN_TYPES`.
@@ -56,20 +60,38 @@ DECK_COLUMNS: tuple[str, ...] = (
     "id", "collector_id", "name", "name_key", "format", "created_at", "updated_at",
 )  # fmt: skip
 DECK_ENTRY_COLUMNS: tuple[str, ...] = ("id", "deck_id", "section", "card_id", "copies", "line")
+# Every save of a deck is a version of it, numbered from 1 (`deck history`, `A@3`); the
+# deck's entries are its latest version's.
+DECK_VERSION_COLUMNS: tuple[str, ...] = ("id", "deck_id", "number", "format", "saved_at")
+DECK_VERSION_ENTRY_COLUMNS: tuple[str, ...] = (
+    "id", "version_id", "section", "card_id", "copies", "line",
+)  # fmt: skip
+# A built deck's copies, taken from its collector's holdings (`deck sleeve`): keyed as the
+# holding they came from, so a holding's free copies are its copies less those sleeved.
+DECK_SLEEVE_KEY: tuple[str, ...] = (
+    "deck_id", "card_id", "finish", "condition", "language", "location", "tags",
+)  # fmt: skip
+DECK_SLEEVE_COLUMNS: tuple[str, ...] = (*DECK_SLEEVE_KEY, "copies")
 # A fan tournament (`cardbase.events`): the event, its players and their deck lists, its
 # rounds (Swiss, then the cut's), and each round's tables with their results.
 EVENT_COLUMNS: tuple[str, ...] = (
     "id", "name", "name_key", "format", "rounds", "cut", "best_of", "seed", "tiebreakers",
-    "state", "created_at",
+    "state", "created_at", "lists_published",
 )  # fmt: skip
 EVENT_PLAYER_COLUMNS: tuple[str, ...] = (
     "id", "event_id", "name", "name_key", "deck", "verdict", "locked", "dropped_after",
-    "entered_round", "registered_at",
+    "entered_round", "registered_at", "code",
 )  # fmt: skip
 EVENT_ROUND_COLUMNS: tuple[str, ...] = ("id", "event_id", "number", "stage", "paired_at")
 EVENT_PAIRING_COLUMNS: tuple[str, ...] = (
     "id", "round_id", "number", "first_id", "second_id", "first_games", "second_games",
     "drawn_games", "intentional_draw", "confirmed", "reported_at",
+)  # fmt: skip
+# A result as a player sent it from a phone (`serve --host`), for their own table only; it
+# is the table's result once the organiser confirms it.
+EVENT_REPORT_COLUMNS: tuple[str, ...] = (
+    "id", "pairing_id", "player_id", "first_games", "second_games", "drawn_games",
+    "intentional_draw", "reported_at",
 )  # fmt: skip
 
 # Per-connection views of the chosen collector's rows (`cardbase.collection.collectors`):
@@ -99,7 +121,7 @@ def collector_views(collector: str) -> dict[str, str]:
 # somebody else's SQLite file for ours, nor write into it.
 APPLICATION_ID = 0x43524442
 # Bumped with every schema change; `cardbase.db.migrations.MIGRATIONS` knows how to get here.
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 
 def copies_of(finish: str, table: str = "") -> str:

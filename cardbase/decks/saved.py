@@ -142,12 +142,35 @@ def save_deck(
                 "RETURNING id",
                 (cleaned, name_key(cleaned), fmt, now, now),
             ).fetchone()[0]
+        entries = [(p.line.section, p.card.id, p.line.copies, p.line.line) for p in placed]
         conn.executemany(
             f"INSERT INTO {tables.DECK_ENTRY_TABLE} (deck_id, section, card_id, copies, line) "
             "VALUES (?, ?, ?, ?, ?)",
-            [(deck_id, p.line.section, p.card.id, p.line.copies, p.line.line) for p in placed],
+            [(deck_id, *entry) for entry in entries],
         )
+        _add_version(conn, int(deck_id), fmt, now, entries)
     return SavedDeck(int(deck_id or 0), cleaned, fmt, sum(p.line.copies for p in placed), now)
+
+
+def _add_version(
+    conn: Connection, deck_id: int, fmt: str, now: str, entries: list[tuple[str, int, int, int]]
+) -> int:
+    """Every save is the deck's next version (`deck history`), its entries as saved."""
+    number = conn.execute(
+        f"SELECT coalesce(max(number), 0) + 1 FROM {tables.DECK_VERSION_TABLE} WHERE deck_id = ?",
+        (deck_id,),
+    ).fetchone()[0]
+    version_id = conn.execute(
+        f"INSERT INTO {tables.DECK_VERSION_TABLE} (deck_id, number, format, saved_at) "
+        "VALUES (?, ?, ?, ?) RETURNING id",
+        (deck_id, number, fmt, now),
+    ).fetchone()[0]
+    conn.executemany(
+        f"INSERT INTO {tables.DECK_VERSION_ENTRY_TABLE} (version_id, section, card_id, copies, "
+        "line) VALUES (?, ?, ?, ?, ?)",
+        [(version_id, *entry) for entry in entries],
+    )
+    return int(number)
 
 
 def _refuse_lookalike(conn: Connection, name: str) -> None:
@@ -172,8 +195,19 @@ def _refuse_lookalike(conn: Connection, name: str) -> None:
 
 def delete_deck(db: Database, deck: SavedDeck) -> None:
     with db.writing() as conn:
-        conn.execute(f"DELETE FROM {tables.DECK_ENTRY_TABLE} WHERE deck_id = ?", (deck.id,))
-        conn.execute(f"DELETE FROM {tables.DECK_TABLE} WHERE id = ?", (deck.id,))
+        drop_deck_rows(conn, f"= {int(deck.id)}")
+
+
+def drop_deck_rows(conn: Connection, decks: str) -> None:
+    """Delete decks and everything of theirs (entries, versions, sleeved copies), `decks`
+    the condition on their ids ("= 4", "IN (SELECT ...)"), referring tables first."""
+    conn.execute(
+        f"DELETE FROM {tables.DECK_VERSION_ENTRY_TABLE} WHERE version_id IN "
+        f"(SELECT id FROM {tables.DECK_VERSION_TABLE} WHERE deck_id {decks})"
+    )
+    for table in (tables.DECK_VERSION_TABLE, tables.DECK_ENTRY_TABLE, tables.DECK_SLEEVE_TABLE):
+        conn.execute(f"DELETE FROM {table} WHERE deck_id {decks}")
+    conn.execute(f"DELETE FROM {tables.DECK_TABLE} WHERE id {decks}")
 
 
 def deck_text(conn: Connection, placed: list[Placed], about: dict[str, str] | None = None) -> str:

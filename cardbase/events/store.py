@@ -8,6 +8,7 @@ it once and decides in Python; the engines' SQL differs in nothing used here.
 from __future__ import annotations
 
 import json
+import secrets
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
@@ -141,9 +142,10 @@ def find_event(conn: Connection, name: str) -> Event:
 def insert_event(conn: Connection, event: Event, name_key: str) -> None:
     conn.execute(
         f"INSERT INTO {_EVENT} (name, name_key, format, rounds, cut, best_of, seed, "
-        "tiebreakers, state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "tiebreakers, state, created_at, lists_published) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (event.name, name_key, event.format, event.rounds, event.cut, event.best_of,
-         event.seed, ",".join(event.tiebreakers), event.state, event.created_at),
+         event.seed, ",".join(event.tiebreakers), event.state, event.created_at, False),
     )  # fmt: skip
 
 
@@ -181,9 +183,27 @@ def insert_player(
 ) -> None:  # fmt: skip
     conn.execute(
         f"INSERT INTO {_PLAYER} (event_id, name, name_key, deck, verdict, locked, "
-        "dropped_after, entered_round, registered_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?)",
-        (event.id, name, key, deck, _json(verdict), locked, entered_round, now()),
-    )
+        "dropped_after, entered_round, registered_at, code) "
+        "VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)",
+        (event.id, name, key, deck, _json(verdict), locked, entered_round, now(),
+         _new_code(conn, event)),
+    )  # fmt: skip
+
+
+# Letters and digits nobody misreads on a slip or a phone (no 0/O, 1/I/L, 2/Z, 5/S, 8/B).
+CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
+CODE_LENGTH = 6
+
+
+def _new_code(conn: Connection, event: Event) -> str:
+    """A player's code for reporting from a phone: drawn by `secrets`, not from the event's
+    seed (which is public, for pairings anyone can redo), and unlike any other player's."""
+    taken = {row[0] for row in conn.execute(
+        f"SELECT code FROM {_PLAYER} WHERE event_id = ?", (event.id,))}  # fmt: skip
+    while True:
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        if code not in taken:
+            return code
 
 
 def set_player(conn: Connection, player: Player, **values: Any) -> None:

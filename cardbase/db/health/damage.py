@@ -51,10 +51,14 @@ _TABLES = (
     tables.HISTORY_TABLE,
     tables.DECK_TABLE,
     tables.DECK_ENTRY_TABLE,
+    tables.DECK_VERSION_TABLE,
+    tables.DECK_VERSION_ENTRY_TABLE,
+    tables.DECK_SLEEVE_TABLE,
     tables.EVENT_TABLE,
     tables.EVENT_PLAYER_TABLE,
     tables.EVENT_ROUND_TABLE,
     tables.EVENT_PAIRING_TABLE,
+    tables.EVENT_REPORT_TABLE,
 )
 
 
@@ -109,7 +113,8 @@ _INDEXES = (
     "card_name_name_key", "collector_default", "batch_collector", "history_batch",
     "deck_entry_deck", "card_attack_up", "card_attack_down", "card_defense_up",
     "card_defense_down", "card_cost_up", "card_cost_down", "card_name_key",
-    "card_series_number", "event_pairing_round",
+    "card_series_number", "event_pairing_round", "deck_version_entry_version",
+    "deck_sleeve_card",
 )  # fmt: skip
 _FTS_SHADOWS = ("data", "idx", "docsize", "config")  # FTS5's own tables
 SCHEMA_OBJECTS = frozenset(
