@@ -143,9 +143,10 @@ class Engine:
         """The cards one full-text term finds, as a condition on the card ``c``."""
         raise NotImplementedError
 
-    def ranked_text(self, terms: Sequence[TextTerm], top: int | None) -> Clause:
+    def ranked_text(self, terms: Sequence[TextTerm], top: int | None, rank: bool = True) -> Clause:
         """A join ``f`` of the cards all `terms` find, each with its `fts_rank` (lower is
-        better); with `top`, only that many of the best."""
+        better); with `top`, only that many of the best; without `rank`, no rank at all (a
+        count: ranking is most of the cost of a broad match)."""
         raise NotImplementedError
 
     def begin_write(self, conn: Connection, whole: bool = True) -> None:

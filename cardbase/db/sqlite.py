@@ -44,11 +44,12 @@ class SqliteEngine(Engine):
     def text_match(self, term: TextTerm) -> Clause:
         return f"c.id IN (SELECT rowid FROM {_FTS} WHERE {_FTS} MATCH ?)", [term.fts]
 
-    def ranked_text(self, terms: Sequence[TextTerm], top: int | None) -> Clause:
+    def ranked_text(self, terms: Sequence[TextTerm], top: int | None, rank: bool = True) -> Clause:
         limit, tail = (" ORDER BY fts_rank LIMIT ?", [top]) if top is not None else ("", [])
         words = " AND ".join(term.fts for term in terms)
+        ranked = f", bm25({_FTS}) AS fts_rank" if rank else ""
         return (
-            f" JOIN (SELECT rowid AS fts_id, bm25({_FTS}) AS fts_rank FROM {_FTS}"
+            f" JOIN (SELECT rowid AS fts_id{ranked} FROM {_FTS}"
             f" WHERE {_FTS} MATCH ?{limit}) AS f ON f.fts_id = c.id",
             [words, *tail],
         )

@@ -30,6 +30,8 @@ from cardbase.db.engine import Connection
 from cardbase.db.location import Location
 from cardbase.fields import FLAGS
 from cardbase.text import plural
+from cardbase.web.counts import CountCache
+from cardbase.web.superseded import TabWork
 
 if TYPE_CHECKING:
     from cardbase.library import Library
@@ -52,10 +54,15 @@ class Site:
     csrf_token: str = field(default_factory=lambda: secrets.token_urlsafe(32))
     uploads: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="cardbase-web-")))
 
+    counts: CountCache = field(init=False, repr=False)
+    tabs: TabWork = field(default_factory=TabWork, repr=False)
+
     def __post_init__(self) -> None:
         """Uploaded sheets go with the server: when it stops (the app's lifespan), and also
         when a site that was never started as a server (a test's client) is let go."""
         weakref.finalize(self, shutil.rmtree, self.uploads, True)
+        self.counts = CountCache(self.db_path)
+        weakref.finalize(self, self.counts.close)
 
     def collector_of(self, request: Request) -> str | None:
         """Whose pages: ?collector= on a link, else the cookie the chooser set, else the
@@ -79,6 +86,14 @@ class Site:
         without it far less). Here Ctrl-C stops the server, which lets requests finish."""
         with self.library(request).reading() as conn:
             interrupt.unwatch(conn)
+            yield conn
+
+    @contextmanager
+    def searching(self, request: Request, supersedes: bool = False) -> Iterator[Connection]:
+        """`connect`, for a search or a count a newer search from the same tab may stop
+        (`cardbase.web.superseded`); a new page of results (`supersedes`) stops the tab's
+        older ones."""
+        with self.connect(request) as conn, self.tabs.running(request, conn, supersedes):
             yield conn
 
 

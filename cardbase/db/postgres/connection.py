@@ -128,7 +128,7 @@ class PostgresEngine(Engine):
         vector = _VECTORS[term.column]
         return f"c.id IN (SELECT id FROM {_FTS} WHERE {vector} @@ {query})", params
 
-    def ranked_text(self, terms: Sequence[TextTerm], top: int | None) -> Clause:
+    def ranked_text(self, terms: Sequence[TextTerm], top: int | None, rank: bool = True) -> Clause:
         limit, tail = (" ORDER BY fts_rank LIMIT ?", [top]) if top is not None else ("", [])
         conditions, queries, params = [], [], []
         for term in terms:
@@ -136,11 +136,11 @@ class PostgresEngine(Engine):
             conditions.append(f"{_VECTORS[term.column]} @@ {query}")
             queries.append(query)
             params += term_params
-        rank = f"-ts_rank(all_v, {' && '.join(queries)})"
+        ranked = f", -ts_rank(all_v, {' && '.join(queries)}) AS fts_rank" if rank else ""
         return (
-            f" JOIN (SELECT id AS fts_id, {rank} AS fts_rank FROM {_FTS}"
+            f" JOIN (SELECT id AS fts_id{ranked} FROM {_FTS}"
             f" WHERE {' AND '.join(conditions)}{limit}) AS f ON f.fts_id = c.id",
-            [*params, *params, *tail],
+            [*(params if rank else []), *params, *tail],
         )
 
     def begin_write(self, conn: Connection, whole: bool = True) -> None:

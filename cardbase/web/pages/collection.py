@@ -13,13 +13,17 @@ from cardbase.query import search as lib
 from cardbase.web.pages.queries import read_form, results_twin
 from cardbase.web.pages.search import count_line, results_answer, search_context
 from cardbase.web.site import redirect, render, site_of
+from cardbase.web.superseded import Superseded
 
 router = APIRouter()
 
 
 @router.get("/collection", response_class=HTMLResponse)
 def collection_page(request: Request) -> Response:
-    context = search_context(request, "/collection", owned=True)
+    try:
+        context = search_context(request, "/collection", owned=True)
+    except Superseded:  # a newer search from this tab: nobody waits for this one
+        return Response(status_code=204)
     status = 400 if context["query_error"] else 200
     answer = results_answer(request, context)
     if answer is not None:

@@ -18,6 +18,7 @@ from cardbase.web.pages.queries import (
     run_search,
 )
 from cardbase.web.site import is_htmx, partial, render, site_of, url
+from cardbase.web.superseded import Superseded
 
 router = APIRouter()
 
@@ -32,7 +33,7 @@ def search_context(request: Request, path: str, owned: bool = False) -> dict[str
         "query_fix": None, "incomplete": False, "views": VIEWS,
     }  # fmt: skip
     try:
-        with site_of(request).connect(request) as conn:
+        with site_of(request).searching(request, supersedes=is_htmx(request)) as conn:
             context["results"] = run_search(conn, form, owned)
     except QueryError as exc:
         context["query_error"] = exc.said("web")
@@ -60,7 +61,10 @@ def results_answer(request: Request, context: dict[str, object]) -> Response | N
 
 @router.get("/search", response_class=HTMLResponse)
 def search_page(request: Request) -> Response:
-    context = search_context(request, "/search")
+    try:
+        context = search_context(request, "/search")
+    except Superseded:  # a newer search from this tab: nobody waits for this one
+        return Response(status_code=204)
     status = 400 if context["query_error"] else 200
     answer = results_answer(request, context)
     if answer is not None:
@@ -72,11 +76,19 @@ def count_line(request: Request, owned: bool = False) -> HTMLResponse:
     """How many cards match and how many pages that makes: the line the results page
     fetches once its cards are shown."""
     form = read_form(request.query_params)
+    site = site_of(request)
+    key = (site.collector_of(request), owned, form.text, tuple(sorted(form.filters.items())))
+
+    def counted() -> int:
+        with site.searching(request) as conn:
+            return count_matches(conn, form, owned)
+
     try:
-        with site_of(request).connect(request) as conn:
-            total = count_matches(conn, form, owned)
+        total = site.counts.count(key, counted)
     except QueryError:
         total = 0
+    except Superseded:
+        return HTMLResponse(status_code=204)
     pages = max(1, -(-total // form.size))
     return partial("_count.html", {"total": total, "page": form.page, "pages": pages})
 

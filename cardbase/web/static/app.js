@@ -195,9 +195,14 @@ document.addEventListener("htmx:afterSettle", () => {
 // A search sent because the typing paused, not by Enter or the button, says so: the server
 // answers a query that is only unfinished so far (`cost>`, a quote not yet closed) with 204,
 // and htmx (base.html's config) leaves the last results in place instead of an error.
+// Every search and count also names this tab (an id per page load), so that a new search
+// stops the server's work on the tab's older ones (cardbase/web/superseded.py).
+const TAB = Math.random().toString(36).slice(2, 14);
 document.addEventListener("htmx:configRequest", (event) => {
   const cause = event.detail.triggeringEvent;
-  if (event.detail.verb === "get" && cause && cause.type === "input") {
+  if (event.detail.verb !== "get") return;
+  event.detail.headers["X-Cardbase-Tab"] = TAB;
+  if (cause && cause.type === "input") {
     event.detail.headers["X-Cardbase-Typing"] = "1";
   }
 });
