@@ -121,9 +121,13 @@ def check_deck(
     players: int | None = None,
     owned: bool = False,
     resolver: NameResolver | None = None,
+    placed_as: tuple[list[Placed], list[Problem]] | None = None,
 ) -> DeckReport:
+    """The deck's report; `placed_as`, what `place` made of the deck already (the Deck
+    Builder shows the cards too, and placing a 60-card deck twice cost each update 1.5 ms)."""
     fmt = get_format(format_key)
-    placed, problems = place(conn, deck, fmt.game, resolver)
+    placed, problems = placed_as or place(conn, deck, fmt.game, resolver)
+    problems = list(problems)
     sections: dict[str, int] = defaultdict(int)
     for line in deck.lines:
         sections[line.section] += line.copies

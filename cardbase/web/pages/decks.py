@@ -80,8 +80,9 @@ def read_state(
 def panel(conn: Connection, state: DeckState, notes: list[str] | None = None) -> Panel:
     """The deck checked (every problem, as `deck check` reports them) and described."""
     deck = parse_deck_text(state.text, state.name or "deck")
-    report = check_deck(conn, deck, state.format, state.players, state.owned)
-    placed, _problems = place(conn, deck, get_format(state.format).game)
+    placed_as = place(conn, deck, get_format(state.format).game)
+    report = check_deck(conn, deck, state.format, state.players, state.owned, placed_as=placed_as)
+    placed = placed_as[0]
     stats = deck_stats(placed)
     return Panel(state, report, stats, placed, cost_curve(stats.cost_curve), notes or [])
 
