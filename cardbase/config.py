@@ -58,6 +58,12 @@ def _catalogue(value: str) -> str:
     return value.strip()
 
 
+def _game(value: str) -> str:
+    from cardbase.games import known_game
+
+    return known_game(value)
+
+
 def _format(value: str) -> str:
     from cardbase.decks.check import get_format
 
@@ -71,6 +77,7 @@ KEYS: dict[str, tuple[str, Callable[[str], str]]] = {
     "condition": ("condition of added copies (default NM)", _condition),
     "language": ("language of added copies (default en)", _language),
     "format": ("deck format of deck check and stats (default free-realms)", _format),
+    "game": ("the game a code or name means where several games have the card", _game),
     "catalogue": (
         "the catalogue new databases start from: free-realms (default), sample or a CSV file",
         _catalogue,

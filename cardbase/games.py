@@ -160,3 +160,16 @@ def game_of_prefix(prefix: str) -> str | None:
         if wanted in (game.key, game.prefix):
             return game.key
     return None
+
+
+def known_game(text: str) -> str:
+    """The key of the game `text` names (its key or prefix, any case), or one line saying
+    which games there are."""
+    from cardbase.errors import CardbaseError
+
+    key = game_of_prefix(text.strip())
+    if key is None:
+        known = ", ".join(f"{game.key} ({game.prefix})" if game.prefix else game.key
+                          for game in GAMES.values())  # fmt: skip
+        raise CardbaseError(f"no game '{text.strip()}'; the games are {known}")
+    return key

@@ -52,18 +52,26 @@ if TYPE_CHECKING:
 class Library:
     """A cardbase database as one collector sees it: `collector` None is the database's
     default collector; `defaults` are an added copy's condition and language when it does
-    not say (the config file's, for the command line)."""
+    not say (the config file's, for the command line); `game`, the game whose card a code
+    or a name means where several games have one (a game's key or prefix; None: such a code
+    is refused, naming the games)."""
 
     def __init__(
         self,
         location: Location | str,
         collector: str | None = None,
         defaults: Defaults | None = None,
+        game: str | None = None,
     ) -> None:
         # Text is read as the command line reads --db: a path, or a postgresql:// URL.
         self.location = _where(location) if isinstance(location, str) else location
         self.collector = collector
         self._defaults = defaults
+        if game is not None:
+            from cardbase.games import known_game
+
+            game = known_game(game)
+        self.game = game
 
     @classmethod
     def open(
@@ -164,6 +172,7 @@ class Library:
         from cardbase.collection.collectors import use_collector
 
         use_collector(conn, self.collector)
+        conn.game = self.game
 
     # -- the catalogue ------------------------------------------------------------------
 

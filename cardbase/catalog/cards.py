@@ -22,7 +22,7 @@ from cardbase.db import tables
 from cardbase.db.engine import Connection
 from cardbase.fields import DETAIL_FIELDS, FIELD_BY_KEY, JSON_KEYS, NAMES, STORED_FIELDS
 from cardbase.fieldtypes import FieldType
-from cardbase.games import DEFAULT_GAME, set_name
+from cardbase.games import DEFAULT_GAME, game_prefix, set_name
 from cardbase.text import plural
 
 # Named, not ``c.*``: a table made by an older schema and upgraded has its later columns
@@ -74,6 +74,15 @@ class Card:
     def stats_shown(self) -> str:
         """Attack and defense as a card prints them, '3/4'; '' for a card without them."""
         return f"{self.attack}/{self.defense}" if self.attack is not None else ""
+
+    @property
+    def code_shown(self) -> str:
+        """The code as tables, trade lists and exports show it: with its game's prefix
+        (``wh:1 C 41``) for a card of a game other than the default one, whose codes repeat
+        the default game's; what `add`, `show` and an import read back as that card."""
+        if self.game == DEFAULT_GAME:
+            return str(self.code)
+        return f"{game_prefix(self.game)}:{self.code}"
 
     def label(self) -> str:
         """How messages name a card: its name and its code."""

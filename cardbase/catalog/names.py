@@ -151,10 +151,11 @@ class NameResolver:
         game: str | None = None,
         catalogue: Catalogue | None = None,
     ) -> None:
-        """`game` is preferred where a name or code is in several games; `catalogue` is the
-        whole catalogue when the caller has read it already (an import reads it meanwhile)."""
+        """`game` is preferred where a name or code is in several games (else the game the
+        connection's user chose, if any); `catalogue` is the whole catalogue when the caller
+        has read it already (an import reads it meanwhile)."""
         self.conn = conn
-        self.game = game
+        self.game = game if game is not None else getattr(conn, "game", None)
         self.catalogue = catalogue
         self.only = False  # only `game`'s cards (a code given with its game's prefix)
         self._by_key: dict[str, list[Printing]] = {}

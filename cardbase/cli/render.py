@@ -80,7 +80,7 @@ def _text(value: object) -> str:
 # How a table shows each field that reads other than its plain value, as expressions over
 # `card`: the row function below is made from them once, for every column in the registry.
 _SHOWN = {
-    "code": "str(card.code)",
+    "code": "card.code_shown",
     "rarity": "card.code.rarity_name",
     "sphere": "card.sphere_shown",
     "attack": "card.stats_shown",

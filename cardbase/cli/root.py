@@ -100,6 +100,7 @@ def take_group_options(no_headers: bool, db: str | None) -> None:
 
 
 COLLECTOR_ENV = "CARDBASE_COLLECTOR"
+GAME_ENV = "CARDBASE_GAME"
 
 
 @dataclass
@@ -111,6 +112,7 @@ class State:
     # the collector `collector` chose for this command, and where it came from: for naming
     # the source when that name is unknown (`_collector_source`)
     collector_chosen: tuple[str, str] | None = None
+    game_option: str | None = None  # --game, before the command
     output: Output = Output.table  # -o as typed: jsonl and tsv reach commands as json, csv
     no_headers: bool = False  # --no-headers: csv and tsv without their header row
 
@@ -149,11 +151,29 @@ class State:
         return Defaults(config.get("condition") or None, config.get("language") or None)
 
     @property
+    def game(self) -> str | None:
+        """The game a code or name means where several games have one: --game, else
+        $CARDBASE_GAME, else the config file's, else None (such a code is refused)."""
+        from cardbase.errors import CardbaseError
+        from cardbase.games import known_game
+
+        for source, given in (
+            ("--game", self.game_option),
+            (f"${GAME_ENV}", os.environ.get(GAME_ENV)),
+        ):
+            if given and given.strip():
+                try:
+                    return known_game(given)
+                except CardbaseError as exc:
+                    raise CardbaseError(f"{source}: {exc.message}") from None
+        return self.config.get("game")
+
+    @property
     def library(self) -> Library:
         """The database the options name, as the collector they name: every command's."""
         from cardbase.library import Library
 
-        return Library(self.db_path, self.collector, self.defaults)
+        return Library(self.db_path, self.collector, self.defaults, self.game)
 
     @contextmanager
     def connect(self) -> Iterator[Connection]:
@@ -242,6 +262,15 @@ def root(
             "collector, else the database's default collector).",
         ),
     ] = None,
+    game: Annotated[
+        str | None,
+        typer.Option(
+            "--game",
+            metavar="GAME",
+            help="The game a code or name means where several games have the card (default: "
+            "$CARDBASE_GAME, the config file's game; else cardbase asks).",
+        ),
+    ] = None,
     debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks of errors.")] = False,
     version: Annotated[
         bool,
@@ -264,6 +293,7 @@ def root(
     STATE.collector_from_env = False
     STATE.collector_chosen = None
     STATE.output, STATE.no_headers = Output.table, False
+    STATE.game_option = game
     on_wait(lambda message: typer.echo(f"cardbase: {message}", err=True))
 
 

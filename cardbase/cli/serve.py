@@ -40,5 +40,6 @@ def serve(
     from cardbase.web.server import run
     from cardbase.web.site import Site
 
-    site = Site(STATE.db_path, STATE.collector, STATE.defaults, STATE.config.get("format"))
+    site = Site(STATE.db_path, STATE.collector, STATE.defaults, STATE.config.get("format"),
+                game=STATE.game)  # fmt: skip
     run(site, host, port, open_browser)

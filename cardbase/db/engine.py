@@ -46,6 +46,9 @@ class Connection(Protocol):
 
     engine: Engine
     row_factory: Any
+    # The game whose card a code or name means where several games have one: the user's
+    # choice (--game, $CARDBASE_GAME, the config file's), set with the collector; None asks.
+    game: str | None
 
     @property
     def in_transaction(self) -> bool: ...

@@ -84,6 +84,7 @@ class SqliteConnection(interrupt.Connection):
     """A cardbase connection to a SQLite file, which knows its engine."""
 
     engine: Engine = SQLITE
+    game: str | None = None
 
 
 def connect(path: Path, uri_query: str | None = None) -> SqliteConnection:

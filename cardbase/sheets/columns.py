@@ -17,6 +17,8 @@ from typing import Any
 
 # role -> header -> the apps that write it ("people" for what people type in their own sheets).
 HEADERS: dict[str, dict[str, str]] = {
+    # A card's game, where a file holds several games' cards (their codes repeat).
+    "game": {"game": "cardbase"},
     "code": {
         "code": "cardbase", "collector code": "people", "collector number": "Moxfield, ManaBox, "
         "Archidekt, TopDecked, MTGGoldfish, Echo MTG", "collector no": "people",
@@ -133,7 +135,7 @@ IGNORED: dict[str, str] = {
     "total qty": "Decked Builder (the sum of the other two)", "decks count built": "Deckbox",
     "decks count all": "Deckbox", "hero": "cardbase", "sphere": "cardbase",
     "traits": "cardbase", "attack": "cardbase", "defense": "cardbase", "gems": "cardbase",
-    "text": "cardbase", "lore": "cardbase", "game": "cardbase",
+    "text": "cardbase", "lore": "cardbase",
 }  # fmt: skip
 # Words in a header that no role claims which say it counts copies, or says which finish,
 # condition or language they are: such a column is an error, never silently left out.

@@ -119,13 +119,18 @@ def held_copies(
 
 
 def export_rows(
-    cards: Iterable[Card], columns: tuple[CardField, ...], held: dict[int, list[Copies]]
+    cards: Iterable[Card],
+    columns: tuple[CardField, ...],
+    held: dict[int, list[Copies]],
+    games: bool = False,
 ) -> Iterator[list[Any]]:
     """Each card's row, once for each `Copies` of it held (`card_row`'s columns with the
-    attributes after the counts)."""
+    attributes after the counts); with `games`, the card's game last (`GAME_HEADER`)."""
     nonfoil_at, foil_at, cut = _count_columns(columns)
     for card in cards:
         base = card_row(card, columns)
+        if games:
+            base.append(card.game)
         found = held.get(card.id)
         if not found:
             base[cut:cut] = _NO_ATTRIBUTES
@@ -139,10 +144,19 @@ def export_rows(
             yield head + attributes + tail
 
 
-def export_headers(columns: tuple[CardField, ...]) -> list[str]:
+# The column that says each card's game, in an export of cards of several games: their
+# codes repeat (`1 C 41` is a card of each), and the importer reads the game from it.
+GAME_HEADER = "Game"
+
+
+def several_games(cards: Sequence[Card]) -> bool:
+    return len({card.game for card in cards}) > 1
+
+
+def export_headers(columns: tuple[CardField, ...], games: bool = False) -> list[str]:
     headers = [field.export or field.name for field in columns]
     cut = _count_columns(columns)[2]
-    return [*headers[:cut], *ATTRIBUTE_HEADERS, *headers[cut:]]
+    return [*headers[:cut], *ATTRIBUTE_HEADERS, *headers[cut:], *([GAME_HEADER] * games)]
 
 
 def _count_columns(columns: tuple[CardField, ...]) -> tuple[int, int, int]:
@@ -185,16 +199,17 @@ def export_cards(
     if path == STDOUT:
         return _export_to_stdout(conn, what, query_text, fmt or "csv", bom)
     columns = export_fields(with_text=what == "catalogue")
-    headers = export_headers(columns)
     sheet = SHEET_NAMES[what]
     workbook = path.suffix.lower() != ".csv"
     with output_file(path, force=force, suffixes=SUFFIXES) as temporary:
         cards = step("Searching", progress, lambda: cards_to_export(conn, what, query_text))
+        games = several_games(cards)
+        headers = export_headers(columns, games)
         held = held_copies(conn, picked_holdings(conn, what, query_text))
         writing = Stage("Writing", len(cards), progress)
 
         def rows() -> Iterator[list[Any]]:
-            yield from export_rows(writing.over(cards), columns, held)
+            yield from export_rows(writing.over(cards), columns, held, games)
             writing.finish()
             if workbook:  # what is left is zipping the workbook up, in one call
                 progress("Saving", 0, 1)
@@ -266,11 +281,12 @@ def _export_to_stdout(
         raise SheetError("standard output: a workbook is not for a terminal; redirect it to a file")
     columns = export_fields(with_text=what == "catalogue")
     cards = cards_to_export(conn, what, query_text)
+    games = several_games(cards)
     with paused_gc():
         rows = export_rows(
-            cards, columns, held_copies(conn, picked_holdings(conn, what, query_text))
+            cards, columns, held_copies(conn, picked_holdings(conn, what, query_text)), games
         )
-        table = Table(SHEET_NAMES[what], export_headers(columns), rows)
+        table = Table(SHEET_NAMES[what], export_headers(columns, games), rows)
         if fmt == "csv":
             count = _csv_to(sys.stdout, table, bom)
         else:

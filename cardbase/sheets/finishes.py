@@ -15,6 +15,7 @@ from typing import Any
 from cardbase.codes import looks_like_code
 from cardbase.errors import CardbaseError
 from cardbase.fields import FOIL, NONFOIL
+from cardbase.games import GAMES, game_of_prefix
 from cardbase.sheets.cells import blank, cell, count, series_of, shorten, text
 from cardbase.sheets.columns import FINISH_VALUES, SPECIAL_FOILS
 from cardbase.sheets.header import Columns
@@ -34,6 +35,7 @@ class RowReader:
         self.nonfoil, self.foil = at.get("nonfoil"), at.get("foil")
         self.finish, self.set = at.get("finish"), at.get("series")
         self.trade, self.playset = at.get("trade"), at.get("playset")
+        self.game = at.get("game")
         self.spare = columns.spare_series
         self.labels = {role: columns.headers[position] or role for role, position in at.items()}
         self.quantities = self.nonfoil is not None or self.foil is not None
@@ -43,8 +45,20 @@ class RowReader:
         self.loose = columns.loose_foil
 
     def code_of(self, row: list[Any]) -> str:
-        """The row's code or card number: MTGO's 116/350 is 116; a whole code may stand in
-        the set column when the number column is blank."""
+        """The row's code or card number, with its game's prefix where a Game column says
+        it (``wildhearts:1 C 41``, as `NameResolver.in_game` reads it)."""
+        code = self._code_of(row)
+        game = text(cell(row, self.game)) if self.game is not None else ""
+        if not game or not code or code.isdigit() or ":" in code:
+            return code
+        if game_of_prefix(game) is None:
+            raise CardbaseError(f"{self.labels['game']} '{shorten(game)}' is not a game "
+                                f"cardbase has; its games are {', '.join(GAMES)}")  # fmt: skip
+        return f"{game}:{code}"
+
+    def _code_of(self, row: list[Any]) -> str:
+        """MTGO's 116/350 is 116; a whole code may stand in the set column when the number
+        column is blank."""
         code = text(cell(row, self.code))
         if "/" in code:
             number = _NUMBER_OF.fullmatch(code)

@@ -33,11 +33,11 @@ ROLE_NAMES = {
     "foil": "foil copies", "finish": "finish", "series": "series", "condition": "condition",
     "language": "language", "location": "location", "tags": "tags", "note": "note",
     "trade": "copies for trade", "playset": "playsets of four",
-    "kind": "owned, or a wish list's",
+    "kind": "owned, or a wish list's", "game": "game",
 }  # fmt: skip
 # Two columns may not claim these: which one would be the card, the count, or its condition?
 UNIQUE_ROLES = ("code", "name", "nonfoil", "foil", "finish", "series", "condition", "language",
-                "location", "trade", "playset", "kind")  # fmt: skip
+                "location", "trade", "playset", "kind", "game")  # fmt: skip
 # Columns whose header says "foil" but not whether it counts copies or names a finish.
 EITHER_FOIL = frozenset({fold("foil"), fold("holo")})
 # Words a value of a finish column has that a column of anything else would not.

@@ -230,7 +230,8 @@ def _by_code(resolver: NameResolver, row: SheetRow) -> Printing:
                 f"(a code such as {found[0].code}) or the card's name"
             )
         raise CardbaseError(f"no card numbered {row.code} in series {row.series}")
-    return resolver.by_code(parse_code(row.code))
+    in_game, code = resolver.in_game(row.code)  # 'wh:1 C 41', as exports write another game's
+    return in_game.by_code(parse_code(code))
 
 
 def _read_beside_catalogue(

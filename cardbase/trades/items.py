@@ -45,7 +45,7 @@ class TradeItem(NamedTuple):
 
     def row(self, detail: bool = False) -> list[Any]:
         """Cells under HEADERS, then DETAIL_HEADERS when `detail` ('' where not known)."""
-        cells: list[Any] = [str(self.card.code), self.card.name, self.finish, self.copies]
+        cells: list[Any] = [self.card.code_shown, self.card.name, self.finish, self.copies]
         if detail:
             cells += [self.condition or "", self.language or ""]
         return cells

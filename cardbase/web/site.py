@@ -53,6 +53,7 @@ class Site:
     public: bool = False  # listening beyond this computer: any Host header is accepted
     csrf_token: str = field(default_factory=lambda: secrets.token_urlsafe(32))
     uploads: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="cardbase-web-")))
+    game: str | None = None  # the game a code several games share means (`Library.game`)
 
     counts: CountCache = field(init=False, repr=False)
     tabs: TabWork = field(default_factory=TabWork, repr=False)
@@ -75,7 +76,7 @@ class Site:
         """The database as the request's collector sees it: what every handler calls."""
         from cardbase.library import Library
 
-        return Library(self.db_path, self.collector_of(request), self.defaults)
+        return Library(self.db_path, self.collector_of(request), self.defaults, self.game)
 
     @contextmanager
     def connect(self, request: Request) -> Iterator[Connection]:

@@ -301,6 +301,7 @@ class PgConnection:
     psycopg."""
 
     engine: Engine = POSTGRES
+    game: str | None = None
 
     def __init__(self, raw: psycopg.Connection[Any], url: PostgresUrl) -> None:
         self.raw, self.url = raw, url

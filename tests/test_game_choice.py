@@ -1,0 +1,129 @@
+"""A code two games share (`1 C 41` is Free Realms' Robgoblin Scrapper and Wildhearts' Judge:
+High Winds): refused naming both, unless the user chose a game (--game, $CARDBASE_GAME, the
+config file's `game`) or prefixed the code; tables, trade lists and exports show another
+game's codes with their prefix, which every command reads back (issue #32)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import pytest
+
+from cardbase.errors import CardbaseError
+from cardbase.library import Library
+from tests.helpers import ROOT, Run, assert_one_line, new_database, ok
+
+SHARED = "1 C 41"
+FREE_REALMS, WILDHEARTS = "Robgoblin Scrapper", "Judge: High Winds"
+
+
+@pytest.fixture
+def two_games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Run:
+    monkeypatch.setenv("CARDBASE_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.delenv("CARDBASE_GAME", raising=False)
+    run = Run(new_database(tmp_path / "two.db"))
+    ok(run, "catalog", "import", str(ROOT / "wildhearts-cards.csv"))
+    return run
+
+
+def test_a_shared_code_is_refused_naming_both_games(two_games: Run) -> None:
+    line = assert_one_line(two_games("add", SHARED))
+    assert FREE_REALMS in line and WILDHEARTS in line and "wh:1 C 41" in line
+    assert "Nothing was changed" in line
+
+
+@pytest.mark.parametrize(
+    ("chosen", "name"),
+    [(["--game", "wildhearts"], WILDHEARTS), (["--game", "wh"], WILDHEARTS),
+     (["--game", "FR"], FREE_REALMS)],
+)  # fmt: skip
+def test_game_chooses_the_card_for_show_and_add(two_games: Run, chosen, name: str) -> None:
+    assert name in ok(two_games, *chosen, "show", SHARED)
+    assert name in ok(two_games, *chosen, "add", SHARED)
+
+
+def test_the_environment_and_the_config_file_choose_too(
+    two_games: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ok(two_games, "config", "set", "game", "wildhearts")
+    assert WILDHEARTS in ok(two_games, "show", SHARED)
+    monkeypatch.setenv("CARDBASE_GAME", "fr")  # the environment over the file
+    assert FREE_REALMS in ok(two_games, "show", SHARED)
+    assert WILDHEARTS in ok(two_games, "--game", "wh", "show", SHARED)  # --game over both
+    assert FREE_REALMS in ok(two_games, "show", "fr:1 C 41")
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "said"),
+    [(["--game", "chess"], None, "--game: no game 'chess'"),
+     ([], "go", "$CARDBASE_GAME: no game 'go'")],
+)  # fmt: skip
+def test_an_unknown_game_is_one_line_naming_the_games(
+    two_games: Run, monkeypatch: pytest.MonkeyPatch, args, env, said: str
+) -> None:
+    if env:
+        monkeypatch.setenv("CARDBASE_GAME", env)
+    line = assert_one_line(two_games(*args, "add", SHARED))
+    assert said in line and "free-realms (fr), wildhearts (wh)" in line
+    monkeypatch.delenv("CARDBASE_GAME", raising=False)
+    assert ok(two_games, "collection").startswith(
+        "0 cards (0 non-foil, 0 foil)"
+    )  # nothing was added
+
+
+def test_the_config_file_refuses_an_unknown_game(two_games: Run) -> None:
+    line = assert_one_line(two_games("config", "set", "game", "chess"))
+    assert "game: no game 'chess'" in line
+
+
+def test_the_library_takes_a_game(two_games: Run) -> None:
+    library = Library(two_games.db_path, game="wildhearts")
+    assert library.card(SHARED).name == WILDHEARTS
+    with pytest.raises(CardbaseError, match="several games"):
+        Library(two_games.db_path).card(SHARED)
+    with pytest.raises(CardbaseError, match="no game 'chess'"):
+        Library(two_games.db_path, game="chess")
+
+
+def test_tables_show_the_other_games_code_with_its_prefix(two_games: Run) -> None:
+    table = ok(two_games, "search", 'code:"1 C 41"')
+    assert [line.split("  ")[0] for line in table.splitlines()[1:]] == ["1 C 41", "wh:1 C 41"]
+    ok(two_games, "add", "wh:1 C 41")
+    assert ok(two_games, "collection").splitlines()[1].startswith("wh:1 C 41")
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
+def test_an_export_of_several_games_says_each_cards_game_and_reads_back(
+    two_games: Run, tmp_path: Path, suffix: str
+) -> None:
+    ok(two_games, "add", "wh:1 C 41", "fr:1 C 41 x2", "fr:1 C 42")
+    out = tmp_path / f"mine{suffix}"
+    ok(two_games, "export", str(out))
+    if suffix == ".csv":
+        rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8-sig"))))
+        assert sorted((row["Code"], row["Game"]) for row in rows) == [
+            ("1 C 41", "free-realms"), ("1 C 41", "wildhearts"), ("1 C 42", "free-realms")
+        ]  # fmt: skip
+    before = ok(two_games, "collection", "-o", "csv")
+    ok(two_games, "set", "wh:1 C 41 x0", "fr:1 C 41 x0", "fr:1 C 42 x0")
+    assert ok(two_games, "collection").startswith("0 cards (0 non-foil, 0 foil)")
+    imported = ok(two_games, "import", str(out))
+    assert "Game (game)" in imported
+    assert ok(two_games, "collection", "-o", "csv") == before
+
+
+def test_an_export_of_one_game_has_no_game_column(two_games: Run, tmp_path: Path) -> None:
+    ok(two_games, "add", "fr:1 C 41")
+    out = tmp_path / "mine.csv"
+    ok(two_games, "export", str(out))
+    assert "Game" not in out.read_text(encoding="utf-8-sig").splitlines()[0].split(",")
+
+
+def test_a_game_column_naming_no_game_is_the_rows_error(two_games: Run, tmp_path: Path) -> None:
+    sheet = tmp_path / "theirs.csv"
+    sheet.write_text("Code,Game,Count\n1 C 41,Magic,2\n", encoding="utf-8")
+    line = two_games("import", str(sheet)).stderr
+    assert "row 2: Game 'Magic' is not a game cardbase has" in line
+    assert ok(two_games, "collection").startswith("0 cards (0 non-foil, 0 foil)")
