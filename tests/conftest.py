@@ -14,12 +14,6 @@ from hypothesis import settings
 
 from cardbase.library import Library
 
-# Property tests check what is true, not how fast: hypothesis's 200 ms deadline per example
-# failed a deck code's round trip on a machine busy with other work. Speed is measured in
-# benchmarks/, never in tests.
-settings.register_profile("cardbase", deadline=None)
-settings.load_profile("cardbase")
-
 # A database a test creates without naming a catalogue starts from the sample: most tests
 # were written for its cards (Chugawug Cook is 1 C 14), module fixtures included, which run
 # before any function fixture could set this. Tests of the real catalogue name it.
@@ -43,6 +37,12 @@ from tests.helpers import (  # noqa: F401
     new_database,
     subprocess_env,
 )
+
+# Property tests check what is true, not how fast: hypothesis's 200 ms deadline per example
+# failed a deck code's round trip on a machine busy with other work. Speed is measured in
+# benchmarks/, never in tests.
+settings.register_profile("cardbase", deadline=None)
+settings.load_profile("cardbase")
 
 # Every CliRunner.invoke builds the click command from the app anew; once per app will do.
 typer.testing._get_command = helpers.built_command  # type: ignore[attr-defined]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -127,3 +128,20 @@ def test_a_game_column_naming_no_game_is_the_rows_error(two_games: Run, tmp_path
     line = two_games("import", str(sheet)).stderr
     assert "row 2: Game 'Magic' is not a game cardbase has" in line
     assert ok(two_games, "collection").startswith("0 cards (0 non-foil, 0 foil)")
+
+
+def test_another_games_card_page_shows_and_changes_its_own_copies(two_games: Run) -> None:
+    from tests.web_helpers import Pages
+
+    ok(two_games, "add", "wh:1 C 41 x2", "fr:1 C 41 x5")
+    pages = Pages(two_games.db_path)
+    page = pages.get("/card/wh:1C41")
+    assert page.status_code == 200 and WILDHEARTS in page.text
+    assert 'action="/card/wh:1C41/copies"' in page.text
+    shown = pages.get("/card/wh:1C41", params={"format": "json"}).json()
+    assert [copy["copies"] for copy in shown["copies"]] == [2]  # not Free Realms' five
+    added = pages.post("/card/wh:1C41/copies", {"op": "add", "count": "1"}, follow_redirects=False)
+    assert added.status_code == 303, added.text
+    owned = {(row["game"], row["name"]): row["nonfoil"]
+             for row in json.loads(ok(two_games, "collection", "-o", "json"))}  # fmt: skip
+    assert owned == {("wildhearts", WILDHEARTS): 3, ("free-realms", FREE_REALMS): 5}

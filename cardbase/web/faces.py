@@ -14,6 +14,7 @@ from markupsafe import Markup, escape
 
 from cardbase.catalog.cards import Card
 from cardbase.fieldtypes import GEM_COLOURS, GEM_HEX, HERO_COLOUR, SPHERE_COLOURS
+from cardbase.games import DEFAULT_GAME, game_prefix
 
 # A power-up's gems in game text: [Y], [RR], [GB].
 GEM_COST = re.compile(r"\[([RGBY]{1,4})\]")
@@ -60,9 +61,13 @@ def gem_dots(letters: str) -> Markup:
 
 
 def card_url(card: Card) -> str:
-    """A card's page: its code without spaces (`/card/1C14`), which the code parser reads."""
+    """A card's page: its code without spaces (`/card/1C14`), which the code parser reads;
+    another game's with that game's prefix (`/card/wh:1C41`), as its code may be a Free
+    Realms card's too."""
     code = card.code
-    return f"/card/{code.series}{code.rarity}{code.number}"
+    game = getattr(card, "game", DEFAULT_GAME)
+    prefix = "" if game == DEFAULT_GAME else f"{game_prefix(game)}:"
+    return f"/card/{prefix}{code.series}{code.rarity}{code.number}"
 
 
 class Bar(NamedTuple):

@@ -32,7 +32,7 @@ def _shown(request: Request, text: str, refused: dict[str, str], status: int = 2
     with site.connect(request) as conn:
         card = NameResolver(conn).card(text)
         printings = cards_named(conn, card.name)
-        copies = lib.search_copies(conn, lib.build_query(f'code:"{card.code}"'))
+        copies = lib.search_copies(conn, lib.build_query(f'code:"{card.code}" game:{card.game}'))
     context = {
         "card": card, "fields": detail_lines(card), "printings": printings, "copies": copies,
         "conditions": CONDITION_NAMES, "defaults": site.defaults, "asked": refused,
@@ -73,7 +73,7 @@ def change_copies(
         given = _attributes(condition, language, location, tags)
         if holding:  # exactly these copies: a blank location or tags is none, not any
             given = given._replace(location=given.location or "", tags=given.tags or "")
-        item = f"{card.code} x{_count(count)}"
+        item = f"{card.code_shown} x{_count(count)}"
         changes = site.library(request).change(
             op, [item], selector=given, foil=finish == FOIL, note=note or None
         )
@@ -83,7 +83,7 @@ def change_copies(
         sent = {"count": count, "finish": finish, "condition": condition or "",
                 "language": language or "", "location": location or "", "tags": tags or "",
                 "note": note or ""}  # fmt: skip
-        return _shown(request, str(card.code), {"refused": refused.said("web"), **sent}, 400)
+        return _shown(request, card.code_shown, {"refused": refused.said("web"), **sent}, 400)
     message = "; ".join(change.describe() for change in changes) or "Nothing changed."
     return redirect(card_url(card), message)
 

@@ -55,7 +55,7 @@ def _value_rule() -> str:
 def item_text(item: TradeItem) -> str:
     """A proposal's item as a trade names its cards ('1 C 14 nonfoil lp fr'), its count apart."""
     detail = f" {item.condition} {item.language}" if item.condition else ""
-    return f"{item.card.code} {item.finish}{detail}"
+    return f"{item.card.code_shown} {item.finish}{detail}"
 
 
 @router.get("/trades", response_class=HTMLResponse)
