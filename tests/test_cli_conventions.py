@@ -117,6 +117,7 @@ DATA_COMMANDS: dict[str, list[str]] = {
     "event standings": ["event", "standings", "Open"],
     "event cut": ["event", "cut", "Final"],
     "event export": ["event", "export", "Open", "{out}", "--force"],
+    "event publish": ["event", "publish", "Open"],
     "catalog import-client": [
         "catalog",
         "import-client",
@@ -201,6 +202,7 @@ CSV_COMMANDS = sorted(
         "event drop",
         "event report",
         "event export",
+        "event publish",
         "games check",
     )
 )
