@@ -636,6 +636,18 @@ class Library:
 
         return cut(self, event)
 
+    def print_event(
+        self, event: str, file: str | Path, what: str = "all", *, codes: bool = True,
+        force: bool = False,
+    ) -> Path:  # fmt: skip
+        """The current round for the tables as a workbook made to print: pairings by table
+        and by name, match slips (with their players' codes unless `codes` is False),
+        standings; `what` chooses one of them, or all."""
+        from cardbase.events.operations import show
+        from cardbase.events.prints import write_prints
+
+        return write_prints(show(self, event), Path(file), what, codes=codes, force=force)
+
     def export_event(self, event: str, file: str | Path, *, force: bool = False) -> Path:
         """The whole event as JSON or CSV, or its standings as a static HTML page."""
         from cardbase.events.export import write_event

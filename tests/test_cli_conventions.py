@@ -51,7 +51,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]
     sample = folder / "sample.db"
     new_database(sample, built_in(SAMPLE))
     files = {"deck": str(deck), "sheet": str(sheet), "catalogue": str(MINI_CATALOGUE),
-             "out": str(folder / "event.json"),
+             "out": str(folder / "event.json"), "prints": str(folder / "round.xlsx"),
              "game": str(ROOT / "cardbase" / "gamefiles" / "wildhearts.toml")}  # fmt: skip
     return path, {**files, "real": str(real), "sample": str(sample), "client": str(CLIENT)}
 
@@ -118,6 +118,7 @@ DATA_COMMANDS: dict[str, list[str]] = {
     "event cut": ["event", "cut", "Final"],
     "event export": ["event", "export", "Open", "{out}", "--force"],
     "event publish": ["event", "publish", "Open"],
+    "event print": ["event", "print", "Open", "{prints}", "--force"],
     "catalog import-client": [
         "catalog",
         "import-client",
@@ -203,6 +204,7 @@ CSV_COMMANDS = sorted(
         "event report",
         "event export",
         "event publish",
+        "event print",
         "games check",
     )
 )

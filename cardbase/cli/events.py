@@ -1,5 +1,5 @@
 """Event commands: a fan tournament from registration to the top cut (create, list, show,
-register, drop, pair, swap, report, standings, cut, export)."""
+register, drop, pair, swap, report, publish, standings, cut, print, export)."""
 
 from __future__ import annotations
 
@@ -442,5 +442,36 @@ def export(
     written = STATE.library.export_event(name, out, force=force)
     if output is Output.json:
         render.print_json({"event": name, "file": str(written)})
+    else:
+        render.echo(f"wrote {written}")
+
+
+@command(event_app, "print")
+def print_(
+    name: EventArg,
+    out: Annotated[Path, typer.Argument(metavar="OUT", help="The workbook to write (.xlsx).")],
+    what: Annotated[
+        str,
+        typer.Option("--what", help="pairings (by table and by name), slips, standings, or all."),
+    ] = "all",
+    codes: Annotated[
+        bool,
+        typer.Option(
+            "--codes/--no-codes",
+            help="Each slip with its two players' codes (by name), for reporting by phone.",
+        ),
+    ] = True,
+    force: opt.Overwrite = False,
+    output: ReportOutputOption = Output.table,
+) -> None:
+    """Print the current round for the tables: pairings by table and by name, a match slip
+    a table, the standings (an xlsx made to print).
+
+    Example: cardbase event print 'Spring Open' round2.xlsx
+    Example: cardbase event print 'Spring Open' slips.xlsx --what slips
+    """
+    written = STATE.library.print_event(name, out, what, codes=codes, force=force)
+    if output is Output.json:
+        render.print_json({"event": name, "file": str(written), "what": what})
     else:
         render.echo(f"wrote {written}")
