@@ -12,6 +12,7 @@ import pytest
 pytest.importorskip("fastapi", reason="the web extra is not installed: pip install '.[web]'")
 
 from cardbase.library import Library
+from tests.helpers import Run, assert_one_line
 from tests.test_events import LEGAL, stored
 from tests.web_helpers import Pages, error_of, flash_of, text_of
 
@@ -168,3 +169,26 @@ def test_no_page_a_player_sees_shows_a_code(pages: Pages, library: Library) -> N
     for path in ("/events", f"/events/{EVENT}", f"/events/{EVENT}.json", f"/events/{EVENT}/me"):
         body = pages.get(path).text
         assert not any(code in body for code in codes), path
+
+
+@pytest.mark.parametrize(
+    ("args", "typed", "pin"),
+    [(["--pin", "4817"], None, "4817"), (["--pin", "-"], "9021\n9021\n", "9021"), ([], None, None)],
+)
+def test_serve_takes_the_pin_given_or_typed(
+    run: Run, monkeypatch: pytest.MonkeyPatch, args: list[str], typed: str | None,
+    pin: str | None,
+) -> None:  # fmt: skip
+    """The PIN goes to the server alone (its `Site`), never into the database."""
+    from cardbase.web import server
+
+    started: list[object] = []
+    monkeypatch.setattr(server, "run", lambda site, *rest: started.append(site))
+    result = run("serve", *args, input=typed)
+    assert result.exit_code == 0, result.output
+    assert [getattr(site, "organiser_pin", None) for site in started] == [pin]
+    assert pin is None or pin not in run.db_path.read_bytes().decode("latin-1")
+
+
+def test_a_short_pin_is_one_line(run: Run) -> None:
+    assert "--pin: give at least 4 characters" in assert_one_line(run("serve", "--pin", "12"))
