@@ -118,6 +118,8 @@ DATA_COMMANDS: dict[str, list[str]] = {
     "event cut": ["event", "cut", "Final"],
     "event export": ["event", "export", "Open", "{out}", "--force"],
     "event publish": ["event", "publish", "Open"],
+    "event pending": ["event", "pending", "Open"],
+    "event confirm": ["event", "confirm", "Open", "1", "2-1"],
     "event print": ["event", "print", "Open", "{prints}", "--force"],
     "catalog import-client": [
         "catalog",
@@ -204,6 +206,8 @@ CSV_COMMANDS = sorted(
         "event report",
         "event export",
         "event publish",
+        "event pending",
+        "event confirm",
         "event print",
         "games check",
     )

@@ -183,3 +183,23 @@ def test_tiebreakers_from_the_command_line(run: Run) -> None:
     bad = run("event", "create", "Other", "-f", "free-realms", "--tiebreakers", "omw,sos")
     assert "unknown tiebreaker 'sos': use omw, gw, ogw, mw" in assert_one_line(bad)
     assert "Other" not in ok(run, "event", "list")
+
+
+def test_the_organiser_confirms_players_reports(paired: Run, db_path: Path) -> None:
+    from cardbase.library import Library
+
+    library = Library(db_path)
+    seat = next(s for s in library.event(EVENT).round_seats() if s.second)
+    codes = {p.name: p.code for p in library.event(EVENT).players}
+    assert ok(paired, "event", "pending", EVENT).strip() == "no report waiting"
+    library.player_report(EVENT, codes[seat.first], "2-1")
+    library.player_report(EVENT, codes[str(seat.second)], "2-1")  # both say they won
+    waiting = json.loads(ok(paired, "event", "pending", EVENT, "-o", "json"))["pending"]
+    assert [(w["table"], w["agreed"]) for w in waiting] == [(seat.number, None)]
+    assert "no: decide" in ok(paired, "event", "pending", EVENT)
+    before = snapshot(paired)
+    refused = paired("event", "confirm", EVENT, str(seat.number))
+    assert "players disagree" in assert_one_line(refused) and snapshot(paired) == before
+    done = ok(paired, "event", "confirm", EVENT, str(seat.number), "1-2")
+    assert f"table {seat.number}: {seat.first} v {seat.second}  1-2 (confirmed)" in done
+    assert json.loads(ok(paired, "event", "pending", EVENT, "-o", "json"))["pending"] == []

@@ -1,5 +1,6 @@
 """Event commands: a fan tournament from registration to the top cut (create, list, show,
-register, drop, pair, swap, report, publish, standings, cut, print, export)."""
+register, drop, pair, swap, report, pending, confirm, publish, standings, cut, print,
+export)."""
 
 from __future__ import annotations
 
@@ -386,6 +387,58 @@ def _report_file(name: str, file: Path, output: Output) -> None:
     if closed:
         over = ": the event is finished" if done[-1].event.state == "finished" else ""
         render.echo(f"round {round_number} is over{over}")
+
+
+@command(event_app, "pending")
+def pending(name: EventArg, output: OutputOption = Output.table) -> None:
+    """The players' reports waiting for the organiser (sent from `serve`'s My table page).
+
+    Example: cardbase event pending 'Spring Open'
+    """
+    found = STATE.library.pending_reports(name)
+    if output is Output.json:
+        render.print_json({"event": name, "pending": [p.to_dict() for p in found]})
+        return
+    headers = ["table", "first", "second", "sent", "agreed"]
+    rows = [[p.seat.number, p.seat.first, p.seat.second or "",
+             "; ".join(f"{r['player']} {r['result']}" for r in p.to_dict()["sent"]),
+             str(p.agreed or "no: decide")] for p in found]  # fmt: skip
+    if output is Output.csv:
+        render.print_csv(headers, rows)
+    elif not rows:
+        render.echo("no report waiting")
+    else:
+        render.print_table(headers, [list(map(str, row)) for row in rows])
+
+
+@command(event_app, "confirm")
+def confirm(
+    name: EventArg,
+    table: Annotated[int, typer.Argument(metavar="TABLE", help="The table to confirm.")],
+    result: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="[RESULT]",
+            help="The result (its first player's games first) when the players disagree.",
+        ),
+    ] = None,
+    output: ReportOutputOption = Output.table,
+) -> None:
+    """Confirm a table's result as its players sent it, or as given when they disagree.
+
+    Example: cardbase event confirm 'Spring Open' 3
+    """
+    done = STATE.library.confirm(name, table, result)
+    if output is Output.json:
+        render.print_json({**done.seat.to_dict(), "round_closed": done.closed,
+                           "event_state": done.event.state})  # fmt: skip
+        return
+    seat = done.seat
+    render.echo(f"round {seat.round}, table {seat.number}: {seat.first} v {seat.second}  "
+                f"{_result(seat)} (confirmed)")  # fmt: skip
+    if done.closed:
+        over = ": the event is finished" if done.event.state == "finished" else ""
+        render.echo(f"round {seat.round} is over{over}")
 
 
 def _standing_row(row: Standing, keys: tuple[str, ...]) -> list[Any]:
