@@ -197,6 +197,8 @@ def test_a_finished_round_takes_no_report(paired: tuple[Library, str]) -> None:
         library.player_report(name, code, "2-0", pairing=old)
     with pytest.raises(CardbaseError, match="no report waiting"):
         library.confirm(name, 1)
+    with pytest.raises(CardbaseError, match="table 9: round 2 has tables 1 to 3"):
+        library.confirm(name, 9, "2-0")
 
 
 def test_the_players_view_holds_only_their_own(paired: tuple[Library, str]) -> None:

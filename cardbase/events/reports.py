@@ -222,6 +222,12 @@ def confirm(db: Database, name: str, table: int, result: str | None = None) -> R
     organiser gives it (its first player's side first) when they disagree."""
     with db.writing(whole=True) as conn:
         state = snapshot(conn, name)
+        seats = state.round_seats()
+        if not any(seat.number == table for seat in seats):
+            raise CardbaseError(
+                f"table {table}: round {state.last_round} has tables 1 to {len(seats)}"
+                if seats else f"'{state.event.name}' has no round paired yet"
+            )  # fmt: skip
         if result is not None:
             return report_in(conn, state, result, table=table)
         pending = next((p for p in _pending(conn, state) if p.seat.number == table), None)
