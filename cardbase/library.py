@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from cardbase.decks.proxies import ProxySheet
     from cardbase.decks.saved import SavedDeck
     from cardbase.events.operations import Paired, Reported, Swap
+    from cardbase.events.reports import Pending, PlayerReport, PlayerView
     from cardbase.events.standings import Standing
     from cardbase.events.state import Snapshot
     from cardbase.events.store import Event, Player
@@ -535,14 +536,20 @@ class Library:
 
     def create_event(
         self, name: str, format: str, *, rounds: int | None = None, cut: int = 0,
-        best_of: int = 3, seed: int | None = None,
+        best_of: int = 3, seed: int | None = None, tiebreakers: Sequence[str] | None = None,
     ) -> Event:  # fmt: skip
         """A new event in registration; Swiss rounds from the player count unless given, a
-        top `cut` of 2 to 64 (0: none), and the seed its pairings are drawn from (None: a
-        random one, recorded)."""
+        top `cut` of 2 to 64 (0: none), the seed its pairings are drawn from (None: a
+        random one, recorded), and the tiebreakers in order (None: omw, gw, ogw)."""
         from cardbase.events.operations import create
 
-        return create(self, name, format, rounds, cut, best_of, seed)
+        return create(self, name, format, rounds, cut, best_of, seed, tiebreakers)
+
+    def publish_lists(self, event: str, published: bool = True) -> Event:
+        """The deck lists shown on the event's public pages (or hidden again)."""
+        from cardbase.events.operations import publish
+
+        return publish(self, event, published)
 
     def events(self) -> list[tuple[Event, int, int]]:
         """Every event with its player count and the rounds paired so far."""
@@ -592,6 +599,40 @@ class Library:
 
         return report(self, event, result, player, table, round)
 
+    def report_file(self, event: str, file: str | Path) -> list[Reported]:
+        """Many tables' results from a file (`3 2-1` or `Ann 2-1` a line, or a csv of the
+        same), all in one transaction: a bad line stores none."""
+        from cardbase.events.reports import report_file
+
+        return report_file(self, event, Path(file))
+
+    def player_report(
+        self, event: str, code: str, result: str, pairing: int | None = None
+    ) -> PlayerReport:
+        """A player's result for their own table, by their code; kept for the organiser to
+        confirm, never the table's result by itself."""
+        from cardbase.events.reports import player_report
+
+        return player_report(self, event, code, result, pairing)
+
+    def pending_reports(self, event: str) -> list[Pending]:
+        """The current round's tables with players' reports waiting for the organiser."""
+        from cardbase.events.reports import pending_reports
+
+        return pending_reports(self, event)
+
+    def confirm(self, event: str, table: int, result: str | None = None) -> Reported:
+        """A table's result as its players sent it, or as given when they disagree."""
+        from cardbase.events.reports import confirm
+
+        return confirm(self, event, table, result)
+
+    def player_view(self, event: str, code: str) -> PlayerView:
+        """What the player of that code may see: their table, standing and report."""
+        from cardbase.events.reports import player_view
+
+        return player_view(self, event, code)
+
     def standings(self, event: str) -> tuple[Event, list[Standing]]:
         """The Swiss standings, each tiebreaker with how it was reckoned."""
         from cardbase.events.operations import event_standings
@@ -603,6 +644,18 @@ class Library:
         from cardbase.events.operations import cut
 
         return cut(self, event)
+
+    def print_event(
+        self, event: str, file: str | Path, what: str = "all", *, codes: bool = True,
+        force: bool = False,
+    ) -> Path:  # fmt: skip
+        """The current round for the tables as a workbook made to print: pairings by table
+        and by name, match slips (with their players' codes unless `codes` is False),
+        standings; `what` chooses one of them, or all."""
+        from cardbase.events.operations import show
+        from cardbase.events.prints import write_prints
+
+        return write_prints(show(self, event), Path(file), what, codes=codes, force=force)
 
     def export_event(self, event: str, file: str | Path, *, force: bool = False) -> Path:
         """The whole event as JSON or CSV, or its standings as a static HTML page."""

@@ -51,7 +51,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]
     sample = folder / "sample.db"
     new_database(sample, built_in(SAMPLE))
     files = {"deck": str(deck), "sheet": str(sheet), "catalogue": str(MINI_CATALOGUE),
-             "out": str(folder / "event.json"),
+             "out": str(folder / "event.json"), "prints": str(folder / "round.xlsx"),
              "game": str(ROOT / "cardbase" / "gamefiles" / "wildhearts.toml")}  # fmt: skip
     return path, {**files, "real": str(real), "sample": str(sample), "client": str(CLIENT)}
 
@@ -117,6 +117,10 @@ DATA_COMMANDS: dict[str, list[str]] = {
     "event standings": ["event", "standings", "Open"],
     "event cut": ["event", "cut", "Final"],
     "event export": ["event", "export", "Open", "{out}", "--force"],
+    "event publish": ["event", "publish", "Open"],
+    "event pending": ["event", "pending", "Open"],
+    "event confirm": ["event", "confirm", "Open", "1", "2-1"],
+    "event print": ["event", "print", "Open", "{prints}", "--force"],
     "catalog import-client": [
         "catalog",
         "import-client",
@@ -201,6 +205,10 @@ CSV_COMMANDS = sorted(
         "event drop",
         "event report",
         "event export",
+        "event publish",
+        "event pending",
+        "event confirm",
+        "event print",
         "games check",
     )
 )

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import Run
+from tests.helpers import Run, assert_one_line
 from tests.test_events import LEGAL
 
 EVENT = "Spring Open"
@@ -127,3 +127,79 @@ def test_swaps_and_reports_in_words(paired: Run) -> None:
     assert "intentional draw" in shown and "(bye)  bye" in shown
     dropped = ok(paired, "event", "drop", EVENT, "Ed")
     assert dropped.strip() == "dropped Ed after round 1"
+
+
+def test_publish_and_the_codes_the_organiser_sees(paired: Run) -> None:
+    shown = json.loads(snapshot(paired))
+    codes = [p["code"] for p in shown["players"]]
+    assert len(set(codes)) == 5 and all(len(c) == 6 for c in codes)
+    assert shown["event"]["lists_published"] is False
+    words = ok(paired, "event", "show", EVENT)
+    assert "deck lists hidden" in words and all(f"code {c}" in words for c in codes)
+    assert ok(paired, "event", "publish", EVENT).strip() == "Spring Open: deck lists published"
+    assert json.loads(snapshot(paired))["event"]["lists_published"] is True
+    assert "hidden" in ok(paired, "event", "publish", EVENT, "--hide")
+
+
+def test_a_round_reported_from_one_file(paired: Run, tmp_path: Path) -> None:
+    seats = [s for s in json.loads(snapshot(paired))["rounds"] if s["second"]]
+    results = tmp_path / "round1.txt"
+    results.write_text(f"{seats[0]['table']} 2-1\n{seats[1]['first']} 0-2\n")
+    said = ok(paired, "event", "report", EVENT, "--file", str(results))
+    assert said.splitlines() == ["round 1: 2 results reported", "round 1 is over"]
+    rounds = json.loads(snapshot(paired))["rounds"]
+    assert [(s["first_games"], s["second_games"]) for s in rounds if s["second"]] == [
+        (2, 1), (0, 2),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("body", "args", "said"),
+    [
+        ("1 2-1\n2 4-0\n", [], "round1.txt line 2: result '4-0': a best-of-3 match ends"),
+        ("1 2-1\n", ["Ann", "2-1"], "--file FILE takes no player, result"),
+    ],
+)
+def test_a_bad_results_file_is_one_line_and_stores_nothing(
+    paired: Run, tmp_path: Path, body: str, args: list[str], said: str
+) -> None:
+    results = tmp_path / "round1.txt"
+    results.write_text(body)
+    before = snapshot(paired)
+    result = paired("event", "report", EVENT, *args, "--file", str(results))
+    assert said in assert_one_line(result)
+    assert snapshot(paired) == before
+
+
+def test_tiebreakers_from_the_command_line(run: Run) -> None:
+    made = json.loads(ok(run, "event", "create", "Club", "-f", "free-realms",
+                         "--tiebreakers", "gw,omw", "-o", "json"))  # fmt: skip
+    assert made["tiebreakers"] == ["gw", "omw"]
+    for player in ("Ann", "Bo"):
+        ok(run, "event", "register", "Club", player)
+    ok(run, "event", "pair", "Club")
+    ok(run, "event", "report", "Club", "--table", "1", "2-0")
+    assert ok(run, "event", "standings", "Club").splitlines()[0].split()[-2:] == ["gw", "omw"]
+    bad = run("event", "create", "Other", "-f", "free-realms", "--tiebreakers", "omw,sos")
+    assert "unknown tiebreaker 'sos': use omw, gw, ogw, mw" in assert_one_line(bad)
+    assert "Other" not in ok(run, "event", "list")
+
+
+def test_the_organiser_confirms_players_reports(paired: Run, db_path: Path) -> None:
+    from cardbase.library import Library
+
+    library = Library(db_path)
+    seat = next(s for s in library.event(EVENT).round_seats() if s.second)
+    codes = {p.name: p.code for p in library.event(EVENT).players}
+    assert ok(paired, "event", "pending", EVENT).strip() == "no report waiting"
+    library.player_report(EVENT, codes[seat.first], "2-1")
+    library.player_report(EVENT, codes[str(seat.second)], "2-1")  # both say they won
+    waiting = json.loads(ok(paired, "event", "pending", EVENT, "-o", "json"))["pending"]
+    assert [(w["table"], w["agreed"]) for w in waiting] == [(seat.number, None)]
+    assert "no: decide" in ok(paired, "event", "pending", EVENT)
+    before = snapshot(paired)
+    refused = paired("event", "confirm", EVENT, str(seat.number))
+    assert "players disagree" in assert_one_line(refused) and snapshot(paired) == before
+    done = ok(paired, "event", "confirm", EVENT, str(seat.number), "1-2")
+    assert f"table {seat.number}: {seat.first} v {seat.second}  1-2 (confirmed)" in done
+    assert json.loads(ok(paired, "event", "pending", EVENT, "-o", "json"))["pending"] == []

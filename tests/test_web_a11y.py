@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, Run
-from tests.test_web_e2e import LEGAL, _browser_or_skip, server
+from tests.test_web_e2e import E2E_PIN, LEGAL, _browser_or_skip, server
 
 pytestmark = [pytest.mark.slow, pytest.mark.e2e]
 AXE = ROOT / "tests" / "a11y" / "node_modules" / "axe-core" / "axe.min.js"
@@ -53,7 +53,24 @@ def site(server: tuple[str, Path], tmp_path_factory: pytest.TempPathFactory) -> 
         run("event", "register", "Spring Cup", player)
     run("event", "pair", "Spring Cup")
     run("event", "report", "Spring Cup", "Ana", "2-1")
+    _event_reports(path)
     return base
+
+
+CODES: dict[str, str] = {}  # the players' codes, for the states that type one
+
+
+def _event_reports(path: Path) -> None:
+    """Spring Cup's other table reported by one of its players: a report waiting for the
+    organiser, and a player's page with what they sent."""
+    from cardbase.library import Library
+
+    library = Library(path)
+    state = library.event("Spring Cup")
+    CODES.update({p.name: p.code for p in state.players})
+    waiting = next(s for s in state.round_seats() if s.second and not s.reported)
+    CODES["reporter"] = CODES[waiting.first]
+    library.player_report("Spring Cup", CODES["reporter"], "2-0")
 
 
 @pytest.fixture(scope="module")
@@ -159,6 +176,33 @@ def _import_plan(page, tmp_path: Path) -> None:
     page.locator(".plan").wait_for()
 
 
+def _event_me(code: str) -> Callable[[object, Path], None]:
+    def visit(page, _tmp: Path) -> None:
+        page.goto("/events/Spring%20Cup/me")
+        page.fill("#code", code)
+        page.get_by_role("button", name="Show my table").click()
+        page.locator("h2, .error").first.wait_for()
+
+    return visit
+
+
+def _event_organiser(page, _tmp: Path) -> None:
+    page.goto("/events/Spring%20Cup/organiser")
+    page.fill("#pin", E2E_PIN)
+    page.get_by_role("button", name="Sign in").click()
+    page.locator("#pending-title").wait_for()
+
+
+def _event_published(page, tmp: Path) -> None:
+    _event_organiser(page, tmp)
+    button = page.get_by_role("button", name="Publish lists")
+    if button.count():
+        button.click()
+        page.get_by_role("button", name="Hide lists").wait_for()
+    page.goto("/events/Spring%20Cup")
+    page.locator("#lists-title").wait_for()
+
+
 def _typed_search(text: str, start: str = "/search") -> Callable[[object, Path], None]:
     def visit(page, _tmp: Path) -> None:
         page.goto(start)
@@ -211,6 +255,13 @@ STATES: dict[str, object] = {
     "search-page-2": "/search?size=10&page=2",
     "events": "/events",
     "event-round": "/events/Spring%20Cup",
+    "event-me-ask": "/events/Spring%20Cup/me",
+    "event-me-wrong-code": _event_me("AAAAAA"),
+    "event-me": lambda page, tmp: _event_me(CODES["reporter"])(page, tmp),
+    "event-me-confirmed": lambda page, tmp: _event_me(CODES["Ana"])(page, tmp),
+    "event-organiser-pin": "/events/Spring%20Cup/organiser",
+    "event-organiser": _event_organiser,
+    "event-published": _event_published,
     "not-found": "/no-such-page",
     "card-not-found": "/card/9Z999",
     "error-bad-form": "/search?size=abc&page=-1",

@@ -46,6 +46,9 @@ def _browser_or_skip() -> str:
     return CHROMIUM
 
 
+E2E_PIN = "4817"  # the organiser's, for the event pages
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """`cardbase serve` on a fresh database, as a user starts it; Ctrl-C stops it cleanly."""
@@ -59,7 +62,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
     run("add", "1 C 14 x5", "1 R 20 x4", "--collector", "Bo")
     run("add", "1 U 42 x5")
     child = subprocess.Popen(
-        [sys.executable, "-m", "cardbase", "--db", str(path), "serve"],
+        [sys.executable, "-m", "cardbase", "--db", str(path), "serve", "--pin", E2E_PIN],
         cwd=ROOT, env=subprocess_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     assert child.stdout is not None

@@ -1,5 +1,6 @@
 """Event commands: a fan tournament from registration to the top cut (create, list, show,
-register, drop, pair, swap, report, standings, cut, export)."""
+register, drop, pair, swap, report, pending, confirm, publish, standings, cut, print,
+export)."""
 
 from __future__ import annotations
 
@@ -94,11 +95,21 @@ def create(
         str | None,
         typer.Option("--seed", help="The pairings' seed (default: a random one, recorded)."),
     ] = None,
+    tiebreakers: Annotated[
+        str | None,
+        typer.Option(
+            "--tiebreakers",
+            metavar="KEYS",
+            help="The standings' tiebreakers in order, comma-separated, from omw, gw, ogw, mw "
+            "(default: omw,gw,ogw).",
+        ),
+    ] = None,
     output: ReportOutputOption = Output.table,
 ) -> None:
     """Create an event, open for registration.
 
     Example: cardbase event create 'Spring Open' --format free-realms --cut 8
+    Example: cardbase event create 'Club Night' -f free-realms --tiebreakers gw,omw
     """
     from cardbase.errors import CardbaseError, shorten
 
@@ -107,6 +118,7 @@ def create(
     made = STATE.library.create_event(
         name, format_, rounds=rounds, cut=cut, best_of=best_of,
         seed=None if seed is None else int(seed),
+        tiebreakers=None if tiebreakers is None else tiebreakers.split(","),
     )  # fmt: skip
     if output is Output.json:  # its time is now: `event list` and `show` give it
         render.print_json({k: v for k, v in made.to_dict().items() if k != "created_at"})
@@ -143,16 +155,17 @@ def show(name: EventArg, output: OutputOption = Output.table) -> None:
     from cardbase.events.export import event_dict
 
     state = STATE.library.event(name)
-    if output is Output.json:
-        whole = event_dict(state)
+    if output is Output.json:  # the organiser's view: the players' codes with them
+        whole = event_dict(state, with_codes=True)
         render.print_json({k: v for k, v in whole.items() if k != "standings"})
         return
     if output is Output.csv:
         render.print_csv(SEAT_HEADERS, [_seat_row(seat) for seat in state.seats])
         return
     render.echo(_event_line(state.event, len(state.players), state.last_round))
+    render.echo(f"  deck lists {'published' if state.event.lists_published else 'hidden'}")
     for player in state.players:
-        render.echo(f"  {player.name}{_player_note(player)}")
+        render.echo(f"  {player.name}  code {player.code}{_player_note(player)}")
     for number in sorted({s.round for s in state.seats}):
         seats = state.round_seats(number)
         render.echo(f"round {number} ({seats[0].stage}):")
@@ -281,17 +294,35 @@ def swap(
     _print_round(found, output, False, found.broken)
 
 
+@command(event_app, "publish")
+def publish(
+    name: EventArg,
+    hide: Annotated[bool, typer.Option("--hide", help="Hide the lists again.")] = False,
+    output: ReportOutputOption = Output.table,
+) -> None:
+    """Publish the deck lists: shown on the event's public pages (hidden until then).
+
+    Example: cardbase event publish 'Spring Open'
+    """
+    event = STATE.library.publish_lists(name, not hide)
+    if output is Output.json:
+        render.print_json({"event": event.name, "lists_published": event.lists_published})
+    else:
+        said = "published" if event.lists_published else "hidden"
+        render.echo(f"{event.name}: deck lists {said}")
+
+
 @command(event_app, "report")
 def report(
     name: EventArg,
     words: Annotated[
-        list[str],
+        list[str] | None,
         typer.Argument(
             metavar="[PLAYER] RESULT",
             help="The player and their result: 2-1, 1-1-1 (a game drawn), id (an "
             "intentional draw).",
         ),
-    ],
+    ] = None,
     table: Annotated[
         int | None,
         typer.Option("--table", help="The table, instead of a player (its first player's result)."),
@@ -300,6 +331,15 @@ def report(
         int | None,
         typer.Option("--round", help="The round, which must be the current one: a check."),
     ] = None,
+    file: Annotated[
+        Path | None,
+        typer.Option(
+            "--file",
+            metavar="FILE",
+            help="Many results: 'TABLE RESULT' or 'PLAYER RESULT' a line (.txt or .csv), "
+            "stored together or not at all.",
+        ),
+    ] = None,
     output: ReportOutputOption = Output.table,
 ) -> None:
     """Report a result of the current round; it can be corrected until the next round is
@@ -307,9 +347,16 @@ def report(
 
     Example: cardbase event report 'Spring Open' Ann 2-1
     Example: cardbase event report 'Spring Open' --table 3 1-1-1
+    Example: cardbase event report 'Spring Open' --file round3.txt
     """
     from cardbase.errors import CardbaseError
 
+    words = words or []
+    if file is not None:
+        if words or table is not None or round_ is not None:
+            raise CardbaseError("--file FILE takes no player, result, --table or --round")
+        _report_file(name, file, output)
+        return
     wanted = 1 if table is not None else 2
     if len(words) != wanted:
         said = "--table N RESULT" if table is not None else "PLAYER RESULT"
@@ -323,6 +370,72 @@ def report(
     seat = done.seat
     render.echo(f"round {seat.round}, table {seat.number}: {seat.first} v {seat.second}  "
                 f"{_result(seat)}")  # fmt: skip
+    if done.closed:
+        over = ": the event is finished" if done.event.state == "finished" else ""
+        render.echo(f"round {seat.round} is over{over}")
+
+
+def _report_file(name: str, file: Path, output: Output) -> None:
+    done = STATE.library.report_file(name, file)
+    closed = done[-1].closed
+    if output is Output.json:
+        render.print_json({"reported": [d.seat.to_dict() for d in done], "round_closed": closed,
+                           "event_state": done[-1].event.state})  # fmt: skip
+        return
+    round_number = done[-1].seat.round
+    render.echo(f"round {round_number}: {plural(len(done), 'result')} reported")
+    if closed:
+        over = ": the event is finished" if done[-1].event.state == "finished" else ""
+        render.echo(f"round {round_number} is over{over}")
+
+
+@command(event_app, "pending")
+def pending(name: EventArg, output: OutputOption = Output.table) -> None:
+    """The players' reports waiting for the organiser (sent from `serve`'s My table page).
+
+    Example: cardbase event pending 'Spring Open'
+    """
+    found = STATE.library.pending_reports(name)
+    if output is Output.json:
+        render.print_json({"event": name, "pending": [p.to_dict() for p in found]})
+        return
+    headers = ["table", "first", "second", "sent", "agreed"]
+    rows = [[p.seat.number, p.seat.first, p.seat.second or "",
+             "; ".join(f"{r['player']} {r['result']}" for r in p.to_dict()["sent"]),
+             str(p.agreed or "no: decide")] for p in found]  # fmt: skip
+    if output is Output.csv:
+        render.print_csv(headers, rows)
+    elif not rows:
+        render.echo("no report waiting")
+    else:
+        render.print_table(headers, [list(map(str, row)) for row in rows])
+
+
+@command(event_app, "confirm")
+def confirm(
+    name: EventArg,
+    table: Annotated[int, typer.Argument(metavar="TABLE", help="The table to confirm.")],
+    result: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="[RESULT]",
+            help="The result (its first player's games first) when the players disagree.",
+        ),
+    ] = None,
+    output: ReportOutputOption = Output.table,
+) -> None:
+    """Confirm a table's result as its players sent it, or as given when they disagree.
+
+    Example: cardbase event confirm 'Spring Open' 3
+    """
+    done = STATE.library.confirm(name, table, result)
+    if output is Output.json:
+        render.print_json({**done.seat.to_dict(), "round_closed": done.closed,
+                           "event_state": done.event.state})  # fmt: skip
+        return
+    seat = done.seat
+    render.echo(f"round {seat.round}, table {seat.number}: {seat.first} v {seat.second}  "
+                f"{_result(seat)} (confirmed)")  # fmt: skip
     if done.closed:
         over = ": the event is finished" if done.event.state == "finished" else ""
         render.echo(f"round {seat.round} is over{over}")
@@ -382,5 +495,36 @@ def export(
     written = STATE.library.export_event(name, out, force=force)
     if output is Output.json:
         render.print_json({"event": name, "file": str(written)})
+    else:
+        render.echo(f"wrote {written}")
+
+
+@command(event_app, "print")
+def print_(
+    name: EventArg,
+    out: Annotated[Path, typer.Argument(metavar="OUT", help="The workbook to write (.xlsx).")],
+    what: Annotated[
+        str,
+        typer.Option("--what", help="pairings (by table and by name), slips, standings, or all."),
+    ] = "all",
+    codes: Annotated[
+        bool,
+        typer.Option(
+            "--codes/--no-codes",
+            help="Each slip with its two players' codes (by name), for reporting by phone.",
+        ),
+    ] = True,
+    force: opt.Overwrite = False,
+    output: ReportOutputOption = Output.table,
+) -> None:
+    """Print the current round for the tables: pairings by table and by name, a match slip
+    a table, the standings (an xlsx made to print).
+
+    Example: cardbase event print 'Spring Open' round2.xlsx
+    Example: cardbase event print 'Spring Open' slips.xlsx --what slips
+    """
+    written = STATE.library.print_event(name, out, what, codes=codes, force=force)
+    if output is Output.json:
+        render.print_json({"event": name, "file": str(written), "what": what})
     else:
         render.echo(f"wrote {written}")

@@ -24,10 +24,21 @@ def serve(
     open_browser: Annotated[
         bool, typer.Option("--open", help="Open the pages in your web browser.")
     ] = False,
+    pin: Annotated[
+        str | None,
+        typer.Option(
+            "--pin",
+            metavar="PIN",
+            help="The organiser's PIN for the event pages (- : type it, hidden); held by "
+            "the server, never stored.",
+        ),
+    ] = None,
 ) -> None:
-    """Search, cards, collection, Deck Builder, import and Trade Lobby as local web pages.
+    """Search, cards, collection, Deck Builder, import, Trade Lobby and events as local web
+    pages.
 
     Example: cardbase serve --open
+    Example: cardbase serve --host 0.0.0.0 --port 8420 --pin -
     """
     from cardbase.web import INSTALL_HINT, missing_modules
 
@@ -42,4 +53,16 @@ def serve(
 
     site = Site(STATE.db_path, STATE.collector, STATE.defaults, STATE.config.get("format"),
                 game=STATE.game)  # fmt: skip
+    site.organiser_pin = None if pin is None else _pin(pin)
     run(site, host, port, open_browser)
+
+
+def _pin(given: str) -> str:
+    """The PIN as given, or typed twice without echo for `-` (so it is in no shell's
+    history); at least four characters, none of them spaces."""
+    if given == "-":
+        given = typer.prompt("Organiser PIN", hide_input=True, confirmation_prompt=True)
+    pin = given.strip()
+    if len(pin) < 4 or any(c.isspace() for c in pin):
+        raise CardbaseError("--pin: give at least 4 characters and no spaces, as 4817")
+    return pin

@@ -20,11 +20,12 @@ from cardbase.fileio.writing import FORMULA_STARTS, output_file
 SUFFIXES = (".json", ".csv", ".html")
 
 
-def event_dict(state: Snapshot) -> dict[str, Any]:
+def event_dict(state: Snapshot, with_codes: bool = False) -> dict[str, Any]:
+    """The codes only for the organiser (`event show`): an export is for sharing."""
     keys = state.event.tiebreakers
     return {
         "event": state.event.to_dict(),
-        "players": [player.to_dict() for player in state.players],
+        "players": [player.to_dict(with_code=with_codes) for player in state.players],
         "rounds": [seat.to_dict() for seat in state.seats],
         "standings": [row.to_dict(keys) for row in state.standings()],
     }

@@ -10,6 +10,7 @@ is a `CardbaseError` before anything is written.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -19,7 +20,13 @@ from cardbase.errors import CardbaseError, InvalidDeckError, shorten
 from cardbase.events import store
 from cardbase.events.cut import CUT_SIZES, first_round, next_round
 from cardbase.events.scores import Score, parse_score
-from cardbase.events.standings import BYE_GAMES, DEFAULT_TIEBREAKERS, Standing
+from cardbase.events.standings import (
+    BYE_GAMES,
+    DEFAULT_TIEBREAKERS,
+    TIEBREAKERS,
+    Standing,
+    tiebreakers_named,
+)
 from cardbase.events.state import Snapshot
 from cardbase.events.store import Event, Player, Seat
 from cardbase.events.swiss import BYE, Pairing, Table, broken_by, default_rounds, explain, pair
@@ -74,9 +81,11 @@ def snapshot(conn: Connection, name: str) -> Snapshot:
 
 def create(
     db: Database, name: str, format_key: str, rounds: int | None = None, cut: int = 0,
-    best_of: int = 3, seed: int | None = None,
+    best_of: int = 3, seed: int | None = None, tiebreakers: Sequence[str] | None = None,
 ) -> Event:  # fmt: skip
-    """A new event, in registration; `seed` None: a random one, recorded with it."""
+    """A new event, in registration; `seed` None: a random one, recorded with it.
+    `tiebreakers` in the organiser's order, kept with the event: the standings reckon them
+    from the stored keys, so they are data, not code."""
     from cardbase.decks.check import get_format
 
     cleaned, key = store.key_of(name, "an event's name")
@@ -90,7 +99,8 @@ def create(
     if seed is not None and not 0 <= seed <= MAX_SEED:
         raise CardbaseError(f"--seed {seed}: give a number from 0 to {MAX_SEED}")
     chosen = random.SystemRandom().randrange(MAX_SEED + 1) if seed is None else seed
-    event = Event(0, cleaned, fmt.key, rounds, cut, best_of, chosen, DEFAULT_TIEBREAKERS,
+    keys = DEFAULT_TIEBREAKERS if tiebreakers is None else _tiebreakers(tiebreakers)
+    event = Event(0, cleaned, fmt.key, rounds, cut, best_of, chosen, keys,
                   "registration", store.now())  # fmt: skip
     with db.writing(whole=True) as conn:
         taken = conn.execute(
@@ -100,6 +110,27 @@ def create(
             raise CardbaseError(f"an event named '{taken[0]}' exists already; choose another name")
         store.insert_event(conn, event, key)
         return store.find_event(conn, cleaned)
+
+
+def _tiebreakers(keys: Sequence[str]) -> tuple[str, ...]:
+    cleaned = tuple(key.strip().lower() for key in keys)
+    if not cleaned or "" in cleaned:
+        raise CardbaseError(
+            f"--tiebreakers: name them, comma-separated, from {', '.join(TIEBREAKERS)}"
+        )
+    tiebreakers_named(cleaned)
+    twice = next((key for n, key in enumerate(cleaned) if key in cleaned[:n]), None)
+    if twice:
+        raise CardbaseError(f"--tiebreakers: '{twice}' twice; name each once")
+    return cleaned
+
+
+def publish(db: Database, name: str, published: bool = True) -> Event:
+    """The deck lists shown on the public pages (or hidden again)."""
+    with db.writing(whole=True) as conn:
+        event = store.find_event(conn, name)
+        store.set_event(conn, event, lists_published=published)
+        return event._replace(lists_published=published)
 
 
 def list_events(db: Database) -> list[tuple[Event, int, int]]:
@@ -337,19 +368,32 @@ def report(
     player (the score is theirs first) or by table number (its first player's first); a
     result stands corrected until the next round is paired."""
     with db.writing(whole=True) as conn:
-        state = snapshot(conn, name)
-        if round_number is not None and round_number != state.last_round:
-            raise CardbaseError(_not_the_round(state, round_number))
-        seat, mine = _reported_seat(state, player, table)
-        score = parse_score(result, state.event.best_of)
-        if seat.stage == "cut" and not score.winner_decided:
-            raise CardbaseError(f"result '{score}': a cut match needs a winner")
-        ordered = score if mine else score.turned()
-        store.set_result(conn, seat, (ordered.won, ordered.lost, ordered.drawn), score.intentional)
-        event = _finished(conn, state, seat)
-        after = [s for s in store.seats(conn, event) if s.round == seat.round]
-        saved = next(s for s in after if s.id == seat.id)
-        return Reported(event, saved, all(s.reported for s in after))
+        return report_in(conn, snapshot(conn, name), result, player, table, round_number)
+
+
+def report_in(
+    conn: Connection, state: Snapshot, result: str, player: str | None = None,
+    table: int | None = None, round_number: int | None = None,
+) -> Reported:  # fmt: skip
+    """`report` inside the caller's transaction: a file of results and a confirmed player's
+    report write through it too, so they are checked by the same rules."""
+    if round_number is not None and round_number != state.last_round:
+        raise CardbaseError(_not_the_round(state, round_number))
+    seat, mine = _reported_seat(state, player, table)
+    score = parse_score(result, state.event.best_of)
+    return write_result(conn, state, seat, score if mine else score.turned())
+
+
+def write_result(conn: Connection, state: Snapshot, seat: Seat, score: Score) -> Reported:
+    """A table's result (its first player's side first), confirmed; the event finished if
+    this was its last table."""
+    if seat.stage == "cut" and not score.winner_decided:
+        raise CardbaseError(f"result '{score}': a cut match needs a winner")
+    store.set_result(conn, seat, (score.won, score.lost, score.drawn), score.intentional)
+    event = _finished(conn, state, seat)
+    after = [s for s in store.seats(conn, event) if s.round == seat.round]
+    saved = next(s for s in after if s.id == seat.id)
+    return Reported(event, saved, all(s.reported for s in after))
 
 
 def _not_the_round(state: Snapshot, number: int) -> str:

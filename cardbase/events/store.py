@@ -47,12 +47,14 @@ class Event(NamedTuple):
     tiebreakers: tuple[str, ...]
     state: str
     created_at: str
+    lists_published: bool = False  # deck lists shown on the public pages
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name, "format": self.format, "rounds": self.rounds, "cut": self.cut,
             "best_of": self.best_of, "seed": self.seed, "tiebreakers": list(self.tiebreakers),
             "state": self.state, "created_at": self.created_at,
+            "lists_published": self.lists_published,
         }  # fmt: skip
 
 
@@ -64,15 +66,19 @@ class Player(NamedTuple):
     locked: bool
     dropped_after: int | None
     entered_round: int
+    code: str = ""  # what the player reports with from a phone: the organiser's to hand out
 
-    def to_dict(self, with_deck: bool = True) -> dict[str, Any]:
-        found = {
+    def to_dict(self, with_deck: bool = True, with_code: bool = False) -> dict[str, Any]:
+        """The code only when asked: it is the organiser's, never in what players see."""
+        found: dict[str, Any] = {
             "player": self.name, "locked": self.locked, "dropped_after": self.dropped_after,
             "entered_round": self.entered_round,
             "deck_valid": None if self.verdict is None else self.verdict["valid"],
         }  # fmt: skip
         if with_deck:
             found.update(deck=self.deck, verdict=self.verdict)
+        if with_code:
+            found["code"] = self.code
         return found
 
 
@@ -105,12 +111,15 @@ class Seat(NamedTuple):
         }  # fmt: skip
 
 
-_EVENT_COLUMNS = "id, name, format, rounds, cut, best_of, seed, tiebreakers, state, created_at"
+_EVENT_COLUMNS = (
+    "id, name, format, rounds, cut, best_of, seed, tiebreakers, state, created_at, lists_published"
+)
 
 
 def _event(row: Any) -> Event:
     values = list(row)
     values[7] = tuple(filter(None, str(values[7]).split(",")))
+    values[10] = bool(values[10])
     return Event(*values)
 
 
@@ -156,13 +165,14 @@ def set_event(conn: Connection, event: Event, **values: Any) -> None:
 
 def players(conn: Connection, event: Event) -> list[Player]:
     found = conn.execute(
-        f"SELECT id, name, deck, verdict, locked, dropped_after, entered_round FROM {_PLAYER} "
+        f"SELECT id, name, deck, verdict, locked, dropped_after, entered_round, code "
+        f"FROM {_PLAYER} "
         "WHERE event_id = ? ORDER BY id",
         (event.id,),
     ).fetchall()
     return [
         Player(row[0], row[1], row[2], None if row[3] is None else json.loads(row[3]),
-               bool(row[4]), row[5], row[6])
+               bool(row[4]), row[5], row[6], row[7])
         for row in found
     ]  # fmt: skip
 
@@ -276,4 +286,42 @@ def set_seats(conn: Connection, seat: Seat, first: int, second: int | None) -> N
     conn.execute(
         f"UPDATE {_PAIRING} SET first_id = ?, second_id = ? WHERE id = ?",
         (first, second, seat.id),
+    )
+
+
+class SentReport(NamedTuple):
+    """A result a player sent for their own table, in the table's order (its first player's
+    games first), kept apart from the table's result until the organiser confirms it."""
+
+    pairing_id: int
+    player: str
+    first_games: int
+    second_games: int
+    drawn_games: int
+    intentional_draw: bool
+    reported_at: str
+
+
+def sent_reports(conn: Connection, event: Event) -> list[SentReport]:
+    found = conn.execute(
+        f"SELECT e.pairing_id, p.name, e.first_games, e.second_games, e.drawn_games, "
+        f"e.intentional_draw, e.reported_at FROM {tables.EVENT_REPORT_TABLE} AS e "
+        f"JOIN {_PLAYER} AS p ON p.id = e.player_id WHERE p.event_id = ? ORDER BY e.id",
+        (event.id,),
+    ).fetchall()
+    return [SentReport(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6]) for r in found]
+
+
+def put_report(
+    conn: Connection, seat: Seat, player: Player, games: tuple[int, int, int], intentional: bool
+) -> None:
+    """The player's report for the table, replacing one they sent before."""
+    conn.execute(
+        f"DELETE FROM {tables.EVENT_REPORT_TABLE} WHERE pairing_id = ? AND player_id = ?",
+        (seat.id, player.id),
+    )
+    conn.execute(
+        f"INSERT INTO {tables.EVENT_REPORT_TABLE} (pairing_id, player_id, first_games, "
+        "second_games, drawn_games, intentional_draw, reported_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (seat.id, player.id, *games, intentional, now()),
     )

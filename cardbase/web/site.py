@@ -52,6 +52,12 @@ class Site:
     deck_format: str | None = None  # the config file's format, as `deck check` uses it
     public: bool = False  # listening beyond this computer: any Host header is accepted
     csrf_token: str = field(default_factory=lambda: secrets.token_urlsafe(32))
+    # The organiser's PIN for the event pages (`serve --pin`): held by the server alone,
+    # never stored in the database; None: no organiser page. The session cookie a right PIN
+    # earns is this server's own secret, so a restart signs every organiser out.
+    organiser_pin: str | None = None
+    organiser_session: str = field(default_factory=lambda: secrets.token_urlsafe(32))
+    wrong_tries: dict[str, list[float]] = field(default_factory=dict)  # by client address
     uploads: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="cardbase-web-")))
     game: str | None = None  # the game a code several games share means (`Library.game`)
 
