@@ -113,7 +113,7 @@ def test_a_csv_file_with_a_header(paired: tuple[Library, str], tmp_path: Path) -
     ("body", "said"),
     [
         ("1 2-1\n2 2-\n", r"round1.txt line 2: result '2-'"),
-        ("1 2-1\n9 2-1\n", r"round1.txt line 2: --table 9: round 1 has tables 1 to 3"),
+        ("1 2-1\n9 2-1\n", r"round1.txt line 2: table 9: round 1 has tables 1 to 3"),
         ("1 2-1\nZed 2-1\n", r"line 2: no player named 'Zed'"),
         ("1 2-1\n1 2-0\n", r"line 2: table 1 is on line 1 too"),
         ("2-1\n", r"round1.txt line 1: '2-1': give a table or a player"),

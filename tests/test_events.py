@@ -196,7 +196,7 @@ def test_the_bye_and_the_unpaired_have_no_result_to_report(library: Library) -> 
     library.register(name, "Hal")  # a late entry: paired from round 2
     with pytest.raises(CardbaseError, match="'Hal' is not paired in round 1"):
         library.report(name, "2-0", player="Hal")
-    with pytest.raises(CardbaseError, match="--table 9: round 1 has tables 1 to 4"):
+    with pytest.raises(CardbaseError, match="table 9: round 1 has tables 1 to 4"):
         library.report(name, "2-0", table=9)
 
 

@@ -412,12 +412,12 @@ def _reported_seat(state: Snapshot, player: str | None, table: int | None) -> tu
     if not seats:
         raise CardbaseError(f"'{state.event.name}' has no round paired yet")
     if (player is None) == (table is None):
-        raise CardbaseError("name the player or give --table N, not both")
+        raise CardbaseError("name the player or the table, not both")
     if table is not None:
         seat = next((s for s in seats if s.number == table), None)
         if seat is None:
             raise CardbaseError(
-                f"--table {table}: round {state.last_round} has tables 1 to {len(seats)}"
+                f"table {table}: round {state.last_round} has tables 1 to {len(seats)}"
             )
         mine = True
     else:
