@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from cardbase.decks.operations import BuiltDeck, Hand
     from cardbase.decks.proxies import ProxySheet
     from cardbase.decks.saved import SavedDeck
+    from cardbase.decks.versions import Restored, Version
     from cardbase.events.operations import Paired, Reported, Swap
     from cardbase.events.standings import Standing
     from cardbase.events.state import Snapshot
@@ -451,11 +452,27 @@ class Library:
             return deck_odds(conn, str(where), queries, at_least, draws, turn, first_player)
 
     def diff_decks(self, old: str | Path, new: str | Path) -> list[CountChange]:
-        """What changed from one deck (a file or saved deck) to another, per section."""
+        """What changed from one deck (a file, a saved deck, or a saved deck's version
+        ``NAME@N``) to another, per section."""
         from cardbase.decks.operations import diff_decks
 
         with self.reading() as conn:
             return diff_decks(conn, str(old), str(new))
+
+    def deck_history(self, name: str) -> tuple[SavedDeck, list[Version]]:
+        """A saved deck's versions, oldest first, each with what it changed from the one
+        before (added, removed and recounted cards)."""
+        from cardbase.decks.versions import history
+
+        with self.reading() as conn:
+            return history(conn, name)
+
+    def restore_deck(self, name: str, number: int | str) -> Restored:
+        """Save version `number` of a saved deck again as its newest version; the versions
+        in between stay."""
+        from cardbase.decks.versions import restore
+
+        return restore(self, name, number)
 
     def deal_hand(
         self, where: str | Path, size: int | None = None, seed: int | None = None

@@ -317,13 +317,18 @@ def odds(
 
 @command(deck_app, "diff")
 def diff(
-    old: Annotated[str, typer.Argument(metavar="OLD", help="A deck file or saved deck.")],
-    new: Annotated[str, typer.Argument(metavar="NEW", help="A deck file or saved deck.")],
+    old: Annotated[
+        str, typer.Argument(metavar="OLD", help="A deck file, saved deck, or NAME@N (a version).")
+    ],
+    new: Annotated[
+        str, typer.Argument(metavar="NEW", help="A deck file, saved deck, or NAME@N (a version).")
+    ],
     output: OutputOption = Output.table,
 ) -> None:
     """What changed between two decks: cards added, removed and recounted, per section.
 
     Example: cardbase deck diff "Bog Stew" new-stew.txt
+    Example: cardbase deck diff "Bog Stew@1" "Bog Stew"
     """
     changes = STATE.library.diff_decks(old, new)
     if output in (Output.json, Output.jsonl):
@@ -342,6 +347,52 @@ def diff(
                 section = change.section
                 render.echo(f"{section.title()}:")
             render.echo(f"  {change.describe()}")
+
+
+@command(deck_app, "history")
+def history(
+    name: Annotated[str, typer.Argument(help="A saved deck's name.")],
+    output: OutputOption = Output.table,
+) -> None:
+    """A saved deck's versions (every save is one): when, its format, its cards, and what
+    it changed from the version before. 'deck diff NAME@1 NAME@3' compares two.
+
+    Example: cardbase deck history "Bog Stew"
+    """
+    deck, versions = STATE.library.deck_history(name)
+    if output in (Output.json, Output.jsonl):
+        render.print_json({"deck": deck.name, "versions": [v.to_dict() for v in versions]})
+    elif output in (Output.csv, Output.tsv):
+        keys = ["number", "saved_at", "format", "cards", "added", "removed", "changed"]
+        render.print_csv(keys, [list(v) for v in versions])
+    else:
+        render.print_table(
+            ("Version", "Saved", "Format", "Cards", "Changes"),
+            [(str(v.number), v.saved_at, v.format, str(v.cards),
+              f"{v.added} added, {v.removed} removed, {v.changed} changed")
+             for v in versions],
+        )  # fmt: skip
+
+
+@command(deck_app, "restore")
+def restore(
+    name: Annotated[str, typer.Argument(help="A saved deck's name.")],
+    version: Annotated[str, typer.Argument(metavar="N", help="The version ('deck history').")],
+    output: ReportOutputOption = Output.table,
+) -> None:
+    """Save an old version's cards again as the deck's newest version; every version
+    stays, so a restore can be undone by restoring the one before.
+
+    Example: cardbase deck restore "Bog Stew" 2
+    """
+    done = STATE.library.restore_deck(name, version)
+    if output in (Output.json, Output.jsonl):
+        render.print_json(done.to_dict())
+        return
+    render.echo(
+        f"Restored '{done.deck.name}' version {done.restored} as version {done.number}: "
+        f"{plural(done.deck.cards, 'card')}"
+    )
 
 
 @command(deck_app, "hand")

@@ -279,10 +279,31 @@ def hand_of(source: str, placed: list[Placed], size: int | None, seed: int | Non
 
 
 def diff_decks(conn: Connection, old: str, new: str) -> list[CountChange]:
-    """Two decks (files or saved decks) compared card by card, section by section."""
+    """Two decks (files, saved decks or their versions, ``NAME@N``) compared card by card,
+    section by section."""
     from cardbase.decks.diff import deck_diff
 
-    return deck_diff(_placed(conn, open_deck(conn, old)), _placed(conn, open_deck(conn, new)))
+    return deck_diff(_side(conn, old), _side(conn, new))
+
+
+def _side(conn: Connection, where: str) -> list[Placed]:
+    """A diff's side: a deck file, a saved deck, or a saved deck's version (``NAME@N``); a
+    saved deck whose own name holds an '@' is that deck."""
+    from cardbase.decks.versions import is_version, version_placed
+
+    if is_version(where) and not _is_saved(conn, where):
+        return version_placed(conn, where)[1]
+    return _placed(conn, open_deck(conn, where))
+
+
+def _is_saved(conn: Connection, name: str) -> bool:
+    from cardbase.errors import NotFoundError
+
+    try:
+        find_deck(conn, name)
+    except NotFoundError:
+        return False
+    return True
 
 
 def _placed(
