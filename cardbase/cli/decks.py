@@ -395,6 +395,72 @@ def restore(
     )
 
 
+@command(deck_app, "sleeve")
+def sleeve(
+    name: Annotated[str, typer.Argument(help="A saved deck's name.")],
+    take: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--take",
+            metavar="ITEM",
+            help="Copies to take first, as add reads them: 'Mistfen Bog foil lp', '1 C 14 x2 fr'.",
+        ),
+    ] = None,
+    partial: Annotated[
+        bool, typer.Option("--partial", help="Sleeve what is free; list the rest.")
+    ] = False,
+    output: ReportOutputOption = Output.table,
+) -> None:
+    """Mark a saved deck as built: its copies are taken from your free copies (the most worn
+    first, non-foil before foil), so no other deck or trade counts them. Again after an
+    edit: takes what the deck needs more, lets go what it no longer holds. Exit 1 if copies
+    are lacking (nothing sleeved) unless --partial.
+
+    Example: cardbase deck sleeve "Bog Stew"
+    Example: cardbase deck sleeve "Bog Stew" --take "Mistfen Bog foil" --partial
+    """
+    done = STATE.library.sleeve_deck(name, take or [], partial=partial)
+    if output in (Output.json, Output.jsonl):
+        render.print_json(done.to_dict())
+        return
+    render.echo(
+        f"'{done.deck}': {done.sleeved} of {plural(done.cards, 'card')} sleeved; "
+        f"took {plural(sum(c.copies for c in done.taken), 'copy', 'copies')}, "
+        f"released {sum(c.copies for c in done.released)}"
+    )
+    for copies in done.taken:
+        render.echo(f"  took {copies.describe()}")
+    for copies in done.released:
+        render.echo(f"  released {copies.describe()}")
+    if done.missing:
+        import shlex
+
+        render.echo("Not free, still missing: " + "; ".join(m.describe() for m in done.missing))
+        render.echo(f"Print them: cardbase deck proxies {shlex.quote(done.deck)} OUT.pdf --missing")
+
+
+@command(deck_app, "unsleeve")
+def unsleeve(
+    name: Annotated[str, typer.Argument(help="A saved deck's name.")],
+    output: ReportOutputOption = Output.table,
+) -> None:
+    """Free a built deck's copies again (the deck stays saved).
+
+    Example: cardbase deck unsleeve "Bog Stew"
+    """
+    done = STATE.library.unsleeve_deck(name)
+    if output in (Output.json, Output.jsonl):
+        render.print_json(done.to_dict())
+        return
+    if not done.released:
+        render.echo(f"'{done.deck}' has no sleeved copies; nothing changed.")
+        return
+    freed = sum(c.copies for c in done.released)
+    render.echo(f"'{done.deck}': {plural(freed, 'copy', 'copies')} free again")
+    for copies in done.released:
+        render.echo(f"  released {copies.describe()}")
+
+
 @command(deck_app, "hand")
 def hand(
     deck: DeckArg,

@@ -1,0 +1,200 @@
+"""Built decks: sleeving takes free copies (most worn first), a shortfall is refused whole,
+re-sleeving follows an edit, and every change that would take sleeved copies is refused
+unless --force, which takes them out of the deck and says so."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardbase.collection.sleeved import SleevedError
+from cardbase.decks.sleeves import ShortOfCopies
+from cardbase.library import Library
+from tests.helpers import Run, assert_one_line, database_checksum, ok
+
+BOG = "Mistfen Bog"  # 1 R 20 in the mini catalogue
+
+
+def _collection(run: Run) -> None:
+    ok(run, "add", f"{BOG} x2", "--condition", "lp", "--location", "Binder 1")
+    ok(run, "add", f"{BOG} x2 foil")
+    ok(run, "add", f"{BOG} x1", "--condition", "dmg")
+    ok(run, "add", "Overclock x3")
+
+
+@pytest.fixture
+def built(db_path: Path, tmp_path: Path) -> Path:
+    """A collection of five Mistfen Bogs (2 LP in Binder 1, 2 foil NM, 1 DMG) and three
+    Overclocks, and the saved deck 'Bog' of 3 Bogs and 2 Overclocks."""
+    run = Run(db_path)
+    _collection(run)
+    deck = tmp_path / "bog.txt"
+    deck.write_text(f"3 {BOG}\n2 Overclock\n")
+    ok(run, "deck", "save", str(deck), "--name", "Bog")
+    return db_path
+
+
+def _save(db: Path, tmp_path: Path, name: str, text: str, replace: bool = False) -> None:
+    file = tmp_path / f"{name}.txt"
+    file.write_text(text)
+    Library(db).save_deck(file, name, replace=replace)
+
+
+def _taken(done) -> list[tuple[str, str, str, int]]:
+    return [(c.card.name, c.holding.finish, c.holding.condition, c.copies) for c in done.taken]
+
+
+def test_sleeving_takes_the_most_worn_copies_first(built: Path) -> None:
+    done = Library(built).sleeve_deck("bog")
+    assert _taken(done) == [
+        (BOG, "nonfoil", "DMG", 1), (BOG, "nonfoil", "LP", 2), ("Overclock", "nonfoil", "NM", 2),
+    ]  # fmt: skip
+    assert (done.sleeved, done.cards, done.missing) == (5, 5, [])
+    said = ok(Run(built), "deck", "sleeve", "Bog")  # again: nothing more to take
+    assert said.startswith("'Bog': 5 of 5 cards sleeved; took 0 copies, released 0")
+
+
+def test_take_names_copies_to_take_first(built: Path) -> None:
+    done = Library(built).sleeve_deck("Bog", [f"{BOG} x1 foil"])
+    assert _taken(done)[:2] == [(BOG, "foil", "NM", 1), (BOG, "nonfoil", "DMG", 1)]
+    said = ok(Run(built), "deck", "unsleeve", "Bog")
+    assert said.startswith("'Bog': 5 copies free again")
+
+
+def test_the_cli_says_which_copies_it_took(built: Path) -> None:
+    said = ok(Run(built), "deck", "sleeve", "Bog").splitlines()
+    assert "  took 2 Mistfen Bog (1 R 20): non-foil, LP, en, in Binder 1" in said
+    as_json = json.loads(ok(Run(built), "deck", "unsleeve", "Bog", "-o", "json"))
+    assert as_json["sleeved"] == 0 and sum(c["copies"] for c in as_json["released"]) == 5
+
+
+def test_a_shortfall_is_refused_whole_naming_the_decks_that_hold_copies(
+    built: Path, tmp_path: Path
+) -> None:
+    library = Library(built)
+    _save(built, tmp_path, "Other", f"4 {BOG}\n")
+    library.sleeve_deck("Other")
+    before = database_checksum(built)
+    refused = assert_one_line(Run(built)("deck", "sleeve", "Bog"), code=1)
+    assert "2 Mistfen Bog ('Other' hold some)" in refused and "nothing was sleeved" in refused
+    assert "--partial" in refused and "deck proxies Bog OUT.pdf --missing" in refused
+    assert database_checksum(built) == before
+    with pytest.raises(ShortOfCopies) as error:
+        library.sleeve_deck("Bog")
+    assert "--partial" not in error.value.said("web")
+    partial = ok(Run(built), "deck", "sleeve", "Bog", "--partial")
+    assert "Not free, still missing: 2 Mistfen Bog ('Other' hold some)" in partial
+    assert "cardbase deck proxies Bog OUT.pdf --missing" in partial
+
+
+def test_re_sleeving_an_edited_deck_takes_more_and_releases_extra(
+    built: Path, tmp_path: Path
+) -> None:
+    library = Library(built)
+    library.sleeve_deck("Bog")
+    _save(built, tmp_path, "Bog", f"4 {BOG}\n1 Overclock\n", replace=True)
+    done = library.sleeve_deck("Bog")
+    assert _taken(done) == [(BOG, "foil", "NM", 1)]
+    assert [(c.card.name, c.copies) for c in done.released] == [("Overclock", 1)]
+    assert done.sleeved == 5
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["remove", f"{BOG} x1", "--condition", "dmg"],
+        ["set", f"{BOG} x0", "--condition", "dmg"],
+        ["move", f"{BOG}", "--condition", "dmg", "--to", "Box"],
+        ["tag", "trade", f"{BOG}", "--condition", "dmg"],
+        ["remove", "Overclock x2"],
+    ],
+)
+def test_taking_sleeved_copies_is_refused_unless_forced(built: Path, args: list[str]) -> None:
+    Library(built).sleeve_deck("Bog")
+    run = Run(built)
+    before = database_checksum(built)
+    refused = assert_one_line(run(*args))
+    assert "'Bog'" in refused and "nothing was changed" in refused
+    assert "deck unsleeve Bog" in refused and "--force" in refused
+    assert database_checksum(built) == before
+    forced = run(*args, "--force")
+    assert forced.exit_code == 0, forced.output
+    assert "out of the built deck 'Bog'" in forced.stderr
+    assert Library(built).sleeve_deck("Bog", partial=True).sleeved <= 5
+
+
+def test_removing_free_copies_is_fine(built: Path) -> None:
+    Library(built).sleeve_deck("Bog")
+    assert Run(built)("remove", "Overclock x1").exit_code == 0  # 3 owned, 2 sleeved
+
+
+def test_undo_of_an_add_that_sleeved_copies_came_from(db_path: Path, tmp_path: Path) -> None:
+    library = Library(db_path)
+    library.add(["Overclock x2"])
+    _save(db_path, tmp_path, "Clock", "2 Overclock\n")
+    library.sleeve_deck("Clock")
+    with pytest.raises(SleevedError, match="'Clock'"):
+        library.undo()
+    assert library.undo(force=True) is not None
+    assert library.sleeve_deck("Clock", partial=True).sleeved == 0
+
+
+def test_a_trade_may_not_give_sleeved_copies(built: Path) -> None:
+    run = Run(built)
+    ok(run, "collectors", "add", "Bo")
+    Library(built).sleeve_deck("Bog")
+    refused = run("trade", "make", "Bo", "--give", "Overclock x2", "--yes")
+    assert "'Bog'" in assert_one_line(refused)
+    assert run("trade", "make", "Bo", "--give", "Overclock x2", "--yes", "--force").exit_code == 0
+
+
+def test_deleting_a_built_deck_frees_its_copies(built: Path) -> None:
+    library = Library(built)
+    library.sleeve_deck("Bog")
+    ok(Run(built), "deck", "delete", "Bog", "--yes")
+    assert Run(built)("remove", f"{BOG} x1", "--condition", "dmg").exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["deck", "sleeve", "Nope"], "no deck file or saved deck named 'Nope'"),
+        (["deck", "unsleeve", "Nope"], "no deck file or saved deck named 'Nope'"),
+        (["deck", "sleeve", "Bog", "--take", "Pixie Dewdancer"], "'Bog' holds no such card"),
+        (["deck", "sleeve", "Bog", "--take", "Nonsense Card"], "Nonsense Card"),
+    ],
+)
+def test_bad_sleeve_input_is_one_line(built: Path, args: list[str], said: str) -> None:
+    before = database_checksum(built)
+    assert said in assert_one_line(Run(built)(*args))
+    assert database_checksum(built) == before
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    decks=st.lists(st.integers(min_value=0, max_value=6), min_size=1, max_size=3),
+    partial=st.booleans(),
+)
+def test_free_copies_are_owned_less_sleeved_and_unsleeving_restores_them(
+    built: Path, tmp_path: Path, decks: list[int], partial: bool
+) -> None:
+    library = Library(built)
+    names = [f"D{n}" for n in range(len(decks))]
+    for name, bogs in zip(names, decks, strict=True):
+        _save(built, tmp_path, name, f"{bogs or 1} {BOG}\n", replace=True)
+    before = database_checksum(built)
+    sleeved = 0
+    for name in names:
+        with contextlib.suppress(ShortOfCopies):
+            sleeved += library.sleeve_deck(name, partial=partial).sleeved
+        assert 0 <= sleeved <= 5  # never more than owned: free never negative
+    for name in names:
+        library.unsleeve_deck(name)
+    assert database_checksum(built) == before
