@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from cardbase.decks.operations import BuiltDeck, Hand
     from cardbase.decks.proxies import ProxySheet
     from cardbase.decks.saved import SavedDeck
-    from cardbase.decks.sleeves import Sleeving
+    from cardbase.decks.sleeves import DeckCopies, Sleeving
     from cardbase.decks.versions import Restored, Version
     from cardbase.events.operations import Paired, Reported, Swap
     from cardbase.events.standings import Standing
@@ -524,6 +524,14 @@ class Library:
         from cardbase.decks.versions import restore
 
         return restore(self, name, number)
+
+    def decks(self) -> list[tuple[SavedDeck, DeckCopies]]:
+        """This collector's saved decks, each with its copies owned, in other built decks,
+        free for it and sleeved in it (`deck list`)."""
+        from cardbase.decks.sleeves import decks_with_copies
+
+        with self.reading() as conn:
+            return decks_with_copies(conn)
 
     def sleeve_deck(
         self, name: str, take: Sequence[str] = (), *, partial: bool = False

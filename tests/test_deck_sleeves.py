@@ -198,3 +198,43 @@ def test_free_copies_are_owned_less_sleeved_and_unsleeving_restores_them(
     for name in names:
         library.unsleeve_deck(name)
     assert database_checksum(built) == before
+
+
+def test_collection_and_deck_list_show_owned_in_decks_and_free(built: Path, tmp_path: Path) -> None:
+    run = Run(built)
+    cards = {c["name"]: c for c in json.loads(ok(run, "collection", "-o", "json"))}
+    assert (cards[BOG]["in_decks"], cards[BOG]["free"]) == (0, 5)
+    assert "In decks" not in ok(run, "collection")  # no deck built: the table as it was
+    Library(built).sleeve_deck("Bog")
+    cards = {c["name"]: c for c in json.loads(ok(run, "collection", "-o", "json"))}
+    assert (cards[BOG]["in_decks"], cards[BOG]["free"]) == (3, 2)
+    assert (cards["Overclock"]["in_decks"], cards["Overclock"]["free"]) == (2, 1)
+    assert "In decks" in ok(run, "collection")
+    _save(built, tmp_path, "Other", f"4 {BOG}\n")
+    listed = {d["name"]: d for d in json.loads(ok(run, "deck", "list", "-o", "json"))}
+    assert {k: listed["Bog"][k] for k in ("owned", "in_decks", "free", "sleeved")} == {
+        "owned": 5, "in_decks": 0, "free": 5, "sleeved": 5,
+    }  # fmt: skip
+    assert {k: listed["Other"][k] for k in ("owned", "in_decks", "free", "sleeved")} == {
+        "owned": 4, "in_decks": 2, "free": 2, "sleeved": 0,
+    }  # fmt: skip
+    assert "built" in ok(run, "deck", "list")
+
+
+def test_check_owned_counts_free_copies_and_names_the_deck(built: Path, tmp_path: Path) -> None:
+    run = Run(built)
+    _save(built, tmp_path, "Other", f"4 {BOG}\n")
+    assert run("deck", "check", "Other", "--owned").exit_code in (0, 1)
+    assert "not-owned" not in ok_or_verdict(run, "deck", "check", "Other", "--owned")
+    Library(built).sleeve_deck("Bog")
+    said = ok_or_verdict(run, "deck", "check", "Other", "--owned")
+    assert "the deck needs 4, you own 5, 3 of them sleeved in built decks (3 in 'Bog')" in said
+    assert "unsleeve 'Bog'" in said
+    own = ok_or_verdict(run, "deck", "check", "Bog", "--owned")
+    assert "needs 3" not in own  # its own sleeved copies are its own
+
+
+def ok_or_verdict(run: Run, *args: str) -> str:
+    result = run(*args)
+    assert result.exit_code in (0, 1), result.output
+    return result.stdout

@@ -173,28 +173,32 @@ def save(
 
 @command(deck_app, "list")
 def list_(output: OutputOption = Output.table) -> None:
-    """List saved decks.
+    """List saved decks, each with its copies owned, owned but in other built decks, free
+    for it, and sleeved in it ('deck sleeve').
 
     Example: cardbase deck list
     """
-    from cardbase.decks.saved import list_decks
-
-    with STATE.connect() as conn:
-        decks = list_decks(conn)
+    decks = STATE.library.decks()
     if output is Output.json:
-        render.print_json([deck.to_dict() for deck in decks])
+        render.print_json([{**deck.to_dict(), **copies.to_dict()} for deck, copies in decks])
     elif output is Output.csv:
         render.print_csv(
-            ["name", "format", "cards", "updated_at"],
-            [[d.name, d.format, d.cards, d.updated_at] for d in decks],
+            ["name", "format", "cards", "updated_at", "owned", "in_decks", "free", "sleeved"],
+            [[d.name, d.format, d.cards, d.updated_at, *c] for d, c in decks],
         )
     elif decks:
         render.print_table(
-            ("Name", "Format", "Cards", "Saved"),
-            [(d.name, d.format, str(d.cards), d.updated_at) for d in decks],
-        )
+            ("Name", "Format", "Cards", "Owned", "In decks", "Free", "Sleeved", "Saved"),
+            [(d.name, d.format, str(d.cards), *map(str, c[:3]), _sleeved(d.cards, c.sleeved),
+              d.updated_at) for d, c in decks],
+        )  # fmt: skip
     else:
         render.echo("No saved decks. 'cardbase deck save FILE --name NAME' saves one.")
+
+
+def _sleeved(cards: int, sleeved: int) -> str:
+    """'built' when every copy is sleeved, else how many are."""
+    return "built" if cards and sleeved >= cards else str(sleeved) if sleeved else ""
 
 
 @command(deck_app, "show")

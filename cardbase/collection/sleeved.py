@@ -165,3 +165,50 @@ def _quoted(name: str) -> str:
     import shlex
 
     return shlex.quote(name)
+
+
+def in_decks_by_card(conn: Connection, card_ids: Iterable[int]) -> dict[int, int]:
+    """Copies of each card sleeved in the connection's collector's built decks (cards with
+    none left out): what `collection` shows beside owned, and free is owned less."""
+    found: dict[int, int] = {}
+    for chunk, marks in id_chunks(card_ids):
+        rows = conn.execute(
+            f"SELECT s.card_id, sum(s.copies) FROM {tables.DECK_SLEEVE_TABLE} AS s "
+            f"JOIN {tables.DECK_TABLE} AS d ON d.id = s.deck_id "
+            f"WHERE d.collector_id = (SELECT id FROM {tables.MY_COLLECTOR}) "
+            f"AND s.card_id IN ({marks}) GROUP BY s.card_id",
+            chunk,
+        )
+        found.update((int(card_id), int(copies)) for card_id, copies in rows)
+    return found
+
+
+def with_decks(card: dict[str, object], owned: int, in_decks: int) -> dict[str, object]:
+    """An owned card's JSON object with its copies in built decks and free ones, as
+    `collection -o json` and the collection page's twin both give it."""
+    return {**card, "in_decks": in_decks, "free": max(0, owned - in_decks)}
+
+
+def in_decks_by_name(
+    conn: Connection, keys: Iterable[str], but: int | None = None
+) -> dict[str, dict[str, int]]:
+    """Copies of each folded card name (any printing or finish, as `deck check --owned`
+    counts) sleeved in the collector's built decks, by deck name; `but`: leave that deck
+    out, since a deck's own copies are its own."""
+    keys = sorted(set(keys))
+    if not keys:
+        return {}
+    marks = ", ".join("?" * len(keys))
+    other = "" if but is None else f" AND d.id != {int(but)}"
+    rows = conn.execute(
+        f"SELECT c.name_key, d.name, sum(s.copies) FROM {tables.DECK_SLEEVE_TABLE} AS s "
+        f"JOIN {tables.DECK_TABLE} AS d ON d.id = s.deck_id "
+        f"JOIN {tables.CARD_TABLE} AS c ON c.id = s.card_id "
+        f"WHERE d.collector_id = (SELECT id FROM {tables.MY_COLLECTOR}){other} "
+        f"AND c.name_key IN ({marks}) GROUP BY c.name_key, d.name",
+        keys,
+    )
+    found: dict[str, dict[str, int]] = {}
+    for key, deck, copies in sorted(rows, key=lambda row: (row[0], row[1])):
+        found.setdefault(str(key), {})[str(deck)] = int(copies)
+    return found

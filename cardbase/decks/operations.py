@@ -91,7 +91,8 @@ def check(
     `default_format` (the config file's), else the default."""
     opened = open_deck(conn, where)
     fmt = deck_format(opened, format_key, default_format)
-    return check_deck(conn, opened.deck, fmt.key, players, owned)
+    own = opened.saved.id if opened.saved else None
+    return check_deck(conn, opened.deck, fmt.key, players, owned, own=own)
 
 
 def stats(
@@ -420,7 +421,8 @@ def proxy_sheet(
     name = opened.saved.name if opened.saved else opened.deck.source
     placed = _placed(conn, opened)
     check_target(file, force, (".pdf",))
-    return proxies_of(conn, name, placed, file, missing=missing, paper=paper, force=force)
+    own = opened.saved.id if opened.saved else None
+    return proxies_of(conn, name, placed, file, missing=missing, paper=paper, force=force, own=own)
 
 
 def proxies_of(
@@ -432,12 +434,14 @@ def proxies_of(
     missing: bool = False,
     paper: str = "a4",
     force: bool = False,
+    own: int | None = None,
 ) -> ProxySheet:
-    """`proxy_sheet` for cards already placed (the Deck Builder's list as it is typed)."""
+    """`proxy_sheet` for cards already placed (the Deck Builder's list as it is typed);
+    `own`: the saved deck they are, whose sleeved copies count as owned."""
     from cardbase.decks.proxies import check_can_draw, every_copy, missing_copies, write_proxies
 
     check_can_draw()
-    cards, left_out = missing_copies(conn, placed) if missing else (every_copy(placed), 0)
+    cards, left_out = missing_copies(conn, placed, own) if missing else (every_copy(placed), 0)
     if not cards:
         why = (
             f"you own every card of '{name}' ({plural(left_out, 'copy', 'copies')}); "

@@ -348,3 +348,40 @@ def unsleeve(db: Database, name: str) -> Sleeving:
     released = [Copies(cards[h.card_id], h, n) for h, n in sorted(mine.items(),
                 key=lambda item: (cards[item[0].card_id].name, worn_first(item[0])))]  # fmt: skip
     return Sleeving(deck.name, deck.cards, 0, [], released, [])
+
+
+class DeckCopies(NamedTuple):
+    """A saved deck against the collection, as `deck list` shows it: of the copies it lists
+    (each card counted up to what the deck needs), those owned, those owned but sleeved in
+    other built decks, those free for it (its own sleeved copies included), and those
+    sleeved in it."""
+
+    owned: int
+    in_decks: int
+    free: int
+    sleeved: int
+
+    def to_dict(self) -> dict[str, object]:
+        return self._asdict()
+
+
+def deck_copies(conn: Connection, deck: SavedDeck) -> DeckCopies:
+    from cardbase.collection.sleeved import in_decks_by_name
+    from cardbase.decks.check import owned_by_name
+
+    needed = needed_of(conn, deck)
+    owned = owned_by_name(conn, list(needed))
+    elsewhere = in_decks_by_name(conn, needed, deck.id)
+    have = sum(min(n, owned.get(k, 0)) for k, n in needed.items())
+    free = sum(
+        min(n, max(0, owned.get(k, 0) - sum(elsewhere.get(k, {}).values())))
+        for k, n in needed.items()
+    )
+    sleeved = sum(deck_sleeves(conn, deck.id).values())
+    return DeckCopies(have, have - free, free, sleeved)
+
+
+def decks_with_copies(conn: Connection) -> list[tuple[SavedDeck, DeckCopies]]:
+    from cardbase.decks.saved import list_decks
+
+    return [(deck, deck_copies(conn, deck)) for deck in list_decks(conn)]
