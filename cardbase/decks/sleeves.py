@@ -101,7 +101,8 @@ class ShortOfCopies(CardbaseError):
             Remedy(
                 f"add --partial to sleeve what is free, and print the rest with "
                 f"'cardbase deck proxies {name} OUT.pdf --missing'",
-                "Mark as built with what is free, and print the rest as proxies",
+                "tick “only what is free” and Mark as built again to sleeve what is free; "
+                "Proxies (PDF) with “only copies I lack” prints the rest",
             ),
         )
         self.deck = deck.name

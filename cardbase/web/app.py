@@ -32,6 +32,7 @@ def create_app(site: Site) -> FastAPI:
         deckfiles,
         deckplay,
         decks,
+        decksleeves,
         events,
         imports,
         search,
@@ -58,7 +59,8 @@ def create_app(site: Site) -> FastAPI:
     app.add_middleware(RequestNotices)
     app.add_middleware(JsonSuffix)  # outermost: every later part sees the page's own path
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
-    for module in (search, cards, collection, decks, deckfiles, deckplay, imports, trades, events):
+    for module in (search, cards, collection, decks, deckfiles, deckplay, decksleeves, imports,
+                   trades, events):  # fmt: skip
         app.include_router(module.router)
     app.add_exception_handler(CardbaseError, error_page)
     app.add_exception_handler(Exception, error_page)

@@ -80,10 +80,22 @@ def read_state(
 def panel(conn: Connection, state: DeckState, notes: list[str] | None = None) -> Panel:
     """The deck checked (every problem, as `deck check` reports them) and described."""
     deck = parse_deck_text(state.text, state.name or "deck")
-    report = check_deck(conn, deck, state.format, state.players, state.owned)
+    own = _saved_id(conn, state.name) if state.owned else None
+    report = check_deck(conn, deck, state.format, state.players, state.owned, own=own)
     placed, _problems = place(conn, deck, get_format(state.format).game)
     stats = deck_stats(placed)
     return Panel(state, report, stats, placed, cost_curve(stats.cost_curve), notes or [])
+
+
+def _saved_id(conn: Connection, name: str) -> int | None:
+    """The saved deck the list is named as, if any: its sleeved copies count as its own."""
+    from cardbase.decks.saved import find_deck
+    from cardbase.errors import NotFoundError
+
+    try:
+        return find_deck(conn, name).id if name else None
+    except NotFoundError:
+        return None
 
 
 def results(conn: Connection, form: SearchForm) -> Any:
@@ -91,15 +103,23 @@ def results(conn: Connection, form: SearchForm) -> Any:
 
 
 def page_context(request: Request, shown: Panel) -> dict[str, Any]:
-    from cardbase.decks.saved import list_decks
-
     form = read_form(request.query_params)
     site = site_of(request)
     with site.connect(request) as conn:
         found = results(conn, form)
-        decks = list_decks(conn)
-    return {"panel": shown, "formats": FORMATS, "form": form, "found": found, "decks": decks,
+        decks = saved_decks(conn)
+    return {"panel": shown, "formats": FORMATS, "form": form, "found": found, **decks,
             "spheres": builder.spheres(), "max_heroes": builder.MAX_HEROES}  # fmt: skip
+
+
+def saved_decks(conn: Connection) -> dict[str, Any]:
+    """The saved decks list's context: the decks, and each one's copies (`deck list`'s),
+    by id, for its Mark as built and Unsleeve buttons."""
+    from cardbase.decks.sleeves import decks_with_copies
+
+    listed = decks_with_copies(conn)
+    return {"decks": [deck for deck, _ in listed],
+            "built": {deck.id: copies for deck, copies in listed}}  # fmt: skip
 
 
 def respond(request: Request, shown: Panel, changed: bool = True) -> Response:
