@@ -238,3 +238,12 @@ def ok_or_verdict(run: Run, *args: str) -> str:
     result = run(*args)
     assert result.exit_code in (0, 1), result.output
     return result.stdout
+
+
+def test_a_trade_gives_free_copies_before_sleeved_ones(built: Path) -> None:
+    run = Run(built)
+    ok(run, "collectors", "add", "Bo")
+    Library(built).sleeve_deck("Bog")  # the DMG and both LP Bogs
+    ok(run, "add", f"{BOG} x1")  # a free NM one: given, though the worst go first
+    trade = Library(built).trade("Bo", [f"{BOG} x1"])
+    assert [(m.holding.condition, m.copies) for m in trade.give] == [("NM", 1)]
