@@ -139,6 +139,15 @@ def _deck_marked(partial: bool) -> Callable[[object, Path], None]:
     return visit
 
 
+def _deck_restored(page, tmp_path: Path) -> None:
+    """A second version of the illegal deck (saved again), then its first restored from the
+    History list."""
+    _deck_saved_flash(page, tmp_path)
+    page.goto("/deck?open=Pixie%20Pile")
+    page.get_by_role("button", name="Restore version 1").click()
+    page.locator(".flash").filter(has_text="Restored 'Pixie Pile' version 1").wait_for()
+
+
 def _import_applied(page, tmp_path: Path) -> None:
     _import_plan(page, tmp_path)
     page.check("input[name=skip_bad]")
@@ -217,6 +226,7 @@ STATES: dict[str, object] = {
     "deck-save-error": _deck_save_error,
     "deck-built-short": _deck_marked(partial=False),
     "deck-built-partial": _deck_marked(partial=True),
+    "deck-restored": _deck_restored,
     "import": "/import",
     "import-plan": _import_plan,
     "import-applied": _import_applied,

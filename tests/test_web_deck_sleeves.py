@@ -62,3 +62,23 @@ def test_a_sleeved_copy_removed_from_a_page_is_refused_in_web_words(
         Library(db_path).remove(["Mistfen Bog x1"])
     web = error.value.said("web")
     assert "Unsleeve on 'Bog' in the Deck Builder" in web and "--force" not in web
+
+
+def test_the_history_lists_versions_and_restore_saves_one_again(
+    pages: Pages, db_path: Path, tmp_path: Path
+) -> None:
+    deck = tmp_path / "bog2.txt"
+    deck.write_text("2 Mistfen Bog\n")
+    Library(db_path).save_deck(deck, "Bog", replace=True)
+    page = pages.get("/deck", params={"open": "Bog"}).text
+    assert "History of Bog" in page and "Restore version 1" in page
+    assert "Restore version 2" not in page  # the deck as it is
+    restored = pages.post("/deck/restore", {"name": "Bog", "version": "1"})
+    assert flash_of(restored.text) == "Restored 'Bog' version 1 as version 3: 3 cards"
+    assert "Restore version 2" in restored.text
+    twin = pages.post("/deck/restore?format=json", {"name": "Bog", "version": "2"}).json()
+    assert twin == {"deck": "Bog", "restored": 2, "version": 4, "cards": 2,
+                    "format": "free-realms"}  # fmt: skip
+    bad = pages.post("/deck/restore", {"name": "Bog", "version": "99"})
+    assert "'Bog' has versions 1 to 4" in error_of(bad.text)
+    assert "deck history" not in error_of(bad.text)  # the page's words: its History list

@@ -33,6 +33,7 @@ def create_app(site: Site) -> FastAPI:
         deckplay,
         decks,
         decksleeves,
+        deckversions,
         events,
         imports,
         search,
@@ -59,8 +60,8 @@ def create_app(site: Site) -> FastAPI:
     app.add_middleware(RequestNotices)
     app.add_middleware(JsonSuffix)  # outermost: every later part sees the page's own path
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
-    for module in (search, cards, collection, decks, deckfiles, deckplay, decksleeves, imports,
-                   trades, events):  # fmt: skip
+    for module in (search, cards, collection, decks, deckfiles, deckplay, decksleeves,
+                   deckversions, imports, trades, events):  # fmt: skip
         app.include_router(module.router)
     app.add_exception_handler(CardbaseError, error_page)
     app.add_exception_handler(Exception, error_page)

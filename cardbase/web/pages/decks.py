@@ -134,12 +134,14 @@ def respond(request: Request, shown: Panel, changed: bool = True) -> Response:
 
 @router.get("/deck", response_class=HTMLResponse)
 def deck_page(request: Request) -> Response:
-    """The builder, with a saved deck opened (`?open=NAME`, as `deck show` reads it)."""
+    """The builder, with a saved deck opened (`?open=NAME`, as `deck show` reads it), and
+    that deck's History."""
     from cardbase.decks.saved import deck_text, find_deck, saved_placed
+    from cardbase.web.pages.deckversions import versions_of
 
     site = site_of(request)
     name = request.query_params.get("open", "")
-    unopened = None
+    unopened, versions = None, []
     with site.connect(request) as conn:
         text, fmt = "", None
         try:
@@ -147,12 +149,13 @@ def deck_page(request: Request) -> Response:
                 saved = find_deck(conn, name)
                 text = deck_text(conn, saved_placed(conn, saved))
                 fmt, name = saved.format, saved.name
+                versions = versions_of(conn, saved.name)
         except CardbaseError as refused:  # an old link: the builder, saying so above the list
             if wants_json(request):
                 raise
             unopened, name = refused.said("web"), ""
         shown = panel(conn, read_state(site, text, fmt, None, False, name))
-    context = {**page_context(request, shown), "unopened": unopened}
+    context = {**page_context(request, shown), "unopened": unopened, "versions": versions}
     return render(request, "deck.html", context, 404 if unopened else 200)
 
 
