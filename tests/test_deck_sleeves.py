@@ -156,7 +156,8 @@ def test_a_trade_may_not_give_sleeved_copies(built: Path) -> None:
 def test_deleting_a_built_deck_frees_its_copies(built: Path) -> None:
     library = Library(built)
     library.sleeve_deck("Bog")
-    ok(Run(built), "deck", "delete", "Bog", "--yes")
+    said = ok(Run(built), "deck", "delete", "Bog", "--yes")
+    assert said == "Deleted 'Bog'; its 5 sleeved copies are free again.\n"
     assert Run(built)("remove", f"{BOG} x1", "--condition", "dmg").exit_code == 0
 
 
@@ -247,3 +248,19 @@ def test_a_trade_gives_free_copies_before_sleeved_ones(built: Path) -> None:
     ok(run, "add", f"{BOG} x1")  # a free NM one: given, though the worst go first
     trade = Library(built).trade("Bo", [f"{BOG} x1"])
     assert [(m.holding.condition, m.copies) for m in trade.give] == [("NM", 1)]
+
+
+def test_an_import_that_replaces_and_a_redo_are_guarded_too(built: Path, tmp_path: Path) -> None:
+    run = Run(built)
+    Library(built).sleeve_deck("Bog")
+    sheet = tmp_path / "less.csv"
+    sheet.write_text("Name,Qty\nOverclock,3\n")
+    before = database_checksum(built)
+    refused = assert_one_line(run("import", str(sheet), "--mode", "replace", "--yes"))
+    assert "'Bog'" in refused and database_checksum(built) == before
+    ok(run, "deck", "unsleeve", "Bog")
+    ok(run, "remove", "Overclock x3")
+    ok(run, "undo")
+    Library(built).sleeve_deck("Bog")
+    assert "'Bog'" in assert_one_line(run("redo"))  # redoing the remove takes them again
+    assert run("redo", "--force").exit_code == 0

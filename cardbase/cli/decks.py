@@ -234,14 +234,13 @@ def delete(
 
     Example: cardbase deck delete "Bog Stew" --yes
     """
-    from cardbase.decks.saved import delete_deck, find_deck
+    from cardbase.decks.saved import delete_deck, deleted, find_deck
     from cardbase.text import plural
 
     with STATE.connect() as conn:
         deck = find_deck(conn, name)
     confirm(f"Delete the deck '{deck.name}' ({plural(deck.cards, 'card')})?", yes)
-    delete_deck(STATE.library, deck)
-    render.echo(f"Deleted '{deck.name}'.")
+    render.echo(deleted(deck, delete_deck(STATE.library, deck)))
 
 
 @command(deck_app, "export")

@@ -202,9 +202,23 @@ def _refuse_lookalike(conn: Connection, name: str) -> None:
             )
 
 
-def delete_deck(db: Database, deck: SavedDeck) -> None:
+def delete_deck(db: Database, deck: SavedDeck) -> int:
+    """Delete the deck; the copies it had sleeved, now free again, so the faces can say so."""
     with db.writing() as conn:
+        freed = conn.execute(
+            f"SELECT coalesce(sum(copies), 0) FROM {tables.DECK_SLEEVE_TABLE} WHERE deck_id = ?",
+            (deck.id,),
+        ).fetchone()[0]
         drop_deck_rows(conn, f"= {int(deck.id)}")
+    return int(freed)
+
+
+def deleted(deck: SavedDeck, freed: int) -> str:
+    """What deleting a deck did, in either face's words."""
+    copies = "copy" if freed == 1 else "copies"
+    return f"Deleted '{deck.name}'" + (
+        f"; its {freed} sleeved {copies} are free again." if freed else "."
+    )
 
 
 def drop_deck_rows(conn: Connection, decks: str) -> None:

@@ -99,13 +99,12 @@ def _ask(request: Request, state: DeckState, clash: DeckExistsError) -> Response
 
 @router.post("/deck/delete")
 def delete(request: Request, name: str = Form(...)) -> Response:
-    from cardbase.decks.saved import delete_deck, find_deck
+    from cardbase.decks.saved import delete_deck, deleted, find_deck
 
     site = site_of(request)
     with site.connect(request) as conn:
         found = find_deck(conn, name)
-    delete_deck(site.library(request), found)
-    return redirect("/deck", f"Deleted '{found.name}'.")
+    return redirect("/deck", deleted(found, delete_deck(site.library(request), found)))
 
 
 def file_name(name: str, kind: str) -> str:
