@@ -176,8 +176,9 @@ def test_bad_sleeve_input_is_one_line(built: Path, args: list[str], said: str) -
     assert database_checksum(built) == before
 
 
+@pytest.mark.slow  # about 1.5 s; the plan's own property test below runs by default
 @settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(
     decks=st.lists(st.integers(min_value=0, max_value=6), min_size=1, max_size=3),
@@ -264,3 +265,64 @@ def test_an_import_that_replaces_and_a_redo_are_guarded_too(built: Path, tmp_pat
     Library(built).sleeve_deck("Bog")
     assert "'Bog'" in assert_one_line(run("redo"))  # redoing the remove takes them again
     assert run("redo", "--force").exit_code == 0
+
+
+CONDITIONS = ["M", "NM", "LP", "MP", "HP", "DMG"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    held=st.dictionaries(
+        st.tuples(st.sampled_from(CONDITIONS), st.sampled_from(["nonfoil", "foil"])),
+        st.integers(min_value=1, max_value=4),
+        max_size=6,
+    ),
+    elsewhere=st.integers(min_value=0, max_value=6),
+    mine=st.integers(min_value=0, max_value=6),
+    need=st.integers(min_value=0, max_value=8),
+)
+def test_the_plan_takes_only_free_copies_most_worn_first(
+    held: dict[tuple[str, str], int], elsewhere: int, mine: int, need: int
+) -> None:
+    """On plain values: what other decks hold is never taken, free is never negative, the
+    deck ends with what it needs or all it can get, and takes go most worn first."""
+    from collections import Counter
+    from types import SimpleNamespace
+
+    from cardbase.collection.changes import Holding
+    from cardbase.collection.sleeved import InDeck
+    from cardbase.decks.sleeves import Pool, plan, worn_first
+
+    card = SimpleNamespace(name="Bog")  # the plan only carries the card
+    holdings = {Holding(1, finish, condition): n for (condition, finish), n in held.items()}
+    order = sorted(holdings, key=worn_first)
+    others: dict[Holding, list[InDeck]] = {}
+    ours: dict[Holding, int] = {}
+    left_other, left_mine = elsewhere, mine
+    for holding in order:  # other decks and this one hold some copies already
+        n = holdings[holding]
+        o = min(n, left_other)
+        m = min(n - o, left_mine)
+        left_other, left_mine = left_other - o, left_mine - m
+        if o:
+            others[holding] = [InDeck(2, "Other", o)]
+        if m:
+            ours[holding] = m
+    pool = Pool(Counter({"bog": need} if need else {}), {"bog": "Bog"}, {1: "bog"},
+                {1: card}, holdings, ours, others)  # type: ignore[dict-item]  # fmt: skip
+    taken, released, missing = plan(pool, [])
+    after = Counter(ours)
+    for c in taken:
+        assert c.copies <= pool.free(c.holding)  # only free copies
+        after[c.holding] += c.copies
+    for c in released:
+        after[c.holding] -= c.copies
+    assert all(n >= 0 for n in after.values())
+    for holding, n in after.items():
+        taken_by_others = sum(d.copies for d in others.get(holding, []))
+        assert n + taken_by_others <= holdings[holding]  # free never negative
+    available = sum(ours.values()) + sum(pool.free(h) for h in holdings)
+    assert sum(after.values()) == min(need, available)
+    assert sum(m.copies for m in missing) == max(0, need - available)
+    ranks = [worn_first(c.holding) for c in taken]
+    assert ranks == sorted(ranks)
