@@ -82,3 +82,16 @@ def test_the_history_lists_versions_and_restore_saves_one_again(
     bad = pages.post("/deck/restore", {"name": "Bog", "version": "99"})
     assert "'Bog' has versions 1 to 4" in error_of(bad.text)
     assert "deck history" not in error_of(bad.text)  # the page's words: its History list
+
+
+def test_the_collection_page_shows_copies_in_decks_and_free(pages: Pages, db_path: Path) -> None:
+    assert "In decks" not in pages.get("/collection").text  # no deck built: as it was
+    Library(db_path).sleeve_deck("Bog", partial=True)
+    page = pages.get("/collection").text
+    assert '<th scope="col">In decks</th><th scope="col">Free</th>' in page
+    typed = pages.get("/collection", params={"q": "mistfen"}, headers={
+        "HX-Request": "true", "HX-Target": "results"})  # fmt: skip
+    assert "In decks" in typed.text and 'id="results"' in typed.text
+    twin = pages.get("/collection", params={"format": "json"}).json()
+    bog = next(card for card in twin["cards"] if card["name"] == "Mistfen Bog")
+    assert (bog["in_decks"], bog["free"]) == (2, 0)

@@ -22,20 +22,20 @@ router = APIRouter()
 def collection_page(request: Request) -> Response:
     context = search_context(request, "/collection", owned=True)
     status = 400 if context["query_error"] else 200
+    site = site_of(request)
+    shown: Results | None = None if context["query_error"] else context["results"]  # type: ignore[assignment]
+    cards = shown.cards if shown else []
+    with site.connect(request) as conn:  # the page's cards' copies in built decks
+        in_decks = context["in_decks"] = in_decks_by_card(conn, (card.id for card in cards))
     answer = results_answer(request, context)
     if answer is not None:
         return answer
-    site = site_of(request)
     context["next_undo"] = next(iter(site.library(request).history(1, undoable=True)), None)
     with site.connect(request) as conn:
         stats = context["stats"] = collection_stats(conn, DEFAULT_GAME)
         if not context["query_error"]:
             context["matched"] = lib.owned_totals(conn, read_form(request.query_params).query(True))
     results = results_twin(context)
-    shown: Results | None = None if context["query_error"] else context["results"]  # type: ignore[assignment]
-    cards = shown.cards if shown else []
-    with site.connect(request) as conn:
-        in_decks = context["in_decks"] = in_decks_by_card(conn, (card.id for card in cards))
 
     def twin() -> dict[str, object]:
         """`cardbase stats -o json`, and the page of owned cards the filter shows, each with
