@@ -81,14 +81,14 @@ def test_a_shortfall_is_refused_whole_naming_the_decks_that_hold_copies(
     library.sleeve_deck("Other")
     before = database_checksum(built)
     refused = assert_one_line(Run(built)("deck", "sleeve", "Bog"), code=1)
-    assert "2 Mistfen Bog ('Other' hold some)" in refused and "nothing was sleeved" in refused
+    assert "2 Mistfen Bog (built decks hold some: 'Other')" in refused and "nothing was sleeved" in refused
     assert "--partial" in refused and "deck proxies Bog OUT.pdf --missing" in refused
     assert database_checksum(built) == before
     with pytest.raises(ShortOfCopies) as error:
         library.sleeve_deck("Bog")
     assert "--partial" not in error.value.said("web")
     partial = ok(Run(built), "deck", "sleeve", "Bog", "--partial")
-    assert "Not free, still missing: 2 Mistfen Bog ('Other' hold some)" in partial
+    assert "Not free, still missing: 2 Mistfen Bog (built decks hold some: 'Other')" in partial
     assert "cardbase deck proxies Bog OUT.pdf --missing" in partial
 
 

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from cardbase.catalog.cards import CardLike, cards_by_id, name_key
+from cardbase.collection.attributes import tag_list
 from cardbase.collection.changes import Holding
 from cardbase.collection.sleeved import InDeck, sleeved
 from cardbase.collection.store import collector_id, read_holdings
@@ -43,7 +44,7 @@ class Copies(NamedTuple):
     def describe(self) -> str:
         h = self.holding
         where = f"in {h.location}" if h.location else "no location"
-        tags = "".join(f" #{tag}" for tag in h.tags.split(",") if tag)
+        tags = "".join(f" #{tag}" for tag in tag_list(h.tags))
         return (
             f"{self.copies} {self.card.label()}: {FINISHES[h.finish]}, {h.condition}, "
             f"{h.language}, {where}{tags}"
@@ -60,7 +61,8 @@ class Missing(NamedTuple):
     held_by: list[str]  # built decks holding copies of the name
 
     def describe(self) -> str:
-        held = f" ({', '.join(repr(d) for d in self.held_by)} hold some)" if self.held_by else ""
+        decks = ", ".join(repr(d) for d in self.held_by)
+        held = f" (built decks hold some: {decks})" if self.held_by else ""
         return f"{self.copies} {self.name}{held}"
 
     def to_dict(self) -> dict[str, object]:
