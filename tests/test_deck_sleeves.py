@@ -81,7 +81,10 @@ def test_a_shortfall_is_refused_whole_naming_the_decks_that_hold_copies(
     library.sleeve_deck("Other")
     before = database_checksum(built)
     refused = assert_one_line(Run(built)("deck", "sleeve", "Bog"), code=1)
-    assert "2 Mistfen Bog (built decks hold some: 'Other')" in refused and "nothing was sleeved" in refused
+    assert (
+        "2 Mistfen Bog (built decks hold some: 'Other')" in refused
+        and "nothing was sleeved" in refused
+    )
     assert "--partial" in refused and "deck proxies Bog OUT.pdf --missing" in refused
     assert database_checksum(built) == before
     with pytest.raises(ShortOfCopies) as error:
@@ -97,7 +100,10 @@ def test_re_sleeving_an_edited_deck_takes_more_and_releases_extra(
 ) -> None:
     library = Library(built)
     library.sleeve_deck("Bog")
-    _save(built, tmp_path, "Bog", f"4 {BOG}\n1 Overclock\n", replace=True)
+    file = tmp_path / "edited.txt"
+    file.write_text(f"4 {BOG}\n1 Overclock\n")
+    saved = Run(built)("deck", "save", str(file), "--name", "Bog", "--force")
+    assert "'Bog' is built from its list before this save" in saved.stderr
     done = library.sleeve_deck("Bog")
     assert _taken(done) == [(BOG, "foil", "NM", 1)]
     assert [(c.card.name, c.copies) for c in done.released] == [("Overclock", 1)]

@@ -160,7 +160,23 @@ def write_entries(conn: Connection, deck: SavedDeck, entries: list[Entry]) -> in
         "VALUES (?, ?, ?, ?, ?)",
         [(deck.id, *entry) for entry in entries],
     )
+    _tell_if_built(conn, deck)
     return _add_version(conn, deck.id, deck.format, deck.updated_at, entries)
+
+
+def _tell_if_built(conn: Connection, deck: SavedDeck) -> None:
+    """A built deck's sleeves were taken for its old list; they stay until it is marked
+    built again, which a person who just edited it should hear rather than find out."""
+    from cardbase import notices
+
+    held = conn.execute(
+        f"SELECT 1 FROM {tables.DECK_SLEEVE_TABLE} WHERE deck_id = ? LIMIT 1", (deck.id,)
+    ).fetchone()
+    if held:
+        notices.tell(
+            f"'{deck.name}' is built from its list before this save; marking it as built "
+            "again takes or lets go copies to match"
+        )
 
 
 def _add_version(conn: Connection, deck_id: int, fmt: str, now: str, entries: list[Entry]) -> int:
