@@ -11,6 +11,7 @@ decks instead, in the same transaction, and the face is told which (`notices`).
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -147,7 +148,7 @@ class SleevedError(CardbaseError):
         )
         more = f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""
         decks = ", ".join(f"'{name}'" for name in names)
-        first = _quoted(names[0])
+        first = shlex.quote(names[0])
         super().__init__(
             f"the change would take copies that built decks hold ({shown}{more}); "
             "nothing was changed",
@@ -159,12 +160,6 @@ class SleevedError(CardbaseError):
         )
         self.decks = names
         self.conflicts = conflicts
-
-
-def _quoted(name: str) -> str:
-    import shlex
-
-    return shlex.quote(name)
 
 
 def in_decks_by_card(conn: Connection, card_ids: Iterable[int]) -> dict[int, int]:

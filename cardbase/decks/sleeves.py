@@ -14,6 +14,7 @@ holdings from falling below them.
 
 from __future__ import annotations
 
+import shlex
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
@@ -96,7 +97,7 @@ class ShortOfCopies(CardbaseError):
 
     def __init__(self, deck: SavedDeck, missing: list[Missing]) -> None:
         listed = "; ".join(m.describe() for m in missing)
-        name = _quoted(deck.name)
+        name = shlex.quote(deck.name)
         super().__init__(
             f"'{deck.name}' needs copies the collection does not have free: {listed}; "
             "nothing was sleeved",
@@ -109,12 +110,6 @@ class ShortOfCopies(CardbaseError):
         )
         self.deck = deck.name
         self.missing = missing
-
-
-def _quoted(name: str) -> str:
-    import shlex
-
-    return shlex.quote(name)
 
 
 class Take(NamedTuple):

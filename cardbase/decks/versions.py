@@ -8,6 +8,7 @@ again as the newest (the versions in between stay, so a restore can be restored 
 
 from __future__ import annotations
 
+import shlex
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import NamedTuple
@@ -64,7 +65,7 @@ def split_version(conn: Connection, where: str) -> tuple[SavedDeck, int]:
 def version_number(conn: Connection, deck: SavedDeck, text: str) -> int:
     numbers = [number for number, *_ in _versions(conn, deck)]
     there = f"'{deck.name}' has versions 1 to {numbers[-1]}" if numbers else "none"
-    how = Remedy(f"{there}; 'cardbase deck history {_quoted(deck.name)}' lists them",
+    how = Remedy(f"{there}; 'cardbase deck history {shlex.quote(deck.name)}' lists them",
                  f"{there}; the deck's History lists them")  # fmt: skip
     token = shorten(text, 20)
     if not text.strip().isdigit():
@@ -73,12 +74,6 @@ def version_number(conn: Connection, deck: SavedDeck, text: str) -> int:
     if number not in numbers:
         raise CardbaseError(f"'{AT}{token}': '{deck.name}' has no version {number}", how)
     return number
-
-
-def _quoted(name: str) -> str:
-    import shlex
-
-    return shlex.quote(name)
 
 
 def _versions(conn: Connection, deck: SavedDeck) -> list[tuple[int, int, str, str]]:
