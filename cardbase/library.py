@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     from cardbase.decks.operations import BuiltDeck, Hand
     from cardbase.decks.proxies import ProxySheet
     from cardbase.decks.saved import SavedDeck
+    from cardbase.decks.sleeves import DeckCopies, Sleeving
+    from cardbase.decks.versions import Restored, Version
     from cardbase.events.operations import Paired, Reported, Swap
     from cardbase.events.reports import Pending, PlayerReport, PlayerView
     from cardbase.events.standings import Standing
@@ -256,17 +258,53 @@ class Library:
         foil: bool = False,
         note: str | None = None,
         dry_run: bool = False,
+        force: bool = False,
     ) -> list[Change]:
         """`add`, `remove` or `set` (`verb`) with attributes already read (`selector`):
-        one transaction and one history batch. `pasted`: the lines given for an item ``-``."""
+        one transaction and one history batch. `pasted`: the lines given for an item ``-``.
+        Copies sleeved in built decks are refused (`SleevedError`) unless `force`, which
+        takes them out of the decks."""
         from cardbase.collection.changes import ANY, Mode
         from cardbase.collection.items import change_items
+        from cardbase.collection.sleeved import releasing
 
-        return change_items(
-            self, list(items), Mode(verb), pasted=pasted, foil=foil,
-            selector=selector or ANY, note=note,
-            defaults=self.defaults, dry_run=dry_run,
+        with releasing(force):
+            return change_items(
+                self, list(items), Mode(verb), pasted=pasted, foil=foil,
+                selector=selector or ANY, note=note,
+                defaults=self.defaults, dry_run=dry_run,
+            )  # fmt: skip
+
+    def move(
+        self,
+        items: Iterable[str],
+        to: str | None = None,
+        *,
+        tag: str | None = None,
+        untag: str | None = None,
+        pasted: str = "",
+        foil: bool | None = None,
+        selector: Selector | None = None,
+        dry_run: bool = False,
+        force: bool = False,
+    ) -> list[Change]:
+        """Move copies to location `to`, or `tag` or `untag` them (one of the three): the
+        copies become other holdings, so sleeved ones are refused unless `force`."""
+        from cardbase.collection.attributes import parse_location
+        from cardbase.collection.changes import ANY
+        from cardbase.collection.moves import move_items, tagged, to_location, untagged
+        from cardbase.collection.sleeved import releasing
+
+        verb, reshape = (
+            ("tag", tagged(tag)) if tag is not None
+            else ("untag", untagged(untag)) if untag is not None
+            else ("move", to_location(parse_location(to or "")))
         )  # fmt: skip
+        with releasing(force):
+            return move_items(
+                self, list(items), reshape, verb, pasted=pasted, foil=foil,
+                selector=selector or ANY, dry_run=dry_run,
+            )  # fmt: skip
 
     @staticmethod
     def selector(
@@ -294,12 +332,15 @@ class Library:
             parse_tags(tag_values) if tag_values else None,
         )
 
-    def undo(self, progress: Progress | None = None) -> Batch | None:
-        """Undo this collector's newest change; None when there is nothing to undo."""
+    def undo(self, progress: Progress | None = None, *, force: bool = False) -> Batch | None:
+        """Undo this collector's newest change; None when there is nothing to undo. An undo
+        that would take sleeved copies is refused unless `force`."""
+        from cardbase.collection.sleeved import releasing
         from cardbase.collection.store import undo_last
         from cardbase.progress import quiet
 
-        return undo_last(self, progress or quiet)
+        with releasing(force):
+            return undo_last(self, progress or quiet)
 
     def history(self, limit: int | None = None, *, undoable: bool = False) -> list[Batch]:
         """This collector's changes newest first; `undoable`: only those an undo would
@@ -309,11 +350,14 @@ class Library:
         with self.reading() as conn:
             return history(conn, limit, undoable)
 
-    def redo(self) -> Batch | None:
-        """Redo the change undone last; None when there is nothing to redo."""
+    def redo(self, *, force: bool = False) -> Batch | None:
+        """Redo the change undone last; None when there is nothing to redo (sleeved copies
+        as `undo`)."""
+        from cardbase.collection.sleeved import releasing
         from cardbase.collection.store import redo_last
 
-        return redo_last(self)
+        with releasing(force):
+            return redo_last(self)
 
     # -- trades -------------------------------------------------------------------------
 
@@ -324,15 +368,19 @@ class Library:
         get: Iterable[str] = (),
         *,
         dry_run: bool = False,
+        force: bool = False,
     ) -> Trade:
         """Trade with `other`, a collector of this database: `give`'s copies go to them and
         `get`'s come from them (items as `add` reads them: ``1 C 14 x2 foil lp``), both
         collections in one transaction, and a batch in each side's history that either
         side's `undo` reverts whole. Copies tagged ``trade`` are given first, then the worst
-        condition; the `Trade` says which were taken."""
+        condition; the `Trade` says which were taken. Copies sleeved in a built deck (of
+        either side) are refused unless `force`."""
+        from cardbase.collection.sleeved import releasing
         from cardbase.trades.exchange import make_trade
 
-        return make_trade(self, other, give, get, dry_run=dry_run)
+        with releasing(force):
+            return make_trade(self, other, give, get, dry_run=dry_run)
 
     # -- sheets -------------------------------------------------------------------------
 
@@ -345,18 +393,22 @@ class Library:
         dry_run: bool = False,
         skip_bad: bool = False,
         progress: Progress | None = None,
+        force: bool = False,
     ) -> ImportReport:
         """Import a collection spreadsheet (csv, xlsx, xls, ods; other apps' exports as they
-        are) in `mode` add, set or replace: all of it in one transaction, or none."""
+        are) in `mode` add, set or replace: all of it in one transaction, or none. A set or
+        replace that would take sleeved copies is refused unless `force`."""
         from cardbase.collection.changes import ImportMode
+        from cardbase.collection.sleeved import releasing
         from cardbase.progress import quiet
         from cardbase.sheets.importer import import_collection
 
-        return import_collection(
-            self, Path(path), sheet, ImportMode(mode).mode, dry_run=dry_run,
-            skip_bad=skip_bad, progress=progress or quiet,
-            defaults=self.defaults,
-        )  # fmt: skip
+        with releasing(force):
+            return import_collection(
+                self, Path(path), sheet, ImportMode(mode).mode, dry_run=dry_run,
+                skip_bad=skip_bad, progress=progress or quiet,
+                defaults=self.defaults,
+            )  # fmt: skip
 
     def export(
         self,
@@ -461,11 +513,51 @@ class Library:
             return deck_odds(conn, str(where), queries, at_least, draws, turn, first_player)
 
     def diff_decks(self, old: str | Path, new: str | Path) -> list[CountChange]:
-        """What changed from one deck (a file or saved deck) to another, per section."""
+        """What changed from one deck (a file, a saved deck, or a saved deck's version
+        ``NAME@N``) to another, per section."""
         from cardbase.decks.operations import diff_decks
 
         with self.reading() as conn:
             return diff_decks(conn, str(old), str(new))
+
+    def deck_history(self, name: str) -> tuple[SavedDeck, list[Version]]:
+        """A saved deck's versions, oldest first, each with what it changed from the one
+        before (added, removed and recounted cards)."""
+        from cardbase.decks.versions import history
+
+        with self.reading() as conn:
+            return history(conn, name)
+
+    def restore_deck(self, name: str, number: int | str) -> Restored:
+        """Save version `number` of a saved deck again as its newest version; the versions
+        in between stay."""
+        from cardbase.decks.versions import restore
+
+        return restore(self, name, number)
+
+    def decks(self) -> list[tuple[SavedDeck, DeckCopies]]:
+        """This collector's saved decks, each with its copies owned, in other built decks,
+        free for it and sleeved in it (`deck list`)."""
+        from cardbase.decks.sleeves import decks_with_copies
+
+        with self.reading() as conn:
+            return decks_with_copies(conn)
+
+    def sleeve_deck(
+        self, name: str, take: Sequence[str] = (), *, partial: bool = False
+    ) -> Sleeving:
+        """Mark a saved deck as built: its copies taken from this collector's free copies
+        (most worn first, `take`'s items before any), or a built deck brought in line with
+        its list. Lacking copies is refused (`ShortOfCopies`) unless `partial`."""
+        from cardbase.decks.sleeves import sleeve
+
+        return sleeve(self, name, take, partial=partial)
+
+    def unsleeve_deck(self, name: str) -> Sleeving:
+        """A built deck's copies made free again; the deck stays saved."""
+        from cardbase.decks.sleeves import unsleeve
+
+        return unsleeve(self, name)
 
     def deal_hand(
         self, where: str | Path, size: int | None = None, seed: int | None = None

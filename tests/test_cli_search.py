@@ -163,13 +163,21 @@ JSON_QUERIES = [
 def test_json_is_the_library_result(
     reader: tuple[Run, sqlite3.Connection], command: str, text: str
 ) -> None:
-    """search's JSON is the library's cards; collection's is the same with is:owned added."""
+    """search's JSON is the library's cards; collection's is the same with is:owned added,
+    and each card's copies in built decks and free ones (none built here: all free)."""
+    from cardbase.collection.sleeved import with_decks
+
     run, conn = reader
     result = run(command, text, "-o", "json")
     assert result.exit_code == 0, result.output
     options = {"owned": True} if command == "collection" else {}
-    expected = search(conn, build_query(text, options))
-    assert json.loads(result.stdout) == [card.to_dict() for card in expected]
+    cards = search(conn, build_query(text, options))
+    expected = [card.to_dict() for card in cards]
+    if command == "collection":
+        expected = [
+            with_decks(shown, card.owned, 0) for shown, card in zip(expected, cards, strict=True)
+        ]
+    assert json.loads(result.stdout) == expected
 
 
 def test_the_json_tables_compare_something(reader: tuple[Run, sqlite3.Connection]) -> None:

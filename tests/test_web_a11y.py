@@ -139,6 +139,32 @@ def _deck_save_error(page, _tmp: Path) -> None:
     page.locator(".error").filter(has_text="empty").wait_for()
 
 
+def _deck_marked(partial: bool) -> Callable[[object, Path], None]:
+    """Mark as built on the illegal deck (whose cards the collector lacks): the shortfall,
+    or with "only what is free" what was taken, in the flash line."""
+
+    def visit(page, _tmp: Path) -> None:
+        page.goto("/deck?open=Pixie%20Pile")
+        form = page.locator("form[action='/deck/sleeve']").filter(
+            has=page.get_by_role("button", name="Mark as built: Pixie Pile")
+        )
+        if partial:
+            form.get_by_label("only what is free").check()
+        form.get_by_role("button", name="Mark as built: Pixie Pile").click()
+        page.locator(".flash").filter(has_text="Pixie Pile").wait_for()
+
+    return visit
+
+
+def _deck_restored(page, tmp_path: Path) -> None:
+    """A second version of the illegal deck (saved again), then its first restored from the
+    History list."""
+    _deck_saved_flash(page, tmp_path)
+    page.goto("/deck?open=Pixie%20Pile")
+    page.get_by_role("button", name="Restore version 1").click()
+    page.locator(".flash").filter(has_text="Restored 'Pixie Pile' version 1").wait_for()
+
+
 def _import_applied(page, tmp_path: Path) -> None:
     _import_plan(page, tmp_path)
     page.check("input[name=skip_bad]")
@@ -242,6 +268,9 @@ STATES: dict[str, object] = {
     "deck-search-typed": _deck_search_typed,
     "deck-saved-flash": _deck_saved_flash,
     "deck-save-error": _deck_save_error,
+    "deck-built-short": _deck_marked(partial=False),
+    "deck-built-partial": _deck_marked(partial=True),
+    "deck-restored": _deck_restored,
     "import": "/import",
     "import-plan": _import_plan,
     "import-applied": _import_applied,

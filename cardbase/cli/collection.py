@@ -60,19 +60,27 @@ def selector(
 
 def _change(
     verb: str, items: list[str], foil: bool, dry_run: bool, output: Output, chosen: "Selector",
-    note: str | None,
+    note: str | None, force: bool = False,
 ) -> None:  # fmt: skip
     from cardbase.collection.items import STDIN, read_pasted
 
     pasted = read_pasted(sys.stdin) if STDIN in items else ""
     changes = STATE.library.change(
-        verb, items, selector=chosen, pasted=pasted, foil=foil, note=note, dry_run=dry_run
+        verb,
+        items,
+        selector=chosen,
+        pasted=pasted,
+        foil=foil,
+        note=note,
+        dry_run=dry_run,
+        force=force,
     )
     print_changes(changes, dry_run, output)
 
 
 def _register_change(verb: str, doc: str) -> None:
-    """add, remove and set take the same items and options; one definition serves all three."""
+    """add, remove and set take the same items and options; one definition serves all three
+    (remove and set, which can take copies away, take --force for sleeved ones)."""
 
     def run(
         items: Items,
@@ -88,8 +96,24 @@ def _register_change(verb: str, doc: str) -> None:
         chosen = selector(condition, language, location, tag)
         _change(verb, items, foil, dry_run, output, chosen, note)
 
-    run.__doc__ = doc
-    command(app, verb)(run)
+    def run_forcing(
+        items: Items,
+        foil: FoilFlag = False,
+        condition: Condition = None,
+        language: Language = None,
+        location: Location = None,
+        tag: Tags = None,
+        note: Note = None,
+        dry_run: DryRun = False,
+        force: opt.Unsleeve = False,
+        output: ReportOutputOption = Output.table,
+    ) -> None:
+        chosen = selector(condition, language, location, tag)
+        _change(verb, items, foil, dry_run, output, chosen, note, force)
+
+    chosen = run if verb == "add" else run_forcing
+    chosen.__doc__ = doc
+    command(app, verb)(chosen)
 
 
 _register_change(
@@ -147,22 +171,20 @@ def move(
     language: Language = None,
     tag: Tags = None,
     dry_run: DryRun = False,
+    force: opt.Unsleeve = False,
     output: ReportOutputOption = Output.table,
 ) -> None:
     """Move copies to another location (all the copies an item names, unless it gives a count).
 
     Example: cardbase move "1 U 139 x2 foil" "Chugawug Cook" --to "Deck box"
     """
-    from cardbase.collection.attributes import parse_location
     from cardbase.collection.items import STDIN, read_pasted
-    from cardbase.collection.moves import move_items, to_location
 
     pasted = read_pasted(sys.stdin) if STDIN in items else ""
     chosen = selector(condition, language, from_, tag)
-    changes = move_items(
-        STATE.library, items, to_location(parse_location(to)), "move", pasted=pasted,
-        foil=foil, selector=chosen, dry_run=dry_run,
-    )  # fmt: skip
+    changes = STATE.library.move(
+        items, to, pasted=pasted, foil=foil, selector=chosen, dry_run=dry_run, force=force
+    )
     print_changes(changes, dry_run, output)
 
 
@@ -180,21 +202,20 @@ def _register_tagging(verb: str, doc: str) -> None:
         language: Language = None,
         location: Location = None,
         dry_run: DryRun = False,
+        force: opt.Unsleeve = False,
         output: ReportOutputOption = Output.table,
     ) -> None:  # fmt: skip
         from cardbase.collection.attributes import parse_tags
         from cardbase.collection.items import STDIN, read_pasted
-        from cardbase.collection.moves import move_items, tagged, untagged
 
         tags = parse_tags([label])
         if not tags:
             raise CardbaseError(f"'{label}' is not a tag: give a word such as trade")
         pasted = read_pasted(sys.stdin) if STDIN in items else ""
         chosen = selector(condition, language, location, [tags] if verb == "untag" else None)
-        reshape = tagged(tags) if verb == "tag" else untagged(tags)
-        changes = move_items(
-            STATE.library, items, reshape, verb, pasted=pasted, foil=foil, selector=chosen,
-            dry_run=dry_run,
+        changes = STATE.library.move(
+            items, tag=tags if verb == "tag" else None, untag=tags if verb == "untag" else None,
+            pasted=pasted, foil=foil, selector=chosen, dry_run=dry_run, force=force,
         )  # fmt: skip
         print_changes(changes, dry_run, output)
 
@@ -219,23 +240,23 @@ _register_tagging(
 
 
 @command(app)
-def undo(output: ReportOutputOption = Output.table) -> None:
+def undo(force: opt.Unsleeve = False, output: ReportOutputOption = Output.table) -> None:
     """Undo your last change to the collection: a command, or a whole import.
 
     Example: cardbase undo
     """
     with render.progress_bar() as progress:
-        batch = STATE.library.undo(progress)
+        batch = STATE.library.undo(progress, force=force)
     _print_batch(batch, "Undid", "undo", output)
 
 
 @command(app)
-def redo(output: ReportOutputOption = Output.table) -> None:
+def redo(force: opt.Unsleeve = False, output: ReportOutputOption = Output.table) -> None:
     """Redo the change you last undid (until you make another change).
 
     Example: cardbase redo
     """
-    _print_batch(STATE.library.redo(), "Redid", "redo", output)
+    _print_batch(STATE.library.redo(force=force), "Redid", "redo", output)
 
 
 def _print_batch(batch: "Batch | None", done: str, verb: str, output: Output) -> None:

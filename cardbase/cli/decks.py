@@ -173,28 +173,32 @@ def save(
 
 @command(deck_app, "list")
 def list_(output: OutputOption = Output.table) -> None:
-    """List saved decks.
+    """List saved decks, each with its copies owned, owned but in other built decks, free
+    for it, and sleeved in it ('deck sleeve').
 
     Example: cardbase deck list
     """
-    from cardbase.decks.saved import list_decks
-
-    with STATE.connect() as conn:
-        decks = list_decks(conn)
+    decks = STATE.library.decks()
     if output is Output.json:
-        render.print_json([deck.to_dict() for deck in decks])
+        render.print_json([{**deck.to_dict(), **copies.to_dict()} for deck, copies in decks])
     elif output is Output.csv:
         render.print_csv(
-            ["name", "format", "cards", "updated_at"],
-            [[d.name, d.format, d.cards, d.updated_at] for d in decks],
+            ["name", "format", "cards", "updated_at", "owned", "in_decks", "free", "sleeved"],
+            [[d.name, d.format, d.cards, d.updated_at, *c] for d, c in decks],
         )
     elif decks:
         render.print_table(
-            ("Name", "Format", "Cards", "Saved"),
-            [(d.name, d.format, str(d.cards), d.updated_at) for d in decks],
-        )
+            ("Name", "Format", "Cards", "Owned", "In decks", "Free", "Sleeved", "Saved"),
+            [(d.name, d.format, str(d.cards), *map(str, c[:3]), _sleeved(d.cards, c.sleeved),
+              d.updated_at) for d, c in decks],
+        )  # fmt: skip
     else:
         render.echo("No saved decks. 'cardbase deck save FILE --name NAME' saves one.")
+
+
+def _sleeved(cards: int, sleeved: int) -> str:
+    """'built' when every copy is sleeved, else how many are."""
+    return "built" if cards and sleeved >= cards else str(sleeved) if sleeved else ""
 
 
 @command(deck_app, "show")
@@ -230,14 +234,13 @@ def delete(
 
     Example: cardbase deck delete "Bog Stew" --yes
     """
-    from cardbase.decks.saved import delete_deck, find_deck
+    from cardbase.decks.saved import delete_deck, deleted, find_deck
     from cardbase.text import plural
 
     with STATE.connect() as conn:
         deck = find_deck(conn, name)
     confirm(f"Delete the deck '{deck.name}' ({plural(deck.cards, 'card')})?", yes)
-    delete_deck(STATE.library, deck)
-    render.echo(f"Deleted '{deck.name}'.")
+    render.echo(deleted(deck, delete_deck(STATE.library, deck)))
 
 
 @command(deck_app, "export")
@@ -317,13 +320,18 @@ def odds(
 
 @command(deck_app, "diff")
 def diff(
-    old: Annotated[str, typer.Argument(metavar="OLD", help="A deck file or saved deck.")],
-    new: Annotated[str, typer.Argument(metavar="NEW", help="A deck file or saved deck.")],
+    old: Annotated[
+        str, typer.Argument(metavar="OLD", help="A deck file, saved deck, or NAME@N (a version).")
+    ],
+    new: Annotated[
+        str, typer.Argument(metavar="NEW", help="A deck file, saved deck, or NAME@N (a version).")
+    ],
     output: OutputOption = Output.table,
 ) -> None:
     """What changed between two decks: cards added, removed and recounted, per section.
 
     Example: cardbase deck diff "Bog Stew" new-stew.txt
+    Example: cardbase deck diff "Bog Stew@1" "Bog Stew"
     """
     changes = STATE.library.diff_decks(old, new)
     if output in (Output.json, Output.jsonl):
@@ -342,6 +350,118 @@ def diff(
                 section = change.section
                 render.echo(f"{section.title()}:")
             render.echo(f"  {change.describe()}")
+
+
+@command(deck_app, "history")
+def history(
+    name: Annotated[str, typer.Argument(help="A saved deck's name.")],
+    output: OutputOption = Output.table,
+) -> None:
+    """A saved deck's versions (every save is one): when, its format, its cards, and what
+    it changed from the version before. 'deck diff NAME@1 NAME@3' compares two.
+
+    Example: cardbase deck history "Bog Stew"
+    """
+    deck, versions = STATE.library.deck_history(name)
+    if output in (Output.json, Output.jsonl):
+        render.print_json({"deck": deck.name, "versions": [v.to_dict() for v in versions]})
+    elif output in (Output.csv, Output.tsv):
+        keys = ["number", "saved_at", "format", "cards", "added", "removed", "changed"]
+        render.print_csv(keys, [list(v) for v in versions])
+    else:
+        render.print_table(
+            ("Version", "Saved", "Format", "Cards", "Changes"),
+            [(str(v.number), v.saved_at, v.format, str(v.cards),
+              f"{v.added} added, {v.removed} removed, {v.changed} changed")
+             for v in versions],
+        )  # fmt: skip
+
+
+@command(deck_app, "restore")
+def restore(
+    name: Annotated[str, typer.Argument(help="A saved deck's name.")],
+    version: Annotated[str, typer.Argument(metavar="N", help="The version ('deck history').")],
+    output: ReportOutputOption = Output.table,
+) -> None:
+    """Save an old version's cards again as the deck's newest version; every version
+    stays, so a restore can be undone by restoring the one before.
+
+    Example: cardbase deck restore "Bog Stew" 2
+    """
+    done = STATE.library.restore_deck(name, version)
+    if output in (Output.json, Output.jsonl):
+        render.print_json(done.to_dict())
+        return
+    render.echo(
+        f"Restored '{done.deck.name}' version {done.restored} as version {done.number}: "
+        f"{plural(done.deck.cards, 'card')}"
+    )
+
+
+@command(deck_app, "sleeve")
+def sleeve(
+    name: Annotated[str, typer.Argument(help="A saved deck's name.")],
+    take: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--take",
+            metavar="ITEM",
+            help="Copies to take first, as add reads them: 'Mistfen Bog foil lp', '1 C 14 x2 fr'.",
+        ),
+    ] = None,
+    partial: Annotated[
+        bool, typer.Option("--partial", help="Sleeve what is free; list the rest.")
+    ] = False,
+    output: ReportOutputOption = Output.table,
+) -> None:
+    """Mark a saved deck as built: its copies are taken from your free copies (the most worn
+    first, non-foil before foil), so no other deck or trade counts them. Again after an
+    edit: takes what the deck needs more, lets go what it no longer holds. Exit 1 if copies
+    are lacking (nothing sleeved) unless --partial.
+
+    Example: cardbase deck sleeve "Bog Stew"
+    Example: cardbase deck sleeve "Bog Stew" --take "Mistfen Bog foil" --partial
+    """
+    done = STATE.library.sleeve_deck(name, take or [], partial=partial)
+    if output in (Output.json, Output.jsonl):
+        render.print_json(done.to_dict())
+        return
+    render.echo(
+        f"'{done.deck}': {done.sleeved} of {plural(done.cards, 'card')} sleeved; "
+        f"took {plural(sum(c.copies for c in done.taken), 'copy', 'copies')}, "
+        f"released {sum(c.copies for c in done.released)}"
+    )
+    for copies in done.taken:
+        render.echo(f"  took {copies.describe()}")
+    for copies in done.released:
+        render.echo(f"  released {copies.describe()}")
+    if done.missing:
+        import shlex
+
+        render.echo("Not free, still missing: " + "; ".join(m.describe() for m in done.missing))
+        render.echo(f"Print them: cardbase deck proxies {shlex.quote(done.deck)} OUT.pdf --missing")
+
+
+@command(deck_app, "unsleeve")
+def unsleeve(
+    name: Annotated[str, typer.Argument(help="A saved deck's name.")],
+    output: ReportOutputOption = Output.table,
+) -> None:
+    """Free a built deck's copies again (the deck stays saved).
+
+    Example: cardbase deck unsleeve "Bog Stew"
+    """
+    done = STATE.library.unsleeve_deck(name)
+    if output in (Output.json, Output.jsonl):
+        render.print_json(done.to_dict())
+        return
+    if not done.released:
+        render.echo(f"'{done.deck}' has no sleeved copies; nothing changed.")
+        return
+    freed = sum(c.copies for c in done.released)
+    render.echo(f"'{done.deck}': {plural(freed, 'copy', 'copies')} free again")
+    for copies in done.released:
+        render.echo(f"  released {copies.describe()}")
 
 
 @command(deck_app, "hand")

@@ -120,6 +120,12 @@ ShowAll = Annotated[
     bool, typer.Option("--all", help="On a terminal too, show every match, not only the first 50.")
 ]
 Overwrite = Annotated[bool, typer.Option("--force", help="Overwrite the file if it exists.")]
+Unsleeve = Annotated[
+    bool,
+    typer.Option(
+        "--force", help="Take copies sleeved in built decks out of those decks ('deck sleeve')."
+    ),
+]
 Count = Annotated[bool, typer.Option("--count", help="Print only the number of matches.")]
 Explain = Annotated[
     bool, typer.Option("--explain", help="Show the query as understood and its SQL; run nothing.")

@@ -169,11 +169,27 @@ def card_csv_row(card: Card) -> list[Any]:
     return [values[column] for column in CARD_CSV_HEADERS]
 
 
-def print_cards(cards: Sequence[Card], output: Output) -> None:
+def print_cards(
+    cards: Sequence[Card], output: Output, in_decks: dict[int, int] | None = None
+) -> None:
+    """Cards as a search lists them; `in_decks` (the collection's): each card's copies in
+    built decks, as JSON fields and, once any deck on the page is built, two columns."""
+    from cardbase.collection.sleeved import with_decks
+
     if output is Output.json:
-        print_json([card.to_dict() for card in cards])
+        if in_decks is None:
+            print_json([card.to_dict() for card in cards])
+        else:
+            print_json([with_decks(card.to_dict(), card.owned, in_decks.get(card.id, 0))
+                        for card in cards])  # fmt: skip
     elif output is Output.csv:
         print_csv(CARD_CSV_HEADERS, (card_csv_row(card) for card in cards))
+    elif in_decks:
+        print_table(
+            (*CARD_HEADERS, "In decks", "Free"),
+            ((*card_cells(card), _count(in_decks.get(card.id, 0)),
+              str(max(0, card.owned - in_decks.get(card.id, 0)))) for card in cards),
+        )  # fmt: skip
     else:
         print_table(CARD_HEADERS, (card_cells(card) for card in cards))
 

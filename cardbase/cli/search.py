@@ -19,6 +19,7 @@ from cardbase.db.engine import Connection
 from cardbase.text import plural
 
 if TYPE_CHECKING:
+    from cardbase.catalog.cards import Card
     from cardbase.query.nodes import Query
 
 Copies = Annotated[
@@ -80,6 +81,12 @@ def _copies(query: "Query", limit: int | None, show_all: bool, output: Output) -
         )
 
 
+def _in_decks(conn: Connection, cards: "list[Card]") -> dict[int, int]:
+    from cardbase.collection.sleeved import in_decks_by_card
+
+    return in_decks_by_card(conn, (card.id for card in cards))
+
+
 def _register(name: str, owned_only: bool, doc: str) -> None:
     def run(
         words: opt.QueryWords = None,
@@ -117,8 +124,9 @@ def _register(name: str, owned_only: bool, doc: str) -> None:
             totals = lib.owned_totals(conn, query) if owned_only else None
             bare = lib.bare_words(query) if not cards and not owned_only else None
             hint = _close_names(conn, bare) if bare else ""
+            in_decks = _in_decks(conn, cards) if owned_only else None
         if output is not Output.table or cards:
-            render.print_cards(cards, output)
+            render.print_cards(cards, output, in_decks)
             print_hidden(hidden)
         else:
             render.echo(

@@ -56,6 +56,7 @@ def import_(
     ] = False,
     output: ReportOutputOption = Output.table,
     yes: YesOption = False,
+    force: opt.Unsleeve = False,
 ) -> None:
     """Import a collection spreadsheet: finds the header, maps columns, resolves each card.
 
@@ -70,7 +71,7 @@ def import_(
     with render.progress_bar() as progress:
         report = STATE.library.import_sheet(
             file, sheet=sheet, mode=mode.value, dry_run=dry_run, skip_bad=skip_bad,
-            progress=progress,
+            progress=progress, force=force,
         )  # fmt: skip
     _print_import(report, dry_run, output)
 

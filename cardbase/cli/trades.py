@@ -346,6 +346,7 @@ def make(
         bool, typer.Option("--dry-run", help="Show which copies would change hands; write nothing.")
     ] = False,
     yes: YesOption = False,
+    force: opt.Unsleeve = False,
     output: ReportOutputOption = Output.table,
 ) -> None:
     """Trade with another collector of this database: your --give copies go to them, their
@@ -360,7 +361,7 @@ def make(
     if not dry_run and not yes and interactive() and output is Output.table:
         _print_trade(library.trade(other, give or [], get or [], dry_run=True), Output.table)
         confirm(f"Make this trade with {other}?", yes)
-    _print_trade(library.trade(other, give or [], get or [], dry_run=dry_run), output)
+    _print_trade(library.trade(other, give or [], get or [], dry_run=dry_run, force=force), output)
 
 
 def _print_trade(trade: Trade, output: Output) -> None:

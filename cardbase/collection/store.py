@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 
 from cardbase.catalog.cards import CardLike, card_refs_by_id, cards_by_id, id_chunks
-from cardbase.collection import pairs
+from cardbase.collection import pairs, sleeved
 from cardbase.collection.attributes import parse_tags, stored_labels, tag_list
 from cardbase.collection.changes import (
     APPLIED,
@@ -177,7 +177,9 @@ def store_holdings(
     conn: Connection, owner: int, changes: list[Change], stage: Stage | None = None
 ) -> None:
     """Set each change's holding; a holding left with no copies is dropped. The per-card
-    totals move by the same deltas."""
+    totals move by the same deltas. Every write to the holdings comes here, so this is where
+    copies sleeved in built decks are kept from being taken (`sleeved.guard`)."""
+    sleeved.guard(conn, owner, changes)
     stage = stage or Stage("Writing", 0)
     conn.executemany(
         f"DELETE FROM {tables.HOLDING_TABLE} WHERE ({_KEY}) = (?, ?, ?, ?, ?, ?, ?)",

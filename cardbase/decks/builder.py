@@ -13,6 +13,7 @@ from collections import Counter
 from typing import NamedTuple
 
 from cardbase.catalog.cards import Card, fetch_cards, name_key
+from cardbase.db import tables
 from cardbase.db.engine import Connection
 from cardbase.decks.formats import FORMATS, Placed
 from cardbase.decks.lists import MAIN, DeckLine
@@ -74,18 +75,24 @@ class BuildResult(NamedTuple):
 
 
 def _pool(conn: Connection, sphere: str) -> tuple[list[Offer], list[Offer]]:
-    """Owned cards of the sphere and owned Heroes, one offer per name (its best printing)."""
+    """Owned cards of the sphere and owned Heroes, one offer per name (its best printing);
+    copies sleeved in built decks are theirs, not the new deck's."""
     owned = fetch_cards(
         conn,
         "c.game = ? AND (c.sphere = ? OR c.hero = TRUE) "
         "AND coalesce(o.nonfoil, 0) + coalesce(o.foil, 0) > 0",
         (FORMAT.game, sphere),
     )
+    from cardbase.collection.sleeved import in_decks_by_card
+
+    in_decks = in_decks_by_card(conn, (card.id for card in owned))  # not free: a deck's
     best: dict[str, Card] = {}
     copies: Counter[str] = Counter()
     for card in owned:
+        if card.owned <= in_decks.get(card.id, 0):
+            continue
         key = name_key(card.name)
-        copies[key] += card.owned
+        copies[key] += card.owned - in_decks.get(card.id, 0)
         known = best.get(key)
         if known is None or (len(card.gems), -card.code.series) > (
             len(known.gems),
@@ -158,8 +165,9 @@ def build_deck(conn: Connection, sphere: str, heroes: int | None = None) -> Buil
     usable_heroes = owned_heroes if heroes is None else min(heroes, owned_heroes)
     own = sum(o.available for o in offers)
     if own + usable_heroes < DECK_SIZE:
-        return BuildResult(sphere, [], [], _shortage(sphere, own, usable_heroes, owned_heroes,
-                                                     heroes))  # fmt: skip
+        short = _shortage(sphere, own, usable_heroes, owned_heroes, heroes)
+        held = _sleeved_note(conn, sphere)
+        return BuildResult(sphere, [], [], Remedy(short.cli + held, short.web + held))
     picker, notes = _Picker(), []
     hero_slots = min(DEFAULT_HEROES if heroes is None else heroes, usable_heroes)
     # One copy of each Hero before any second copy: only one of a name can be in play.
@@ -178,6 +186,23 @@ def build_deck(conn: Connection, sphere: str, heroes: int | None = None) -> Buil
 
 
 PLAYSET_NOTE = f"{FORMAT.copy_limit} of a name"
+
+
+def _sleeved_note(conn: Connection, sphere: str) -> str:
+    """The built decks that hold the sphere's cards and Heroes: the copies a shortfall is
+    missing may be there."""
+    rows = conn.execute(
+        f"SELECT d.name, sum(s.copies) FROM {tables.DECK_SLEEVE_TABLE} AS s "
+        f"JOIN {tables.DECK_TABLE} AS d ON d.id = s.deck_id "
+        f"JOIN {tables.CARD_TABLE} AS c ON c.id = s.card_id "
+        f"WHERE d.collector_id = (SELECT id FROM {tables.MY_COLLECTOR}) AND c.game = ? "
+        "AND (c.sphere = ? OR c.hero = TRUE) GROUP BY d.name ORDER BY d.name",
+        (FORMAT.game, sphere),
+    ).fetchall()
+    if not rows:
+        return ""
+    held = ", ".join(f"{int(n)} in '{name}'" for name, n in rows)
+    return f" (not counting copies sleeved in built decks: {held})"
 
 
 def _shortage(sphere: str, own: int, usable: int, owned: int, heroes: int | None) -> Remedy:

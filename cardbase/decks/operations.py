@@ -91,7 +91,8 @@ def check(
     `default_format` (the config file's), else the default."""
     opened = open_deck(conn, where)
     fmt = deck_format(opened, format_key, default_format)
-    return check_deck(conn, opened.deck, fmt.key, players, owned)
+    own = opened.saved.id if opened.saved else None
+    return check_deck(conn, opened.deck, fmt.key, players, owned, own=own)
 
 
 def stats(
@@ -279,10 +280,31 @@ def hand_of(source: str, placed: list[Placed], size: int | None, seed: int | Non
 
 
 def diff_decks(conn: Connection, old: str, new: str) -> list[CountChange]:
-    """Two decks (files or saved decks) compared card by card, section by section."""
+    """Two decks (files, saved decks or their versions, ``NAME@N``) compared card by card,
+    section by section."""
     from cardbase.decks.diff import deck_diff
 
-    return deck_diff(_placed(conn, open_deck(conn, old)), _placed(conn, open_deck(conn, new)))
+    return deck_diff(_side(conn, old), _side(conn, new))
+
+
+def _side(conn: Connection, where: str) -> list[Placed]:
+    """A diff's side: a deck file, a saved deck, or a saved deck's version (``NAME@N``); a
+    saved deck whose own name holds an '@' is that deck."""
+    from cardbase.decks.versions import is_version, version_placed
+
+    if is_version(where) and not _is_saved(conn, where):
+        return version_placed(conn, where)[1]
+    return _placed(conn, open_deck(conn, where))
+
+
+def _is_saved(conn: Connection, name: str) -> bool:
+    from cardbase.errors import NotFoundError
+
+    try:
+        find_deck(conn, name)
+    except NotFoundError:
+        return False
+    return True
 
 
 def _placed(
@@ -399,7 +421,8 @@ def proxy_sheet(
     name = opened.saved.name if opened.saved else opened.deck.source
     placed = _placed(conn, opened)
     check_target(file, force, (".pdf",))
-    return proxies_of(conn, name, placed, file, missing=missing, paper=paper, force=force)
+    own = opened.saved.id if opened.saved else None
+    return proxies_of(conn, name, placed, file, missing=missing, paper=paper, force=force, own=own)
 
 
 def proxies_of(
@@ -411,12 +434,14 @@ def proxies_of(
     missing: bool = False,
     paper: str = "a4",
     force: bool = False,
+    own: int | None = None,
 ) -> ProxySheet:
-    """`proxy_sheet` for cards already placed (the Deck Builder's list as it is typed)."""
+    """`proxy_sheet` for cards already placed (the Deck Builder's list as it is typed);
+    `own`: the saved deck they are, whose sleeved copies count as owned."""
     from cardbase.decks.proxies import check_can_draw, every_copy, missing_copies, write_proxies
 
     check_can_draw()
-    cards, left_out = missing_copies(conn, placed) if missing else (every_copy(placed), 0)
+    cards, left_out = missing_copies(conn, placed, own) if missing else (every_copy(placed), 0)
     if not cards:
         why = (
             f"you own every card of '{name}' ({plural(left_out, 'copy', 'copies')}); "

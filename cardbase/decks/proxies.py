@@ -53,12 +53,19 @@ class ProxySheet(NamedTuple):
         return {**self._asdict(), "path": str(self.path)}
 
 
-def missing_copies(conn: Connection, placed: list[Placed]) -> tuple[list[Card], int]:
+def missing_copies(
+    conn: Connection, placed: list[Placed], own: int | None = None
+) -> tuple[list[Card], int]:
     """The copies of a deck's cards the collector lacks, a card each, and how many copies were
     left out because the collection has them. Owned copies count by name, any printing or
-    finish (as `deck check --owned` counts), and are taken by the deck's first lines first."""
+    finish (as `deck check --owned` counts), less those sleeved in other built decks (`own`:
+    the saved deck printed, whose copies are its own), taken by the deck's first lines first."""
+    from cardbase.collection.sleeved import in_decks_by_name
+
     keys = [name_key(p.card.name) for p in placed]
     free = Counter(owned_by_name(conn, sorted(set(keys))))
+    for key, decks in in_decks_by_name(conn, keys, own).items():
+        free[key] = max(0, free[key] - sum(decks.values()))
     lacking: list[Card] = []
     left_out = 0
     for item, key in zip(placed, keys, strict=True):

@@ -130,11 +130,6 @@ def save_deck(
             _refuse_lookalike(conn, cleaned)
         if existing:
             deck_id = existing[0]
-            conn.execute(f"DELETE FROM {tables.DECK_ENTRY_TABLE} WHERE deck_id = ?", (deck_id,))
-            conn.execute(
-                f"UPDATE {tables.DECK_TABLE} SET name = ?, format = ?, updated_at = ? WHERE id = ?",
-                (cleaned, fmt, now, deck_id),
-            )
         else:
             deck_id = conn.execute(
                 f"INSERT INTO {tables.DECK_TABLE} (collector_id, name, name_key, format, "
@@ -143,18 +138,48 @@ def save_deck(
                 (cleaned, name_key(cleaned), fmt, now, now),
             ).fetchone()[0]
         entries = [(p.line.section, p.card.id, p.line.copies, p.line.line) for p in placed]
-        conn.executemany(
-            f"INSERT INTO {tables.DECK_ENTRY_TABLE} (deck_id, section, card_id, copies, line) "
-            "VALUES (?, ?, ?, ?, ?)",
-            [(deck_id, *entry) for entry in entries],
+        deck = SavedDeck(int(deck_id or 0), cleaned, fmt, sum(p.line.copies for p in placed), now)
+        write_entries(conn, deck, entries)
+    return deck
+
+
+Entry = tuple[str, int, int, int]  # section, card id, copies, line
+
+
+def write_entries(conn: Connection, deck: SavedDeck, entries: list[Entry]) -> int:
+    """The deck's cards made `entries`, with its name, format and time as `deck` has them,
+    as its next version; the version's number. A save and a restore both end here, so a
+    restored version is a save like any other."""
+    conn.execute(f"DELETE FROM {tables.DECK_ENTRY_TABLE} WHERE deck_id = ?", (deck.id,))
+    conn.execute(
+        f"UPDATE {tables.DECK_TABLE} SET name = ?, format = ?, updated_at = ? WHERE id = ?",
+        (deck.name, deck.format, deck.updated_at, deck.id),
+    )
+    conn.executemany(
+        f"INSERT INTO {tables.DECK_ENTRY_TABLE} (deck_id, section, card_id, copies, line) "
+        "VALUES (?, ?, ?, ?, ?)",
+        [(deck.id, *entry) for entry in entries],
+    )
+    _tell_if_built(conn, deck)
+    return _add_version(conn, deck.id, deck.format, deck.updated_at, entries)
+
+
+def _tell_if_built(conn: Connection, deck: SavedDeck) -> None:
+    """A built deck's sleeves were taken for its old list; they stay until it is marked
+    built again, which a person who just edited it should hear rather than find out."""
+    from cardbase import notices
+
+    held = conn.execute(
+        f"SELECT 1 FROM {tables.DECK_SLEEVE_TABLE} WHERE deck_id = ? LIMIT 1", (deck.id,)
+    ).fetchone()
+    if held:
+        notices.tell(
+            f"'{deck.name}' is built from its list before this save; marking it as built "
+            "again takes or lets go copies to match"
         )
-        _add_version(conn, int(deck_id), fmt, now, entries)
-    return SavedDeck(int(deck_id or 0), cleaned, fmt, sum(p.line.copies for p in placed), now)
 
 
-def _add_version(
-    conn: Connection, deck_id: int, fmt: str, now: str, entries: list[tuple[str, int, int, int]]
-) -> int:
+def _add_version(conn: Connection, deck_id: int, fmt: str, now: str, entries: list[Entry]) -> int:
     """Every save is the deck's next version (`deck history`), its entries as saved."""
     number = conn.execute(
         f"SELECT coalesce(max(number), 0) + 1 FROM {tables.DECK_VERSION_TABLE} WHERE deck_id = ?",
@@ -193,9 +218,23 @@ def _refuse_lookalike(conn: Connection, name: str) -> None:
             )
 
 
-def delete_deck(db: Database, deck: SavedDeck) -> None:
+def delete_deck(db: Database, deck: SavedDeck) -> int:
+    """Delete the deck; the copies it had sleeved, now free again, so the faces can say so."""
     with db.writing() as conn:
+        freed = conn.execute(
+            f"SELECT coalesce(sum(copies), 0) FROM {tables.DECK_SLEEVE_TABLE} WHERE deck_id = ?",
+            (deck.id,),
+        ).fetchone()[0]
         drop_deck_rows(conn, f"= {int(deck.id)}")
+    return int(freed)
+
+
+def deleted(deck: SavedDeck, freed: int) -> str:
+    """What deleting a deck did, in either face's words."""
+    copies = "copy" if freed == 1 else "copies"
+    return f"Deleted '{deck.name}'" + (
+        f"; its {freed} sleeved {copies} are free again." if freed else "."
+    )
 
 
 def drop_deck_rows(conn: Connection, decks: str) -> None:

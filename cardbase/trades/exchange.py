@@ -120,8 +120,8 @@ def make_trade(
         mine = Working(*read_holdings(conn, ids, me.id))
         theirs = Working(*read_holdings(conn, ids, them.id))
         problems: list[str] = []
-        given = _take(mine, gives, "you", problems)
-        got = _take(theirs, gets, them.name, problems)
+        given = _take(mine, gives, "you", problems, _in_decks(conn, me.id, ids))
+        got = _take(theirs, gets, them.name, problems, _in_decks(conn, them.id, ids))
         if problems:
             raise _refused(problems, them.name)
         _receive(theirs, given)
@@ -164,12 +164,26 @@ def _give_order(holding: Holding) -> tuple[Any, ...]:
             holding.language, holding.location, holding.tags)  # fmt: skip
 
 
+def _in_decks(conn: Connection, owner: int, ids: set[int]) -> dict[Holding, int]:
+    """The giver's copies sleeved in built decks, which a trade gives only when no free
+    copy will do (and then the store's guard asks for --force)."""
+    from cardbase.collection.sleeved import sleeved
+
+    return {h: sum(d.copies for d in decks) for h, decks in sleeved(conn, owner, ids).items()}
+
+
 def _take(
-    working: Working, requests: list[Request], giver: str, problems: list[str]
+    working: Working,
+    requests: list[Request],
+    giver: str,
+    problems: list[str],
+    in_decks: dict[Holding, int] | None = None,
 ) -> list[Moved]:
-    """Take each request's copies out of the giver's holdings; what they lack goes to
-    `problems`, one line a request."""
+    """Take each request's copies out of the giver's holdings, free copies before those
+    sleeved in built decks (`in_decks`); what they lack goes to `problems`, one line a
+    request."""
     moved = []
+    in_decks = in_decks or {}
     for request in requests:
         held = working.held(request.card.id, request.finish)
         chosen = sorted((h for h in held if matches(h, request.selector)), key=_give_order)
@@ -177,14 +191,18 @@ def _take(
         if request.copies > total:
             problems.append(_short(request, giver, held, working.counts))
             continue
-        left = request.copies
-        for holding in chosen:
-            copies = min(left, working.counts[holding])
-            working.put(holding, working.counts[holding] - copies)
-            moved.append(Moved(request.card, holding, copies))
-            left -= copies
-            if not left:
-                break
+        left, taken = request.copies, dict.fromkeys(chosen, 0)
+        for free_only in (True, False):
+            for holding in chosen:
+                spare = working.counts[holding] - taken[holding]
+                spare -= min(spare, in_decks.get(holding, 0)) if free_only else 0
+                copies = min(left, spare)
+                taken[holding] += copies
+                left -= copies
+        for holding, copies in taken.items():
+            if copies:
+                working.put(holding, working.counts[holding] - copies)
+                moved.append(Moved(request.card, holding, copies))
     return moved
 
 

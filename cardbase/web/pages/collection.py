@@ -7,10 +7,11 @@ from __future__ import annotations
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
+from cardbase.collection.sleeved import in_decks_by_card, with_decks
 from cardbase.collection.stats import collection_stats
 from cardbase.games import DEFAULT_GAME
 from cardbase.query import search as lib
-from cardbase.web.pages.queries import read_form, results_twin
+from cardbase.web.pages.queries import Results, read_form, results_twin
 from cardbase.web.pages.search import count_line, results_answer, search_context
 from cardbase.web.site import redirect, render, site_of
 from cardbase.web.superseded import Superseded
@@ -25,10 +26,14 @@ def collection_page(request: Request) -> Response:
     except Superseded:  # a newer search from this tab: nobody waits for this one
         return Response(status_code=204)
     status = 400 if context["query_error"] else 200
+    site = site_of(request)
+    shown: Results | None = None if context["query_error"] else context["results"]  # type: ignore[assignment]
+    cards = shown.cards if shown else []
+    with site.connect(request) as conn:  # the page's cards' copies in built decks
+        in_decks = context["in_decks"] = in_decks_by_card(conn, (card.id for card in cards))
     answer = results_answer(request, context)
     if answer is not None:
         return answer
-    site = site_of(request)
     context["next_undo"] = next(iter(site.library(request).history(1, undoable=True)), None)
     with site.connect(request) as conn:
         stats = context["stats"] = collection_stats(conn, DEFAULT_GAME)
@@ -37,8 +42,14 @@ def collection_page(request: Request) -> Response:
     results = results_twin(context)
 
     def twin() -> dict[str, object]:
-        """`cardbase stats -o json`, and the page of owned cards the filter shows."""
-        return {"stats": stats.to_dict(), **results()}
+        """`cardbase stats -o json`, and the page of owned cards the filter shows, each with
+        its copies in built decks and free ones, as `collection -o json` gives them."""
+        found = results()
+        if "cards" in found:
+            pairs = zip(found["cards"], cards, strict=True)
+            found["cards"] = [with_decks(one, card.owned, in_decks.get(card.id, 0))
+                              for one, card in pairs]  # fmt: skip
+        return {"stats": stats.to_dict(), **found}
 
     return render(request, "collection.html", context, status, twin=twin)
 

@@ -46,7 +46,8 @@ def save(
     """`deck save` under the Name field's name: every line must name a card (the deck need
     not be legal). A name taken is a question on the page, whose Replace saves with
     `replace`; with htmx only the save line (and the saved decks) change, the deck stays."""
-    from cardbase.decks.saved import DeckExistsError, list_decks
+    from cardbase.decks.saved import DeckExistsError
+    from cardbase.web.pages.decks import saved_decks
 
     site = site_of(request)
     state = read_state(site, deck, format_, players, owned, name)
@@ -57,8 +58,8 @@ def save(
     if not is_htmx(request):
         return redirect(url("/deck", {"open": saved}), message)
     with site.connect(request) as conn:
-        decks = list_decks(conn)
-    response = partial("_deck_saved.html", {"said": message, "decks": decks, "oob": True,
+        decks = saved_decks(conn)
+    response = partial("_deck_saved.html", {"said": message, **decks, "oob": True,
                                             "csrf": site.csrf_token})  # fmt: skip
     response.headers["HX-Push-Url"] = url("/deck", {"open": saved})
     return response
@@ -98,13 +99,12 @@ def _ask(request: Request, state: DeckState, clash: DeckExistsError) -> Response
 
 @router.post("/deck/delete")
 def delete(request: Request, name: str = Form(...)) -> Response:
-    from cardbase.decks.saved import delete_deck, find_deck
+    from cardbase.decks.saved import delete_deck, deleted, find_deck
 
     site = site_of(request)
     with site.connect(request) as conn:
         found = find_deck(conn, name)
-    delete_deck(site.library(request), found)
-    return redirect("/deck", f"Deleted '{found.name}'.")
+    return redirect("/deck", deleted(found, delete_deck(site.library(request), found)))
 
 
 def file_name(name: str, kind: str) -> str:

@@ -80,11 +80,25 @@ def read_state(
 def panel(conn: Connection, state: DeckState, notes: list[str] | None = None) -> Panel:
     """The deck checked (every problem, as `deck check` reports them) and described."""
     deck = parse_deck_text(state.text, state.name or "deck")
+    own = _saved_id(conn, state.name) if state.owned else None
     placed_as = place(conn, deck, get_format(state.format).game)
-    report = check_deck(conn, deck, state.format, state.players, state.owned, placed_as=placed_as)
+    report = check_deck(
+        conn, deck, state.format, state.players, state.owned, placed_as=placed_as, own=own
+    )
     placed = placed_as[0]
     stats = deck_stats(placed)
     return Panel(state, report, stats, placed, cost_curve(stats.cost_curve), notes or [])
+
+
+def _saved_id(conn: Connection, name: str) -> int | None:
+    """The saved deck the list is named as, if any: its sleeved copies count as its own."""
+    from cardbase.decks.saved import find_deck
+    from cardbase.errors import NotFoundError
+
+    try:
+        return find_deck(conn, name).id if name else None
+    except NotFoundError:
+        return None
 
 
 def results(conn: Connection, form: SearchForm) -> Any:
@@ -92,15 +106,23 @@ def results(conn: Connection, form: SearchForm) -> Any:
 
 
 def page_context(request: Request, shown: Panel) -> dict[str, Any]:
-    from cardbase.decks.saved import list_decks
-
     form = read_form(request.query_params)
     site = site_of(request)
     with site.connect(request) as conn:
         found = results(conn, form)
-        decks = list_decks(conn)
-    return {"panel": shown, "formats": FORMATS, "form": form, "found": found, "decks": decks,
+        decks = saved_decks(conn)
+    return {"panel": shown, "formats": FORMATS, "form": form, "found": found, **decks,
             "spheres": builder.spheres(), "max_heroes": builder.MAX_HEROES}  # fmt: skip
+
+
+def saved_decks(conn: Connection) -> dict[str, Any]:
+    """The saved decks list's context: the decks, and each one's copies (`deck list`'s),
+    by id, for its Mark as built and Unsleeve buttons."""
+    from cardbase.decks.sleeves import decks_with_copies
+
+    listed = decks_with_copies(conn)
+    return {"decks": [deck for deck, _ in listed],
+            "built": {deck.id: copies for deck, copies in listed}}  # fmt: skip
 
 
 def respond(request: Request, shown: Panel, changed: bool = True) -> Response:
@@ -115,12 +137,14 @@ def respond(request: Request, shown: Panel, changed: bool = True) -> Response:
 
 @router.get("/deck", response_class=HTMLResponse)
 def deck_page(request: Request) -> Response:
-    """The builder, with a saved deck opened (`?open=NAME`, as `deck show` reads it)."""
+    """The builder, with a saved deck opened (`?open=NAME`, as `deck show` reads it), and
+    that deck's History."""
     from cardbase.decks.saved import deck_text, find_deck, saved_placed
+    from cardbase.web.pages.deckversions import versions_of
 
     site = site_of(request)
     name = request.query_params.get("open", "")
-    unopened = None
+    unopened, versions = None, []
     with site.connect(request) as conn:
         text, fmt = "", None
         try:
@@ -128,12 +152,13 @@ def deck_page(request: Request) -> Response:
                 saved = find_deck(conn, name)
                 text = deck_text(conn, saved_placed(conn, saved))
                 fmt, name = saved.format, saved.name
+                versions = versions_of(conn, saved.name)
         except CardbaseError as refused:  # an old link: the builder, saying so above the list
             if wants_json(request):
                 raise
             unopened, name = refused.said("web"), ""
         shown = panel(conn, read_state(site, text, fmt, None, False, name))
-    context = {**page_context(request, shown), "unopened": unopened}
+    context = {**page_context(request, shown), "unopened": unopened, "versions": versions}
     return render(request, "deck.html", context, 404 if unopened else 200)
 
 
