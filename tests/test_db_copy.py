@@ -37,8 +37,9 @@ def copy(*args: str) -> Any:
 
 @pytest.fixture
 def league_db(db_path: Path, run: Run, tmp_path: Path) -> Path:
-    """Two collectors, holdings of every attribute, history with an undone batch, decks, an
-    event with a round paired and reported."""
+    """Two collectors, holdings of every attribute, history with an undone batch, decks (one
+    built, one saved twice), an event with a round paired, a player's report and the
+    organiser's result."""
     ok(run, "collectors", "add", "Bo")
     ok(run, "add", "1 C 14 x2 foil lp fr", "--location", "Binder 1", "--tag", "trade",
        "--note", "signed by the artist")  # fmt: skip
@@ -55,7 +56,14 @@ def league_db(db_path: Path, run: Run, tmp_path: Path) -> Path:
     ok(run, "event", "create", "Spring Cup", "--format", "free-realms", "--seed", "3")
     for player in ("Ana", "Bo", "Cy"):  # an odd count: a bye too
         ok(run, "event", "register", "Spring Cup", player)
+    ok(run, "deck", "sleeve", "Bog Stew", "--partial")  # built: copies in deck_sleeve
+    ok(run, "deck", "save", str(deck), "--name", "Bog Stew", "--force")  # its version 2
     ok(run, "event", "pair", "Spring Cup")
+    library = Library(db_path)
+    first = library.event("Spring Cup").seats[0].first  # a player's own report, by code
+    code = next(player.code for player in library.event("Spring Cup").players
+                if player.name == first)  # fmt: skip
+    library.player_report("Spring Cup", code, "2-1")
     ok(run, "event", "report", "Spring Cup", "--table", "1", "2-1")
     # a card with names in other languages, and a text in one as `catalog import-client`
     # writes them (the mini catalogue has neither)
