@@ -57,7 +57,15 @@ WATCH = """(final) => { window.cardbaseTyped = new Promise((done) => {
 }); }"""
 
 
-def _type_once(page: object, text: str, gaps: random.Random) -> tuple[float, float]:
+# The watch, given up after WAIT_MS: a search whose results never come must fail the
+# row, not hang the run.
+WAIT_MS = 20_000
+WAITED = f"""() => Promise.race([window.cardbaseTyped,
+  new Promise((done) => setTimeout(() => done("timeout"), {WAIT_MS}))])"""
+
+
+def _type_once(page: object, text: str, gaps: random.Random) -> tuple[float, float] | None:
+    """Ms from the last key to its results and to its count line; None if they never came."""
     page.goto("/search")  # type: ignore[attr-defined]
     box = page.locator("#q")  # type: ignore[attr-defined]
     box.click()
@@ -66,7 +74,10 @@ def _type_once(page: object, text: str, gaps: random.Random) -> tuple[float, flo
         page.wait_for_timeout(gaps.randint(*GAPS_MS))  # type: ignore[attr-defined]
     page.evaluate(WATCH, text)  # type: ignore[attr-defined]
     page.keyboard.type(text[-1])  # type: ignore[attr-defined]
-    shown, counted = page.evaluate("() => window.cardbaseTyped")  # type: ignore[attr-defined]
+    found = page.evaluate(WAITED)  # type: ignore[attr-defined]
+    if found == "timeout":
+        return None
+    shown, counted = found
     return float(shown), float(counted)
 
 
@@ -83,19 +94,26 @@ def bench_keystrokes(ctx: Context) -> Iterator[Row]:
     gaps = random.Random(29)
     shown: list[float] = []
     counted: list[float] = []
+    lost: list[str] = []  # typings whose results or count never came
+    answers: list[str] = []  # what the server said to the last typing, for a lost one
     try:
         with sync_playwright() as driver:
             browser = driver.chromium.launch(executable_path=CHROMIUM)
             page = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=url)
             tab = page.new_page()
             tab.set_default_timeout(30_000)
+            tab.on("response", lambda r: answers.append(f"{r.status} {r.url.split('/', 3)[3]}"))
             for text in TYPED:  # warm: the first of each opens the database's pages
                 _type_once(tab, text, gaps)
             for _ in range(max(2, ctx.reps)):
                 for text in TYPED:
-                    first, second = _type_once(tab, text, gaps)
-                    shown.append(first)
-                    counted.append(second)
+                    answers.clear()
+                    found = _type_once(tab, text, gaps)
+                    if found is None:
+                        lost.append(f"{text!r} ({'; '.join(answers[-4:])})")
+                        continue
+                    shown.append(found[0])
+                    counted.append(found[1])
             browser.close()
     finally:
         child.terminate()
@@ -103,6 +121,11 @@ def bench_keystrokes(ctx: Context) -> Iterator[Row]:
     detail = (
         f"{len(shown)} queries typed, keys {GAPS_MS[0]}-{GAPS_MS[1]} ms apart, {ctx.size} cards"
     )
+    if lost:
+        detail += f"; {len(lost)} never showed results or count in {WAIT_MS} ms: {lost[0]}"
+    if not shown:
+        yield Row("search as you type", "failed", 0.0, detail)
+        return
     yield Row("search as you type", "last key to results, median", statistics.median(shown) / 1000,
               detail)  # fmt: skip
     yield Row("search as you type", "last key to results, p95", _p95(shown) / 1000,

@@ -101,13 +101,19 @@ def _counts_anew(url: str, db: Path, searches: list[dict[str, str]], rounds: int
 
     times = []
     with httpx.Client(base_url=url, timeout=60) as http, sqlite3.connect(db) as writer:
-        for _ in range(rounds):
-            for search in searches:
-                writer.execute("UPDATE collector SET name = name")
-                writer.commit()
-                response = http.get(f"/search/count?{urlencode(search)}")
-                response.raise_for_status()
-                times.append(_server_ms(response))
+        (stamp,) = writer.execute("SELECT created_at FROM collector WHERE id = 1").fetchone()
+        for n in range(rounds * len(searches)):
+            search = searches[n % len(searches)]
+            # A commit that changes a byte: one that writes a value as it was changes no page
+            # and SQLite's data_version with it.
+            writer.execute(
+                "UPDATE collector SET created_at = ? WHERE id = 1", (f"{stamp}{n % 2 or ''}",)
+            )
+            writer.commit()
+            response = http.get(f"/search/count?{urlencode(search)}")
+            response.raise_for_status()
+            times.append(_server_ms(response))
+        writer.execute("UPDATE collector SET created_at = ? WHERE id = 1", (stamp,))
     return times
 
 
