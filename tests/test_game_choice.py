@@ -145,3 +145,11 @@ def test_another_games_card_page_shows_and_changes_its_own_copies(two_games: Run
     owned = {(row["game"], row["name"]): row["nonfoil"]
              for row in json.loads(ok(two_games, "collection", "-o", "json"))}  # fmt: skip
     assert owned == {("wildhearts", WILDHEARTS): 3, ("free-realms", FREE_REALMS): 5}
+
+
+def test_a_trade_lists_json_says_each_cards_game(two_games: Run) -> None:
+    ok(two_games, "add", "wh:1 C 41 x5", "fr:1 C 41 x4")
+    offered = json.loads(ok(two_games, "trade", "list", "-o", "json"))["offered"]
+    assert sorted((item["code"], item["game"], item["copies"]) for item in offered) == [
+        ("1 C 41", "free-realms", 1), ("1 C 41", "wildhearts", 2)
+    ]  # fmt: skip

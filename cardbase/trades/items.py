@@ -51,8 +51,8 @@ class TradeItem(NamedTuple):
         return cells
 
     def to_dict(self) -> dict[str, Any]:
-        data = {"code": str(self.card.code), "name": self.card.name, "finish": self.finish,
-                "copies": self.copies, "value": self.value}  # fmt: skip
+        data = {"code": str(self.card.code), "game": self.card.game, "name": self.card.name,
+                "finish": self.finish, "copies": self.copies, "value": self.value}  # fmt: skip
         if self.condition is not None:
             data.update(condition=self.condition, language=self.language)
         return data
