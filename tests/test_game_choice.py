@@ -115,10 +115,25 @@ def test_an_export_of_several_games_says_each_cards_game_and_reads_back(
     assert ok(two_games, "collection", "-o", "csv") == before
 
 
-def test_an_export_of_one_game_has_no_game_column(two_games: Run, tmp_path: Path) -> None:
-    ok(two_games, "add", "fr:1 C 41")
+def test_one_games_export_from_a_database_of_two_says_the_game(
+    two_games: Run, tmp_path: Path
+) -> None:
+    ok(two_games, "add", "fr:1 C 41 x2")
     out = tmp_path / "mine.csv"
     ok(two_games, "export", str(out))
+    assert "Game" in out.read_text(encoding="utf-8-sig").splitlines()[0].split(",")
+    ok(two_games, "set", "fr:1 C 41 x0")
+    ok(two_games, "import", str(out))  # '1 C 41' with its game: Robgoblin Scrapper again
+    assert FREE_REALMS in ok(two_games, "collection")
+
+
+def test_an_export_from_a_database_of_one_game_has_no_game_column(
+    tmp_path: Path,
+) -> None:
+    run = Run(new_database(tmp_path / "one.db"))
+    ok(run, "add", "1 C 41")
+    out = tmp_path / "mine.csv"
+    ok(run, "export", str(out))
     assert "Game" not in out.read_text(encoding="utf-8-sig").splitlines()[0].split(",")
 
 

@@ -149,8 +149,13 @@ def export_rows(
 GAME_HEADER = "Game"
 
 
-def several_games(cards: Sequence[Card]) -> bool:
-    return len({card.game for card in cards}) > 1
+def several_games(conn: Connection, cards: Sequence[Card]) -> bool:
+    """Whether the export needs the Game column: its cards are of several games, or the
+    database's are (one game's `1 C 41` is ambiguous when the file is read back there)."""
+    if len({card.game for card in cards}) > 1:
+        return True
+    found = conn.execute(f"SELECT count(DISTINCT game) FROM {tables.CARD_TABLE}").fetchone()
+    return int(found[0]) > 1
 
 
 def export_headers(columns: tuple[CardField, ...], games: bool = False) -> list[str]:
@@ -203,7 +208,7 @@ def export_cards(
     workbook = path.suffix.lower() != ".csv"
     with output_file(path, force=force, suffixes=SUFFIXES) as temporary:
         cards = step("Searching", progress, lambda: cards_to_export(conn, what, query_text))
-        games = several_games(cards)
+        games = several_games(conn, cards)
         headers = export_headers(columns, games)
         held = held_copies(conn, picked_holdings(conn, what, query_text))
         writing = Stage("Writing", len(cards), progress)
@@ -281,7 +286,7 @@ def _export_to_stdout(
         raise SheetError("standard output: a workbook is not for a terminal; redirect it to a file")
     columns = export_fields(with_text=what == "catalogue")
     cards = cards_to_export(conn, what, query_text)
-    games = several_games(cards)
+    games = several_games(conn, cards)
     with paused_gc():
         rows = export_rows(
             cards, columns, held_copies(conn, picked_holdings(conn, what, query_text)), games
