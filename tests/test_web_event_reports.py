@@ -5,6 +5,7 @@ guesser's tries; each page's JSON twin the library's result."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -162,6 +163,9 @@ def test_the_organiser_confirms_and_publishes(pages: Pages, library: Library) ->
     assert "Deck lists" in text_of(shown.text) and "Pixie Dewdancer" in shown.text
     twin = pages.get(f"/events/{EVENT}.json").json()
     assert twin["players"][0]["deck"] == library.event(EVENT).players[0].deck
+    # the lists once, in the page, and the title the event's name alone
+    assert shown.text.count('id="lists-title"') == 1
+    assert re.search(r"<title>([^<]*)</title>", shown.text).group(1) == f"{EVENT} · cardbase"
 
 
 def test_no_page_a_player_sees_shows_a_code(pages: Pages, library: Library) -> None:
