@@ -24,7 +24,7 @@ from cardbase.cli.root import (
 from cardbase.text import plural
 
 if TYPE_CHECKING:
-    from cardbase.events.operations import Paired
+    from cardbase.events.operations import Paired, Reported
     from cardbase.events.standings import Standing
     from cardbase.events.store import Event, Player, Seat
 
@@ -363,16 +363,7 @@ def report(
         raise CardbaseError(f"give {said}, as 'Ann 2-1' or '--table 3 2-1'")
     player = None if table is not None else words[0]
     done = STATE.library.report(name, words[-1], player=player, table=table, round=round_)
-    if output is Output.json:
-        render.print_json({**done.seat.to_dict(), "round_closed": done.closed,
-                           "event_state": done.event.state})  # fmt: skip
-        return
-    seat = done.seat
-    render.echo(f"round {seat.round}, table {seat.number}: {seat.first} v {seat.second}  "
-                f"{_result(seat)}")  # fmt: skip
-    if done.closed:
-        over = ": the event is finished" if done.event.state == "finished" else ""
-        render.echo(f"round {seat.round} is over{over}")
+    _print_reported(done, output)
 
 
 def _report_file(name: str, file: Path, output: Output) -> None:
@@ -428,14 +419,18 @@ def confirm(
 
     Example: cardbase event confirm 'Spring Open' 3
     """
-    done = STATE.library.confirm(name, table, result)
+    _print_reported(STATE.library.confirm(name, table, result), output, " (confirmed)")
+
+
+def _print_reported(done: Reported, output: Output, said: str = "") -> None:
+    """A table's result as stored, and whether it closed the round (or the event)."""
     if output is Output.json:
         render.print_json({**done.seat.to_dict(), "round_closed": done.closed,
                            "event_state": done.event.state})  # fmt: skip
         return
     seat = done.seat
     render.echo(f"round {seat.round}, table {seat.number}: {seat.first} v {seat.second}  "
-                f"{_result(seat)} (confirmed)")  # fmt: skip
+                f"{_result(seat)}{said}")  # fmt: skip
     if done.closed:
         over = ": the event is finished" if done.event.state == "finished" else ""
         render.echo(f"round {seat.round} is over{over}")
