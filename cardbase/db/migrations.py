@@ -471,8 +471,9 @@ _V9_EVENT_PLAYER = """CREATE TABLE new_event_player (
 _V9_CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
 
 
-def _v9_player_codes(count: int) -> list[str]:
-    """`count` different six-character codes, one for each player of an event."""
+def v9_player_codes(count: int) -> list[str]:
+    """`count` different six-character codes, one for each player of an event (frozen, as
+    the steps are: PostgreSQL's version 9 draws them here too)."""
     import secrets
 
     codes: set[str] = set()
@@ -492,7 +493,7 @@ def _to_v9(conn: Connection) -> None:
     players = conn.execute("SELECT * FROM event_player ORDER BY event_id, id").fetchall()
     for event_id in sorted({row[1] for row in players}):
         theirs = [row for row in players if row[1] == event_id]
-        for row, code in zip(theirs, _v9_player_codes(len(theirs)), strict=True):
+        for row, code in zip(theirs, v9_player_codes(len(theirs)), strict=True):
             conn.execute(f"INSERT INTO new_event_player VALUES ({', '.join('?' * 11)})",
                          (*row, code))  # fmt: skip
     for table in ("event_player", "event"):  # the referring table first

@@ -273,31 +273,21 @@ _V9_NEW_TABLES = (
     "ALTER TABLE event ALTER COLUMN lists_published DROP DEFAULT",
     "ALTER TABLE event_player ADD COLUMN code VARCHAR",
 )
-# Letters and digits nobody misreads on a slip (no 0/O, 1/I/L, 2/Z, 5/S, 8/B).
-_V9_CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
-
-
-def _v9_player_codes(count: int) -> list[str]:
-    """`count` different six-character codes, one for each player of an event."""
-    import secrets
-
-    codes: set[str] = set()
-    while len(codes) < count:
-        codes.add("".join(secrets.choice(_V9_CODE_ALPHABET) for _ in range(6)))
-    return sorted(codes)
 
 
 def _to_v9(conn: PgConnection) -> None:
     """Version 9 (cardbase 0.8): a deck's versions (each deck so far its version 1) and the
     copies sleeved in built decks; an event's lists published or not (not, so far), each
     player's code for reporting from a phone (drawn now for the players there are), and the
-    results players sent."""
+    results players sent. The codes are drawn as SQLite's step draws them."""
+    from cardbase.db.migrations import v9_player_codes
+
     for statement in _V9_NEW_TABLES:
         conn.execute(statement)
     players = conn.execute("SELECT event_id, id FROM event_player ORDER BY event_id, id").fetchall()
     for event_id in sorted({row[0] for row in players}):
         theirs = [row[1] for row in players if row[0] == event_id]
-        for player_id, code in zip(theirs, _v9_player_codes(len(theirs)), strict=True):
+        for player_id, code in zip(theirs, v9_player_codes(len(theirs)), strict=True):
             conn.execute("UPDATE event_player SET code = ? WHERE id = ?", (code, player_id))
     conn.execute("ALTER TABLE event_player ALTER COLUMN code SET NOT NULL")
     conn.execute(
