@@ -176,19 +176,9 @@ def plan(
         )
         sql += join
         params += join_params
-    where: str = ""
-    where_params: list[Any] = []
-    if rest:
-        where, where_params = (rest[0] if len(rest) == 1 else q.And(tuple(rest))).clause(engine)
-    if copies:
-        sql += f" {listing.JOIN_SQL} {OWNERSHIP_JOIN_SQL}"
-    elif not count or _OWNED.search(where):
-        # A count that asks nothing of the collector's copies skips their join: at most one
-        # row a card, it changes no count, and it cost 18 ms of the 19 a count of 100k took.
-        sql += f" {OWNERSHIP_JOIN_SQL}"
-    if where:
-        sql += f" WHERE {where}"
-        params.extend(where_params)
+    joined, where_params = _joined_where(rest, engine, count, copies)
+    sql += joined
+    params.extend(where_params)
     if count:
         return SearchPlan(query, sql, params)
     if limit is not None:
@@ -204,6 +194,26 @@ def plan(
         _ordered(sql, query, engine, text_terms, copies, limit, walk=w) for w in (walk, False)
     ]
     return SearchPlan(query, ordered[0], params, ordered[1] if walk else None, limit)
+
+
+def _joined_where(
+    rest: list[q.Node], engine: Engine, count: bool, copies: bool
+) -> tuple[str, list[Any]]:
+    """The joins after the cards (the collector's copies) and the WHERE of `rest`."""
+    where: str = ""
+    params: list[Any] = []
+    if rest:
+        where, params = (rest[0] if len(rest) == 1 else q.And(tuple(rest))).clause(engine)
+    joined = ""
+    if copies:
+        from cardbase.query import copies as listing
+
+        joined = f" {listing.JOIN_SQL} {OWNERSHIP_JOIN_SQL}"
+    elif not count or _OWNED.search(where):
+        # A count that asks nothing of the collector's copies skips their join: at most one
+        # row a card, it changes no count, and it cost 18 ms of the 19 a count of 100k took.
+        joined = f" {OWNERSHIP_JOIN_SQL}"
+    return joined + (f" WHERE {where}" if where else ""), params
 
 
 def _ordered(
