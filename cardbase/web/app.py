@@ -23,9 +23,8 @@ from cardbase.web.guard import guard
 from cardbase.web.site import COLLECTOR_COOKIE, HERE, Site, redirect, site_of
 
 
-def create_app(site: Site) -> FastAPI:
-    """The pages over `site`'s database. No API docs or OpenAPI schema: they are pages for a
-    person, and the library is the API."""
+def _include_pages(app: FastAPI) -> None:
+    """Every page's routes, in the order they are matched."""
     from cardbase.web.pages import (
         cards,
         collection,
@@ -40,6 +39,15 @@ def create_app(site: Site) -> FastAPI:
         search,
         trades,
     )
+
+    for module in (search, cards, collection, decks, deckfiles, deckplay, decksleeves,
+                   deckversions, imports, trades, events, organiser):  # fmt: skip
+        app.include_router(module.router)
+
+
+def create_app(site: Site) -> FastAPI:
+    """The pages over `site`'s database. No API docs or OpenAPI schema: they are pages for a
+    person, and the library is the API."""
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -61,21 +69,7 @@ def create_app(site: Site) -> FastAPI:
     app.add_middleware(RequestNotices)
     app.add_middleware(JsonSuffix)  # outermost: every later part sees the page's own path
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
-    for module in (
-        search,
-        cards,
-        collection,
-        decks,
-        deckfiles,
-        deckplay,
-        decksleeves,
-        deckversions,
-        imports,
-        trades,
-        events,
-        organiser,
-    ):
-        app.include_router(module.router)
+    _include_pages(app)
     app.add_exception_handler(CardbaseError, error_page)
     app.add_exception_handler(Exception, error_page)
     app.add_exception_handler(RequestValidationError, form_error_page)
