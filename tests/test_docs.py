@@ -209,3 +209,22 @@ def test_pycon_blocks_share_a_session(tmp_path: Path) -> None:
     page.write_text("```pycon\n>>> 1 + 1\n3\n```\n")
     with pytest.raises(docs_runner.DocsFailure, match="pycon block"):
         docs_runner.run_page(page, tmp_path / "run2", None, True)
+
+
+# ---------------------------------------------------------------- what pages must list
+
+
+def test_the_spreadsheet_page_lists_every_column_name_and_app_sample() -> None:
+    """A header added to cardbase/sheets/columns.py, or an app sample to examples/apps, is
+    in docs/spreadsheets.md too."""
+    from cardbase.sheets.columns import HEADERS
+
+    page = (docs_runner.ROOT / "docs" / "spreadsheets.md").read_text(encoding="utf-8")
+    table = page.split("## Column names", 1)[1].split("\n## ", 1)[0]
+    rows = {line.split("|")[2].strip() for line in table.splitlines() if line.startswith("| ")}
+    listed = {header.strip() for row in rows for header in row.split(", ")}
+    missing = [h for role in HEADERS.values() for h in role if h not in listed]
+    assert not missing, f"docs/spreadsheets.md's column table lacks {missing}"
+    samples = sorted((docs_runner.EXAMPLES / "apps").glob("*.[ct]sv"))
+    assert samples
+    assert [s.name for s in samples if f"apps/{s.name}" not in page] == []
