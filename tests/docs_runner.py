@@ -14,7 +14,8 @@ The convention, as the pages follow it:
   until the page ends), `<!-- needs postgres -->` (run only with a PostgreSQL server; $LEAGUE
   is a fresh database URL).
 - A page runs in a fresh home: `HOME`, `XDG_DATA_HOME` and `XDG_CONFIG_HOME` new and empty, no
-  CARDBASE_* variable, the working directory a fresh copy of examples/, `NO_COLOR=1`,
+  CARDBASE_* variable, the working directory a fresh copy of examples/ (for README.md, a
+  folder holding one, as the repository's folder does), `NO_COLOR=1`,
   `COLUMNS=100`. `~/FreeRealms` stands for the game client's folder. In what commands print,
   the home folder is shown as `~` and the client's folder as `~/FreeRealms`, as the reader's
   own terminal would show them in the docs.
@@ -233,10 +234,16 @@ class Session:
     def __init__(self, page: Path, tmp: Path, league: str | None) -> None:
         self.page = page
         self.home = tmp / "home"
-        self.cwd = self.home / "examples"
+        # README.md's tour starts where its reader installed from, the repository's folder,
+        # with examples/ in it; a docs page's commands start in examples/ itself.
+        readme = page.name == "README.md"
+        self.cwd = self.home / "cardbase" if readme else self.home / "examples"
+        examples = self.cwd / "examples" if readme else self.cwd
         (self.home / ".local" / "share").mkdir(parents=True)
         (self.home / ".config").mkdir(parents=True)
-        shutil.copytree(EXAMPLES, self.cwd) if EXAMPLES.is_dir() else self.cwd.mkdir()
+        self.cwd.mkdir(exist_ok=True)
+        if EXAMPLES.is_dir():
+            shutil.copytree(EXAMPLES, examples, dirs_exist_ok=True)
         self.state = tmp / "shell-state.sh"
         self.state.write_text("")
         self.client = client_folder()

@@ -16,11 +16,21 @@ from tests import docs_runner
 from tests.docs_runner import Command, line_matches, matches, parse
 
 
+def _pages_wanted(config: pytest.Config) -> bool:
+    """Whether this run runs the pages: when this file is named (`pytest tests/test_docs.py
+    -k collections`) or the run chose its own marks (CI's -m 'slow or not slow'); a plain
+    `pytest` leaves them out, as it leaves out the slow tests."""
+    named = any("test_docs" in str(arg) for arg in config.args)
+    return named or config.option.markexpr != "not slow"
+
+
 @pytest.fixture
 def league(request: pytest.FixtureRequest) -> Iterator[str | None]:
     """A fresh PostgreSQL database for the page's `needs postgres` blocks, or None when no
     server can be had (those blocks are then left out; with CARDBASE_REQUIRE_POSTGRES=1 the
     test fails instead, as the other PostgreSQL tests do)."""
+    if not _pages_wanted(request.config):
+        pytest.skip("the docs' pages run in CI, or with: pytest tests/test_docs.py -k PAGE")
     page: Path = request.param
     if not any(block.needs_postgres for block in parse(page.read_text(encoding="utf-8"))):
         yield None
@@ -46,8 +56,9 @@ def _client_ok() -> bool:
 PAGES = docs_runner.pages()
 
 
-# Each page starts from nothing (its first command makes the real catalogue's database), a
-# second or two per page, more for the pages that import the client or serve the pages.
+# Each page starts from nothing (its first command makes the real catalogue's database) and
+# runs its commands one after another: 5 to 30 s a page on a 2-core machine, too long for
+# the default run. Not marked slow, so that naming the file runs them with its -k.
 @pytest.mark.parametrize("league", PAGES, ids=docs_runner.page_id, indirect=True)
 def test_page_runs_as_written(
     league: str | None, request: pytest.FixtureRequest, tmp_path: Path

@@ -1,10 +1,8 @@
-"""The Python API: `cardbase.Library`, on both engines, and the README's example of it."""
+"""The Python API: `cardbase.Library`, on both engines (its documented examples are run by
+tests/test_docs.py, from docs/python-api.md)."""
 
 from __future__ import annotations
 
-import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +13,6 @@ from cardbase import Library
 from cardbase.collection.roster import add_collector
 from cardbase.db.location import Location
 from cardbase.errors import CardbaseError
-from tests.conftest import ROOT, subprocess_env
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -138,27 +135,8 @@ def test_a_library_says_where_it_is(tmp_path: Path) -> None:
     assert isinstance(Library.open(library.location).location, Path)
 
 
-def _readme_example() -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    found = re.search(r"## The Python API\n.*?```python\n(.*?)```", text, re.S)
-    assert found, "README: the Python API section with its example"
-    return found.group(1)
-
-
-@pytest.mark.slow  # over a second: CI runs it (pytest -m 'slow or not slow')
-def test_the_readme_s_example_runs(tmp_path: Path) -> None:
-    """As a user would run it: a script of its own, in a folder of its own."""
-    script = tmp_path / "example.py"
-    script.write_text(_readme_example(), encoding="utf-8")
-    env = {
-        k: v for k, v in subprocess_env().items() if k not in ("CARDBASE_DB", "CARDBASE_CATALOGUE")
-    }
-    done = subprocess.run(
-        [sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True,
-        timeout=120,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    assert "Chugawug" in done.stdout
+# The Python API's examples are docs/python-api.md's ```pycon blocks, which tests/test_docs.py
+# runs as doctests from a fresh home, as a user would type them.
 
 
 def test_the_helper_s_limits_are_the_library_s(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""The Wildhearts sample catalogue and the README's example, as a new user tries them."""
+"""The Wildhearts sample catalogue and the docs' example deck, as a new user tries them."""
 
 from __future__ import annotations
 
@@ -8,17 +8,18 @@ from pathlib import Path
 
 from tests.helpers import ROOT, Run, new_database
 
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+# The Wildhearts deck the docs check (docs/decks.md, examples/decks/wildhearts-ada.txt), as
+# the README's example did before the docs site.
+DOCS_DECK = ROOT / "examples" / "decks" / "wildhearts-ada.txt"
 
 
-def readme_deck() -> str:
-    """The wh.txt the README writes with a heredoc."""
-    found = re.search(r"cat > wh.txt <<'DECK'\n(.*?)\nDECK\n", README, re.DOTALL)
-    assert found, "the README's Wildhearts example is gone"
-    return found.group(1) + "\n"
+def docs_deck() -> str:
+    """The deck file the docs' Wildhearts example checks."""
+    assert DOCS_DECK.is_file(), f"the docs' Wildhearts deck is gone: {DOCS_DECK}"
+    return DOCS_DECK.read_text(encoding="utf-8")
 
 
-def test_the_readme_example_works(tmp_path: Path) -> None:
+def test_the_docs_example_works(tmp_path: Path) -> None:
     path = tmp_path / "wh.db"
     new_database(path)  # the bundled Free Realms catalogue, as a new user has it
     run = Run(path)
@@ -26,14 +27,14 @@ def test_the_readme_example_works(tmp_path: Path) -> None:
     assert imported.exit_code == 0, imported.output
     assert "48 added" in imported.stdout
     deck = tmp_path / "wh.txt"
-    deck.write_text(readme_deck())
+    deck.write_text(docs_deck())
     three = run("deck", "check", str(deck), "--players", "3")
     assert three.exit_code == 0, three.output
     assert three.stdout.startswith("\u2714 valid: wh.txt, 42 cards, Wildhearts Free-For-All")
     four = run("deck", "check", str(deck))
     assert four.exit_code == 1
     assert "too-many-cards: 2 cards in the fields section" in four.stdout
-    owned = "\n".join(line for line in readme_deck().splitlines() if line[:1].isdigit())
+    owned = "\n".join(line for line in docs_deck().splitlines() if line[:1].isdigit())
     assert run("add", "-", input=owned).exit_code == 0
     assert run("add", "3 fr:1 C 1").exit_code == 0  # a Free Realms card too, by its game
     stats = json.loads(run("stats", "--game", "wildhearts", "-o", "json").stdout)
