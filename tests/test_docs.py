@@ -1,0 +1,211 @@
+"""The docs run as written: every ```console block of README.md and of each page in docs/, in
+order from a fresh home, its output compared with what the page shows (tests/docs_runner.py
+has the convention). One test per page: `pytest tests/test_docs.py -k collections`."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests import docs_runner
+from tests.docs_runner import Command, line_matches, matches, parse
+
+
+@pytest.fixture
+def league(request: pytest.FixtureRequest) -> Iterator[str | None]:
+    """A fresh PostgreSQL database for the page's `needs postgres` blocks, or None when no
+    server can be had (those blocks are then left out; with CARDBASE_REQUIRE_POSTGRES=1 the
+    test fails instead, as the other PostgreSQL tests do)."""
+    page: Path = request.param
+    if not any(block.needs_postgres for block in parse(page.read_text(encoding="utf-8"))):
+        yield None
+        return
+    try:
+        server = request.getfixturevalue("postgres_server")
+    except pytest.skip.Exception:
+        yield None
+        return
+    from tests.conftest import postgres_database
+
+    for url in postgres_database(server):
+        yield url.url
+
+
+def _client_ok() -> bool:
+    found = docs_runner.client_folder().is_dir()
+    if not found and os.environ.get("CARDBASE_REQUIRE_CLIENT") == "1":
+        pytest.fail(f"CARDBASE_REQUIRE_CLIENT=1 but {docs_runner.client_folder()} is missing")
+    return found
+
+
+PAGES = docs_runner.pages()
+
+
+# Each page starts from nothing (its first command makes the real catalogue's database), a
+# second or two per page, more for the pages that import the client or serve the pages.
+@pytest.mark.parametrize("league", PAGES, ids=docs_runner.page_id, indirect=True)
+def test_page_runs_as_written(
+    league: str | None, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    page: Path = request.node.callspec.params["league"]
+    skipped = docs_runner.run_page(page, tmp_path, league, _client_ok())
+    if skipped:
+        print(f"{page.name}: left out: " + "; ".join(skipped))
+
+
+def test_every_page_has_a_test() -> None:
+    names = [docs_runner.page_id(page) for page in PAGES]
+    assert "README" in names
+    assert len(set(names)) == len(names)
+
+
+# ---------------------------------------------------------------- the matching
+
+
+@pytest.mark.parametrize(
+    ("expected", "actual", "same"),
+    [
+        (["a", "b"], ["a", "b"], True),
+        (["a", "b"], ["a", "c"], False),
+        (["a"], ["a", "b"], False),  # more printed than shown: says so
+        (["a", "b"], ["a"], False),
+        (["a  "], ["a"], True),  # trailing spaces never count
+        (["a"], ["a", "", ""], True),  # nor trailing blank lines
+        (["..."], [], True),
+        (["..."], ["x", "y"], True),
+        (["a", "...", "z"], ["a", "z"], True),
+        (["a", "...", "z"], ["a", "b", "c", "z"], True),
+        (["a", "...", "z"], ["a", "b", "c"], False),
+        (["...", "b", "..."], ["a", "b", "c"], True),
+        (["...", "b", "..."], ["a", "c"], False),
+        (["took […] s"], ["took 0.25 s"], True),
+        (["took […] s"], ["took  s"], True),  # […] may be nothing
+        (["took […] s"], ["took 0.25 ms"], False),
+        (["[…]"], ["anything at all"], True),
+        (["[…]"], ["a", "b"], False),  # within one line only
+        (["x […] y […] z"], ["x 1 y 2 z"], True),
+        (["a.b"], ["aXb"], False),  # regex characters are themselves
+        (["(1) *"], ["(1) *"], True),
+        (["  ..."], ["a", "b"], True),
+        (["a ..."], ["a ..."], True),  # `...` inside a line is text
+        (["a ..."], ["a b"], False),
+    ],
+)
+def test_matching(expected: list[str], actual: list[str], same: bool) -> None:
+    assert matches(expected, actual) is same
+
+
+printable = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp")), max_size=20)
+lines = st.lists(printable.filter(lambda s: s.strip() != "..." and "[…]" not in s), max_size=6)
+
+
+@given(lines)
+def test_output_matches_itself(shown: list[str]) -> None:
+    assert matches(shown, shown)
+
+
+@given(lines, st.integers(0, 6), st.integers(0, 6))
+def test_an_ellipsis_line_stands_for_any_run_of_lines(shown: list[str], i: int, j: int) -> None:
+    i, j = sorted((min(i, len(shown)), min(j, len(shown))))
+    assert matches([*shown[:i], "...", *shown[j:]], shown)
+
+
+@given(printable, printable, printable)
+def test_any_text_stands_for_any_part_of_a_line(before: str, middle: str, after: str) -> None:
+    if "[…]" in before + after:
+        return
+    assert line_matches(f"{before}[…]{after}".rstrip(), (before + middle + after).rstrip())
+
+
+# ---------------------------------------------------------------- the parsing
+
+
+PAGE = """\
+Some text.
+
+```console
+$ cardbase search chugawug
+Code  Name
+...
+$ cardbase add "1 C 143" \\
+    --foil
+```
+
+<!-- exit 2 -->
+```console
+$ true
+$ cardbase nope
+Usage: […]
+```
+
+<!-- background -->
+```console
+$ cardbase serve --port 8420
+```
+
+<!-- needs postgres -->
+```console
+$ cat > deck.txt <<'DECK'
+> 1 Chugawug Cook
+DECK
+$ cardbase --db "$LEAGUE" search cook
+```
+
+```pycon
+>>> 1 + 1
+2
+```
+
+```bash
+$ not run
+```
+"""
+
+
+def test_blocks_and_their_comments_are_read() -> None:
+    blocks = parse(PAGE)
+    assert [block.kind for block in blocks] == ["console"] * 4 + ["pycon"]
+    first, failing, server, league, pycon = blocks
+    assert first.commands == [
+        Command("cardbase search chugawug", 4, ["Code  Name", "..."]),
+        Command('cardbase add "1 C 143" \\\n    --foil', 7, []),
+    ]
+    assert (failing.exit, failing.commands[1].expected) == (2, ["Usage: […]"])
+    assert first.exit == 0 and not first.background
+    assert server.background and len(server.commands) == 1
+    assert league.needs_postgres
+    assert league.commands[0].text == "cat > deck.txt <<'DECK'\n1 Chugawug Cook\nDECK"
+    assert league.commands[0].expected == []
+    assert pycon.text == ">>> 1 + 1\n2\n" and pycon.line == 31
+
+
+def test_a_page_runs_and_a_changed_message_fails(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(
+        "```console\n$ export WHO=ann\n$ mkdir sub && cd sub\n$ echo $WHO; pwd; echo oops >&2\n"
+        "ann\n~/examples/sub\noops\n```\n\n<!-- exit 3 -->\n```console\n$ (exit 3)\n```\n"
+    )
+    assert docs_runner.run_page(page, tmp_path / "run", None, True) == []
+    page.write_text("```console\n$ echo hello\nhullo\n```\n")
+    with pytest.raises(docs_runner.DocsFailure) as failed:
+        docs_runner.run_page(page, tmp_path / "run2", None, True)
+    message = str(failed.value)
+    assert "page.md:2: $ echo hello" in message
+    assert "-hullo" in message and "+hello" in message
+    page.write_text("```console\n$ false\n```\n")
+    with pytest.raises(docs_runner.DocsFailure, match="exit code 1, the page wants 0"):
+        docs_runner.run_page(page, tmp_path / "run3", None, True)
+
+
+def test_pycon_blocks_share_a_session(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text("```pycon\n>>> x = 41\n```\n\ntext\n\n```pycon\n>>> x + 1\n42\n```\n")
+    assert docs_runner.run_page(page, tmp_path / "run", None, True) == []
+    page.write_text("```pycon\n>>> 1 + 1\n3\n```\n")
+    with pytest.raises(docs_runner.DocsFailure, match="pycon block"):
+        docs_runner.run_page(page, tmp_path / "run2", None, True)
