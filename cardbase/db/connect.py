@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from cardbase.db.engine import Bare, Connection, Opener
-from cardbase.db.location import Location, PostgresUrl
+from cardbase.db.location import Location, PostgresUrl, default_db_path
 from cardbase.db.sqlite import BUSY_TIMEOUT_MS, connect, transaction
 from cardbase.db.stamp import is_current, read_header
 from cardbase.errors import DatabaseError
@@ -130,7 +130,9 @@ def _ready(path: Path, opener: Opener) -> Connection:
     fresh = not existing_file(path)
     schema.prepare(path, opener)
     conn = connect(path)
-    if fresh:  # made by whatever command came first: the user did not ask where
+    if fresh and path == default_db_path():
+        # made by whatever command came first, where the user did not ask for it: said once,
+        # with how to choose another (a --db, CARDBASE_DB or config file named it otherwise)
         _tell_created(conn, path)
     return conn
 
@@ -141,7 +143,8 @@ def _tell_created(conn: Connection, path: Path) -> None:
     cards = conn.execute("SELECT count(*) FROM card").fetchone()[0]
     notices.tell(
         f"a new database at {path}, with the {cards:,} cards of the bundled catalogue; "
-        "--db FILE or CARDBASE_DB=FILE chooses another"
+        "to use another, give --db FILE, set CARDBASE_DB=FILE, or run "
+        "'cardbase config set db FILE'"
     )
 
 
