@@ -32,6 +32,7 @@ def two_games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Run:
 def test_a_shared_code_is_refused_naming_both_games(two_games: Run) -> None:
     line = assert_one_line(two_games("add", SHARED))
     assert FREE_REALMS in line and WILDHEARTS in line and "wh:1 C 41" in line
+    assert "--game" in line and "config set game" in line  # the way forward, said once
     assert "Nothing was changed" in line
 
 

@@ -25,7 +25,14 @@ from cardbase.catalog.entries import Entry
 from cardbase.codes import CollectorCode, looks_like_code, parse_code
 from cardbase.db import tables
 from cardbase.db.engine import Connection
-from cardbase.errors import AmbiguousError, CardbaseError, CodeError, NotFoundError, first_few
+from cardbase.errors import (
+    AmbiguousError,
+    CardbaseError,
+    CodeError,
+    NotFoundError,
+    Remedy,
+    first_few,
+)
 from cardbase.games import GAMES, game_of_prefix, game_prefix
 
 if TYPE_CHECKING:
@@ -271,10 +278,8 @@ class NameResolver:
             # Codes repeat across games: never one picked silently, the prefix is the answer.
             cards = ", ".join(f"{p.name} ({GAMES[p.game].title if p.game in GAMES else p.game})"
                               for p in exact)  # fmt: skip
-            prefixed = " or ".join(f"{game_prefix(p.game)}:{code}" for p in exact)
-            raise AmbiguousError(
-                f"{code} is a card in several games: {cards}", f"Name one with its game: {prefixed}"
-            )
+            raise AmbiguousError(f"{code} is a card in several games: {cards}",
+                                 several_games_remedy(code, [p.game for p in exact]))  # fmt: skip
         return exact[0]
 
     def in_game(self, text: str) -> tuple[NameResolver, str]:
@@ -316,6 +321,19 @@ class NameResolver:
             if len(named) == 1 or (named and any_printing):
                 return named[0], 1
             raise
+
+
+def several_games_remedy(code: CollectorCode, games: list[str]) -> Remedy:
+    """The way past a code several games print, in each face's words: the prefix, or the
+    game chosen once (the command line's --game or the config file's `game`; a server's
+    `serve --game`) so that every bare code means that game's card."""
+    prefixed = " or ".join(f"{game_prefix(game)}:{code}" for game in games)
+    first = game_prefix(games[0])
+    return Remedy(
+        cli=f"Name one with its game: {prefixed}; or choose the game for every code with "
+        f"--game (such as --game {first}) or 'cardbase config set game {first}'",
+        web=f"Name one with its game: {prefixed}",
+    )
 
 
 def wrong_letter(code: CollectorCode, printings: list[Printing]) -> CodeError:
