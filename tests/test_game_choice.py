@@ -169,3 +169,35 @@ def test_a_trade_lists_json_says_each_cards_game(two_games: Run) -> None:
     assert sorted((item["code"], item["game"], item["copies"]) for item in offered) == [
         ("1 C 41", "free-realms", 1), ("1 C 41", "wildhearts", 2)
     ]  # fmt: skip
+
+
+def test_the_free_realms_card_of_a_shared_code_has_its_own_page(two_games: Run) -> None:
+    from tests.web_helpers import Pages
+
+    ok(two_games, "add", "wh:1 C 41 x2", "fr:1 C 41 x5")
+    pages = Pages(two_games.db_path)
+    page = pages.get("/card/1C41")  # a bare code on the web: the server's game, else the default
+    assert page.status_code == 200 and FREE_REALMS in page.text
+    assert "Free Realms TCG" in page.text and 'href="/card/wh:1C41">Judge: High Winds' in page.text
+    assert 'action="/card/1C41/copies"' in page.text
+    assert pages.get("/card/fr:1C41").status_code == 200
+    added = pages.post("/card/1C41/copies", {"op": "add", "count": "1"}, follow_redirects=False)
+    assert added.status_code == 303 and added.headers["location"].startswith("/card/1C41")
+    owned = {(row["game"], row["name"]): row["nonfoil"]
+             for row in json.loads(ok(two_games, "collection", "-o", "json"))}  # fmt: skip
+    assert owned == {("wildhearts", WILDHEARTS): 2, ("free-realms", FREE_REALMS): 6}
+
+
+def test_a_server_of_another_game_links_the_free_realms_card_with_its_prefix(
+    two_games: Run,
+) -> None:
+    from tests.web_helpers import Pages
+
+    pages = Pages(two_games.db_path, game="wildhearts")
+    page = pages.get("/card/1C41")
+    assert WILDHEARTS in page.text and 'href="/card/fr:1C41">Robgoblin Scrapper' in page.text
+    assert 'action="/card/1C41/copies"' in page.text
+    theirs = pages.get("/card/fr:1C41")
+    assert FREE_REALMS in theirs.text and 'action="/card/fr:1C41/copies"' in theirs.text
+    search = pages.get("/search", params={"q": 'code:"1 C 41"'})
+    assert 'href="/card/fr:1C41"' in search.text and 'href="/card/1C41"' in search.text

@@ -84,6 +84,12 @@ class Card:
             return str(self.code)
         return f"{game_prefix(self.game)}:{self.code}"
 
+    @property
+    def code_prefixed(self) -> str:
+        """The code with its game's prefix whatever the game (``fr:1 C 41``): what a page
+        sends back, which reads as this card whichever game the server or the user chose."""
+        return f"{game_prefix(self.game)}:{self.code}"
+
     def label(self) -> str:
         """How messages name a card: its name and its code."""
         return f"{self.name} ({self.code})"
@@ -356,3 +362,10 @@ def _detail(card: Card, key: str) -> str:
         return plural(value, "star" if card.type == "Trick" else "coin")
     field_type = FIELD_BY_KEY[key].type
     return field_type.detail(value) if field_type else str(value)
+
+
+def holds_several_games(conn: Connection) -> bool:
+    """Whether the catalogue has cards of several games, whose codes may repeat: then a
+    code written for a reader (an export, a trade list, a page's form) says its game."""
+    found = conn.execute(f"SELECT count(DISTINCT game) FROM {tables.CARD_TABLE}").fetchone()
+    return int(found[0]) > 1
