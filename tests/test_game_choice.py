@@ -201,3 +201,21 @@ def test_a_server_of_another_game_links_the_free_realms_card_with_its_prefix(
     assert FREE_REALMS in theirs.text and 'action="/card/fr:1C41/copies"' in theirs.text
     search = pages.get("/search", params={"q": 'code:"1 C 41"'})
     assert 'href="/card/fr:1C41"' in search.text and 'href="/card/1C41"' in search.text
+
+
+def test_copies_add_and_history_show_the_other_games_code_with_its_prefix(two_games: Run) -> None:
+    added = ok(two_games, "add", "wh:1 C 41 x2", "fr:1 C 41")
+    assert "Judge: High Winds (wh:1 C 41) non-foil: 0 -> 2" in added
+    assert "Robgoblin Scrapper (1 C 41) non-foil: 0 -> 1" in added
+    rows = ok(two_games, "collection", "--copies").splitlines()[1:3]
+    assert sorted(row.split("  ")[0] for row in rows) == ["1 C 41", "wh:1 C 41"]
+    history = ok(two_games, "history")
+    assert "Judge: High Winds (wh:1 C 41)" in history and "Robgoblin Scrapper (1 C 41)" in history
+    copies = json.loads(ok(two_games, "collection", "--copies", "-o", "json"))
+    assert sorted((c["code"], c["game"]) for c in copies) == [
+        ("1 C 41", "free-realms"), ("1 C 41", "wildhearts")
+    ]  # fmt: skip
+    listed = ok(two_games, "collection", "--copies", "-o", "csv").splitlines()[1:]
+    ok(two_games, "set", "wh:1 C 41 x0")
+    ok(two_games, "add", *(row.split(",")[0] for row in listed if row.startswith("wh:")))
+    assert "Judge: High Winds (wh:1 C 41)" in ok(two_games, "history")  # reads back as its card

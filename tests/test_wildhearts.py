@@ -81,6 +81,6 @@ def test_a_code_two_games_print_is_asked_about_never_picked(tmp_path: Path) -> N
     added = run("add", "free-realms:1c41 x2", "WH:1-C-41")
     assert added.exit_code == 0, added.output
     assert "Robgoblin Scrapper (1 C 41) non-foil: 0 -> 2" in added.stdout
-    assert "Judge: High Winds (1 C 41) non-foil: 0 -> 1" in added.stdout
+    assert "Judge: High Winds (wh:1 C 41) non-foil: 0 -> 1" in added.stdout
     missing = run("show", "wh:1 C 99")
     assert (missing.exit_code, missing.stderr) == (2, "cardbase: no card has the code 1 C 99\n")

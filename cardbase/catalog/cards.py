@@ -91,8 +91,9 @@ class Card:
         return f"{game_prefix(self.game)}:{self.code}"
 
     def label(self) -> str:
-        """How messages name a card: its name and its code."""
-        return f"{self.name} ({self.code})"
+        """How messages name a card: its name and its code as tables show it (``wh:1 C 41``
+        for another game's), so a message about two games' 1 C 41 says which it changed."""
+        return f"{self.name} ({self.code_shown})"
 
     def name_in(self, language: str) -> str:
         return name_in_language(self.name, self.names, language)
@@ -281,9 +282,12 @@ class CardRef(NamedTuple):
     name: str
     nonfoil: int
     foil: int
+    game: str = DEFAULT_GAME
 
     def label(self) -> str:
-        return f"{self.name} ({self.code})"
+        """As `Card.label`: the code with its prefix for a game other than the default."""
+        shown = self.code if self.game == DEFAULT_GAME else f"{game_prefix(self.game)}:{self.code}"
+        return f"{self.name} ({shown})"
 
 
 def card_refs_by_id(conn: Connection, card_ids: Iterable[int]) -> dict[int, CardRef]:
@@ -291,13 +295,13 @@ def card_refs_by_id(conn: Connection, card_ids: Iterable[int]) -> dict[int, Card
     for chunk, marks in id_chunks(card_ids):
         rows = conn.execute(
             f"SELECT c.id, c.series, c.rarity, c.number, c.name, coalesce(o.nonfoil, 0), "
-            f"coalesce(o.foil, 0) FROM {CARD_FROM_SQL} {OWNERSHIP_JOIN_SQL} "
+            f"coalesce(o.foil, 0), c.game FROM {CARD_FROM_SQL} {OWNERSHIP_JOIN_SQL} "
             f"WHERE c.id IN ({marks})",
             chunk,
         )
-        for card_id, series, rarity, number, name, nonfoil, foil in rows:
+        for card_id, series, rarity, number, name, nonfoil, foil, game in rows:
             found[card_id] = CardRef(
-                card_id, CollectorCode(series, rarity, number), name, nonfoil, foil
+                card_id, CollectorCode(series, rarity, number), name, nonfoil, foil, game
             )
     return found
 
