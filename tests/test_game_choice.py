@@ -219,3 +219,20 @@ def test_copies_add_and_history_show_the_other_games_code_with_its_prefix(two_ga
     ok(two_games, "set", "wh:1 C 41 x0")
     ok(two_games, "add", *(row.split(",")[0] for row in listed if row.startswith("wh:")))
     assert "Judge: High Winds (wh:1 C 41)" in ok(two_games, "history")  # reads back as its card
+
+
+def test_stats_counts_the_chosen_game_unless_it_names_its_own(
+    two_games: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ok(two_games, "add", "wh:1 C 41 x2", "fr:1 C 41")
+    assert ok(two_games, "stats").startswith("1 card owned")  # the default game's
+    assert ok(two_games, "--game", "wh", "stats").startswith("2 cards owned")
+    assert ok(two_games, "--game", "wh", "stats", "--game", "fr").startswith("1 card owned")
+    ok(two_games, "config", "set", "game", "wildhearts")
+    assert ok(two_games, "stats").startswith("2 cards owned")
+    monkeypatch.setenv("CARDBASE_GAME", "fr")
+    assert ok(two_games, "stats").startswith("1 card owned")
+    assert Library(two_games.db_path, game="wh").stats().totals.cards == 2
+    assert Library(two_games.db_path).stats("wildhearts").totals.cards == 2
+    line = assert_one_line(two_games("stats", "--game", "chess"))
+    assert "stats --game: no game 'chess'" in line
