@@ -236,3 +236,31 @@ def test_stats_counts_the_chosen_game_unless_it_names_its_own(
     assert Library(two_games.db_path).stats("wildhearts").totals.cards == 2
     line = assert_one_line(two_games("stats", "--game", "chess"))
     assert "stats --game: no game 'chess'" in line
+
+
+def test_complete_series_wants_the_chosen_games_series_and_says_which(two_games: Run) -> None:
+    fr_series_1 = int(ok(two_games, "search", "--count", "series:1", "game:free-realms"))
+    wh_series_1 = int(ok(two_games, "search", "--count", "series:1", "game:wildhearts"))
+    listed = ok(two_games, "trade", "list", "--complete-series", "1")
+    assert (
+        f"Wanted, with the rest of Free Realms TCG series 1 (FreeRealms): {fr_series_1} cards"
+        in listed
+    )
+    theirs = json.loads(ok(two_games, "--game", "wh", "trade", "list", "--complete-series", "1",
+                           "-o", "json"))  # fmt: skip
+    assert theirs["completing"] == "Wildhearts TCG series 1"
+    assert {item["game"] for item in theirs["wanted"]} == {"wildhearts"}
+    assert len(theirs["wanted"]) == wh_series_1
+    ok(two_games, "config", "set", "game", "wildhearts")
+    assert "Wildhearts TCG series 1" in ok(two_games, "trade", "list", "--complete-series", "1")
+    warned = two_games("trade", "list", "--complete-series", "2")  # Wildhearts has series 1 only
+    assert "Wildhearts TCG has no such series in the catalogue (it has series 1)" in warned.stderr
+
+
+def test_the_lobby_page_says_which_games_series_it_completes(two_games: Run) -> None:
+    from tests.web_helpers import Pages, text_of
+
+    page = text_of(Pages(two_games.db_path).get("/trades", params={"complete_series": "1"}).text)
+    assert "Wanted, with the rest of Free Realms TCG series 1 (FreeRealms)" in page
+    theirs = Pages(two_games.db_path, game="wildhearts").get("/trades?complete_series=1")
+    assert "Wanted, with the rest of Wildhearts TCG series 1" in text_of(theirs.text)

@@ -42,12 +42,14 @@ def _lobby(request: Request, rules: Rules) -> dict[str, Any]:
         other = request.query_params.get("with")
         match = match_with(conn, other, rules) if other else None
         several = holds_several_games(conn)
+        completing = rules.completing(conn)
     last = next(iter(site.library(request).history(1, undoable=True)), None)
     return {"mine": mine, "lobby": found, "match": match[1] if match else None,
             "with": match[0] if match else None, "rules": rules,
             "max_count": MAX_COUNT, "max_series": MAX_SERIES, "value_rule": _value_rule(),
             "next_undo": last if last and last.source.startswith("trade with ") else None,
-            "item_text": functools.partial(item_text, prefixed=several)}  # fmt: skip
+            "item_text": functools.partial(item_text, prefixed=several),
+            "completing": completing}  # fmt: skip
 
 
 def _value_rule() -> str:
