@@ -264,3 +264,34 @@ def test_the_lobby_page_says_which_games_series_it_completes(two_games: Run) -> 
     assert "Wanted, with the rest of Free Realms TCG series 1 (FreeRealms)" in page
     theirs = Pages(two_games.db_path, game="wildhearts").get("/trades?complete_series=1")
     assert "Wanted, with the rest of Wildhearts TCG series 1" in text_of(theirs.text)
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
+def test_a_trade_export_of_shared_codes_is_matched_card_by_card(
+    two_games: Run, tmp_path: Path, suffix: str
+) -> None:
+    ok(two_games, "add", "fr:1 C 41 x5", "wh:1 C 41 x4")
+    mine = tmp_path / f"mine{suffix}"
+    ok(two_games, "trade", "export", str(mine))
+    if suffix == ".csv":
+        rows = list(csv.DictReader(io.StringIO(mine.read_text(encoding="utf-8-sig"))))
+        assert sorted((row["Code"], row["Game"], row["Qty"]) for row in rows) == [
+            ("1 C 41", "free-realms", "2"), ("1 C 41", "wildhearts", "1")
+        ]  # fmt: skip
+    theirs = Run(new_database(tmp_path / "theirs.db"))
+    ok(theirs, "catalog", "import", str(ROOT / "wildhearts-cards.csv"))
+    matched = theirs("trade", "match", str(mine), "--complete-series", "1", "-o", "json")
+    assert matched.exit_code == 0 and "skipped" not in matched.stderr, matched.output
+    found = json.loads(matched.stdout)
+    assert found["problems"] == []
+    assert [(i["name"], i["game"]) for i in found["they_offer_i_want"]] == [
+        (FREE_REALMS, "free-realms")
+    ]  # fmt: skip
+
+
+def test_a_trade_list_file_of_one_games_database_has_no_game_column(tmp_path: Path) -> None:
+    run = Run(new_database(tmp_path / "one.db"))
+    ok(run, "add", "1 C 41 x5")
+    mine = tmp_path / "mine.csv"
+    ok(run, "trade", "export", str(mine))
+    assert mine.read_text(encoding="utf-8-sig").splitlines()[0] == "List,Code,Name,Finish,Qty"

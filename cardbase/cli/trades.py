@@ -200,10 +200,13 @@ def export(
     Example: cardbase trade export my-trades.xlsx --tag trade
     """
     from cardbase.trades import write_trade_lists
+    from cardbase.trades.files import needs_game_column
 
     rules = _rules(playset, keep_decks, complete_series, tag, location, min_condition)
     offered, wanted, completing = _lists(rules)
-    write_trade_lists(file, offered, wanted, force=force)
+    with STATE.connect() as conn:
+        game = needs_game_column(conn, offered, wanted)
+    write_trade_lists(file, offered, wanted, force=force, game=game)
     rest = f" (with the rest of {completing})" if completing else ""
     render.echo(f"{file}: {len(offered)} offered, {len(wanted)} wanted{rest}")
 

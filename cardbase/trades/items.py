@@ -43,12 +43,15 @@ class TradeItem(NamedTuple):
     def value(self) -> int:
         return RARITY_VALUE.get(self.card.code.rarity, 1) * self.copies
 
-    def row(self, detail: bool = False) -> list[Any]:
-        """Cells under HEADERS, then DETAIL_HEADERS when `detail` ('' where not known)."""
-        cells: list[Any] = [self.card.code_shown, self.card.name, self.finish, self.copies]
+    def row(self, detail: bool = False, game: bool = False) -> list[Any]:
+        """Cells under HEADERS, then DETAIL_HEADERS when `detail` ('' where not known), then
+        the card's game when `game` (a file of several games' cards: the code as printed,
+        its game beside it, as exports write them); the code as tables show it otherwise."""
+        code = str(self.card.code) if game else self.card.code_shown
+        cells: list[Any] = [code, self.card.name, self.finish, self.copies]
         if detail:
             cells += [self.condition or "", self.language or ""]
-        return cells
+        return [*cells, self.card.game] if game else cells
 
     def to_dict(self) -> dict[str, Any]:
         data = {"code": str(self.card.code), "game": self.card.game, "name": self.card.name,
