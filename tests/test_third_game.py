@@ -100,7 +100,7 @@ def test_a_third_game_from_files_in_tests_alone(tmp_path: Path) -> None:
     assert names(moon) == ["Hollowmoon Page", "Nightshade Dancer", "Owl Knight"]
     assert names(ranked) == ["Queen of Noon", "Owl Knight", "The Moon Itself"]
     assert names(glamour) == ["Queen of Noon", "Owl Knight"]
-    assert "The Moon Itself (7 U 9) non-foil: 0 -> 1" in added["out"]
+    assert "The Moon Itself (pixie-duel:7 U 9) non-foil: 0 -> 1" in added["out"]
     assert "2 cards were added" in sheet["out"]
     assert deck["out"].startswith("\u2714 valid: deck.txt, 13 cards, Pixie Duel Standard")
     problems = {p["code"]: p["message"] for p in json.loads(bad["out"])["problems"]}
