@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
-from cardbase.codes import CollectorCode
+from cardbase.codes import CollectorCode, format_code
 from cardbase.db import tables
 from cardbase.db.engine import Connection
 from cardbase.fields import DETAIL_FIELDS, FIELD_BY_KEY, JSON_KEYS, NAMES, STORED_FIELDS
@@ -81,8 +81,8 @@ class Card:
         (``wh:1 C 41``) for a card of a game other than the default one, whose codes repeat
         the default game's; what `add`, `show` and an import read back as that card."""
         if self.game == DEFAULT_GAME:
-            return str(self.code)
-        return f"{game_prefix(self.game)}:{self.code}"
+            return format_code(self.code, self.game)
+        return f"{game_prefix(self.game)}:{format_code(self.code, self.game)}"
 
     @property
     def code_prefixed(self) -> str:
@@ -286,8 +286,9 @@ class CardRef(NamedTuple):
 
     def label(self) -> str:
         """As `Card.label`: the code with its prefix for a game other than the default."""
-        shown = self.code if self.game == DEFAULT_GAME else f"{game_prefix(self.game)}:{self.code}"
-        return f"{self.name} ({shown})"
+        shown = format_code(self.code, self.game)
+        prefix = "" if self.game == DEFAULT_GAME else f"{game_prefix(self.game)}:"
+        return f"{self.name} ({prefix}{shown})"
 
 
 def card_refs_by_id(conn: Connection, card_ids: Iterable[int]) -> dict[int, CardRef]:

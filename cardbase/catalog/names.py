@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardbase.catalog.cards import Card, cards_by_id, name_key
 from cardbase.catalog.entries import Entry
-from cardbase.codes import CollectorCode, looks_like_code, parse_code
+from cardbase.codes import CollectorCode, game_code, in_some_game, looks_like_code, parse_code
 from cardbase.db import tables
 from cardbase.db.engine import Connection
 from cardbase.errors import (
@@ -244,10 +244,10 @@ class NameResolver:
             raise NotFoundError("empty card name or code")
         resolver, code_text = self.in_game(shown)
         if resolver is not self and looks_like_code(code_text):
-            return resolver.by_code(parse_code(code_text))
+            return resolver.by_code(resolver.read_code(code_text))
         if looks_like_code(shown):
             try:
-                code = parse_code(shown)
+                code = self.read_code(shown)
             except CodeError:
                 # '1 X 5' is a bad code, but could also be a card's name; names get the last word.
                 if not self.named(shown):
@@ -281,6 +281,14 @@ class NameResolver:
             raise AmbiguousError(f"{code} is a card in several games: {cards}",
                                  several_games_remedy(code, [p.game for p in exact]))  # fmt: skip
         return exact[0]
+
+    def read_code(self, text: str) -> CollectorCode:
+        """A code as typed, read and checked against its game's pattern (`game_code`): the
+        game its prefix named (this resolver's, then), else any game's it fits."""
+        code = parse_code(text)
+        if self.only and self.game:
+            return game_code(text, code, self.game)
+        return in_some_game(text, code, self.game)
 
     def in_game(self, text: str) -> tuple[NameResolver, str]:
         """A code's game prefix (``wh:1 C 41``) read off: the resolver of that game only and
@@ -370,8 +378,8 @@ class CodeLookup:
 
 def look_up_code(conn: Connection, text: str) -> CodeLookup:
     """Parse `text` as a code and find its card; a missing card is an answer, not an error."""
-    code = parse_code(text)
     resolver = NameResolver(conn)
+    code = resolver.read_code(text)
     try:
         return CodeLookup(code, resolver.fetch(resolver.by_code(code)))
     except NotFoundError as exc:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from cardbase.catalog.cards import name_in_language
-from cardbase.codes import CollectorCode
+from cardbase.codes import CollectorCode, format_code
 from cardbase.collection.attributes import CONDITIONS, tag_list
 from cardbase.db import tables
 from cardbase.games import DEFAULT_GAME, game_prefix
@@ -48,9 +48,8 @@ class Copy(NamedTuple):
     def code_shown(self) -> str:
         """The code as tables show it, with the prefix of a game other than the default
         (`Card.code_shown`): two games' 1 C 41 are two rows, each read back as its card."""
-        return (
-            str(self.code) if self.game == DEFAULT_GAME else f"{game_prefix(self.game)}:{self.code}"
-        )
+        shown = format_code(self.code, self.game)
+        return shown if self.game == DEFAULT_GAME else f"{game_prefix(self.game)}:{shown}"
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON copy object: `COPY_KEYS`, tags as a list, then the card's game."""
