@@ -295,3 +295,19 @@ def test_a_trade_list_file_of_one_games_database_has_no_game_column(tmp_path: Pa
     mine = tmp_path / "mine.csv"
     ok(run, "trade", "export", str(mine))
     assert mine.read_text(encoding="utf-8-sig").splitlines()[0] == "List,Code,Name,Finish,Qty"
+
+
+def test_the_search_page_shows_each_cards_code_as_the_server_reads_it(two_games: Run) -> None:
+    from tests.web_helpers import Pages
+
+    def codes(page: str) -> list[str]:
+        import re
+
+        return re.findall(r'<td class="code">([^<]+)</td>', page)
+
+    query = {"q": 'code:"1 C 41"'}
+    assert codes(Pages(two_games.db_path).get("/search", params=query).text) == [
+        "1 C 41", "wh:1 C 41"
+    ]  # fmt: skip
+    theirs = Pages(two_games.db_path, game="wildhearts").get("/search", params=query).text
+    assert codes(theirs) == ["fr:1 C 41", "1 C 41"]

@@ -15,6 +15,7 @@ from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
 from cardbase.catalog.cards import Card
+from cardbase.codes import format_code
 from cardbase.fieldtypes import GEM_COLOURS, GEM_HEX, HERO_COLOUR, SPHERE_COLOURS
 from cardbase.games import DEFAULT_GAME, GAMES, game_prefix
 
@@ -79,6 +80,16 @@ def card_url_here(context: Context, card: Card) -> str:
     (the default game's for a fragment rendered without its request)."""
     request = context.get("request")
     return card_url(card, web_game(request.app.state.site.game if request else None))
+
+
+@pass_context
+def code_here(context: Context, card: Card) -> str:
+    """A card's code as the server's tables show it: bare for a card of the server's game
+    (`web_game`), with its game's prefix for another's (``wh:1 C 41``), as `card_url`."""
+    request = context.get("request")
+    game = web_game(request.app.state.site.game if request else None)
+    shown = format_code(card.code, card.game)
+    return shown if card.game == game else f"{game_prefix(card.game)}:{shown}"
 
 
 def web_game(chosen: str | None) -> str:

@@ -126,6 +126,7 @@ def _environment() -> Environment:
     env.globals["gem_colour"] = faces.gem_colour
     env.globals["gem_name"] = faces.gem_name
     env.globals["card_url"] = faces.card_url_here
+    env.globals["code_here"] = faces.code_here  # {{ code_here(card) }}: wh:1 C 41, or 1 C 41
     env.globals["url"] = url
     env.filters["game_title"] = faces.game_title  # {{ card.game|game_title }}: its game's title
     env.globals["flags"] = FLAGS  # is:hero ... as the plain flag options, from the registry
