@@ -226,6 +226,7 @@ def test_stats_counts_the_chosen_game_unless_it_names_its_own(
 ) -> None:
     ok(two_games, "add", "wh:1 C 41 x2", "fr:1 C 41")
     assert ok(two_games, "stats").startswith("1 card owned")  # the default game's
+    assert "1 distinct, of Free Realms TCG" in ok(two_games, "stats").splitlines()[0]
     assert ok(two_games, "--game", "wh", "stats").startswith("2 cards owned")
     assert ok(two_games, "--game", "wh", "stats", "--game", "fr").startswith("1 card owned")
     ok(two_games, "config", "set", "game", "wildhearts")
@@ -311,3 +312,13 @@ def test_the_search_page_shows_each_cards_code_as_the_server_reads_it(two_games:
     ]  # fmt: skip
     theirs = Pages(two_games.db_path, game="wildhearts").get("/search", params=query).text
     assert codes(theirs) == ["fr:1 C 41", "1 C 41"]
+
+
+def test_the_collection_pages_totals_are_the_servers_games(two_games: Run) -> None:
+    from tests.web_helpers import Pages, text_of
+
+    ok(two_games, "add", "wh:1 C 41 x2", "fr:1 C 41")
+    mine = text_of(Pages(two_games.db_path).get("/collection").text)
+    assert "1 card owned (1 non-foil, 0 foil), 1 distinct, of Free Realms TCG" in mine
+    theirs = text_of(Pages(two_games.db_path, game="wh").get("/collection").text)
+    assert "2 cards owned (2 non-foil, 0 foil), 1 distinct, of Wildhearts TCG" in theirs

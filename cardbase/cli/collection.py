@@ -336,7 +336,7 @@ def stats(
     Example: cardbase stats
     """
     from cardbase.collection.stats import STATS_CSV_HEADER
-    from cardbase.games import known_game
+    from cardbase.games import GAMES, known_game
 
     if game is not None:
         try:
@@ -353,7 +353,7 @@ def stats(
         return
     render.echo(
         f"{plural(totals.cards, 'card')} owned ({totals.nonfoil:,} non-foil, "
-        f"{totals.foil:,} foil), {totals.distinct:,} distinct"
+        f"{totals.foil:,} foil), {totals.distinct:,} distinct, of {GAMES[found.game].title}"
     )
     for key, group in groups.items():
         render.print_table(

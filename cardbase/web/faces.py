@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 from cardbase.catalog.cards import Card
 from cardbase.codes import format_code
 from cardbase.fieldtypes import GEM_COLOURS, GEM_HEX, HERO_COLOUR, SPHERE_COLOURS
-from cardbase.games import DEFAULT_GAME, GAMES, game_prefix
+from cardbase.games import DEFAULT_GAME, GAMES, game_of_prefix, game_prefix
 
 # A power-up's gems in game text: [Y], [RR], [GB].
 GEM_COST = re.compile(r"\[([RGBY]{1,4})\]")
@@ -97,7 +97,7 @@ def web_game(chosen: str | None) -> str:
     file's `game`), else the default game, as tables write codes (`Card.code_shown`). A
     link cannot ask which, so the card page says its game and the other games' card of
     the same code instead."""
-    return chosen or DEFAULT_GAME
+    return (game_of_prefix(chosen) if chosen else None) or DEFAULT_GAME  # "wh" is wildhearts
 
 
 def game_title(key: str) -> str:
