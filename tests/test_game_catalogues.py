@@ -61,3 +61,15 @@ def test_a_new_database_starts_from_the_default_games_catalogue(
     monkeypatch.delenv("CARDBASE_CATALOGUE")
     monkeypatch.setenv("CARDBASE_CONFIG", str(tmp_path / "none.toml"))
     assert choice.new_database_catalogue() == ROOT / "cards.csv"
+
+
+def test_catalog_import_takes_a_games_key_for_its_catalogue(tmp_path: Path) -> None:
+    from tests.helpers import new_database
+
+    run = Run(new_database(tmp_path / "two.db"))
+    assert "48 added" in ok(run, "catalog", "import", "wildhearts")
+    assert "Judge: High Winds" in ok(run, "show", "wh:1 C 41")
+    missing = run("catalog", "import", "chess")
+    assert (
+        missing.exit_code == 2 and "chess" in missing.stderr and "Traceback" not in missing.output
+    )
