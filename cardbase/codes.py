@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from cardbase.errors import CodeError, shorten
 from cardbase.fields import RARITY_LETTERS, RARITY_NAMES
+from cardbase.games import DEFAULT_GAME, GAMES, Game
 from cardbase.limits import MAX_NUMBER, MAX_SERIES
 
 _CANONICAL = re.compile(rf"([1-9][0-9]{{0,2}}) ([{RARITY_LETTERS}]) ([1-9][0-9]{{0,4}})")
@@ -21,6 +22,13 @@ _CANONICAL = re.compile(rf"([1-9][0-9]{{0,2}}) ([{RARITY_LETTERS}]) ([1-9][0-9]{
 _PIECES = re.compile(r"(?:(?<![^\s/])-)?[0-9]+|[^\W\d_]+|[^\s\-/]")
 _NUMBER = re.compile(r"-?[0-9]+")
 _SHAPE = "like '1 U 132' (series, rarity letter, card number)"
+# What stands between a code's parts as typed: "1 U 132" a space, "1-U-132" a '-', "1U132"
+# nothing (the spaces around a '-' or '/' go with it).
+_BETWEEN = re.compile(r"\s*-?[0-9]+([\s\-/]*)[^\W\d_]+([\s\-/]*)-?[0-9]+\s*")
+# A code's bounded parts: as a message names one, several, and the game file's key.
+_BOUNDED = (("series", "series", "series"), ("card number", "card numbers", "number"))
+_PLAIN = "{series} {rarity} {number}"  # `CollectorCode.__str__`
+_SEPARATOR_NAMES = {" ": "a space", "-": "'-'", "/": "'/'", "": "nothing"}
 
 
 class CollectorCode(NamedTuple):
@@ -98,3 +106,61 @@ def _positive(shown: str, part: str, digits: str, limit: int) -> int:
     if value < 1:
         raise CodeError(f"{shown}: {part} {value} must be 1 or more")
     return value
+
+
+def game_code(text: str, code: CollectorCode, game: str) -> CollectorCode:
+    """`code`, as `text` typed it, checked against `game`'s code pattern (its game file's
+    `[code]`): the series and number within its bounds, a rarity letter it has, and only
+    its separators between the parts. A `CodeError` names the part and what the game's
+    codes allow, in one line."""
+    known = GAMES.get(game)
+    if known is None:
+        return code
+    pattern, title = known.code, known.title
+    for part, parts, key in _BOUNDED:
+        value = getattr(code, key)
+        low, high = pattern.get(key) or (1, MAX_SERIES if key == "series" else MAX_NUMBER)
+        if not low <= value <= high:
+            raise CodeError(f"{shorten(text.strip())}: {part} {value} is outside {title}'s "
+                            f"codes ({parts} {low} to {high})")  # fmt: skip
+    if known.rarities and code.rarity not in known.rarities:
+        raise CodeError(f"{shorten(text.strip())}: rarity '{code.rarity}' is not one of "
+                        f"{title}'s ({' '.join(known.rarities)})")  # fmt: skip
+    allowed = pattern.get("separators") or list(_SEPARATOR_NAMES)
+    # Every separator allowed (both shipped games): nothing to look for, on 100k rows.
+    if len(allowed) < len(_SEPARATOR_NAMES) and any(s not in allowed for s in _separators(text)):
+        said = " or ".join(_SEPARATOR_NAMES[sep] for sep in allowed)
+        raise CodeError(f"{shorten(text.strip())}: {title}'s codes have {said} between "
+                        f"their parts, as in {format_code(code, game)}")  # fmt: skip
+    return code
+
+
+def in_some_game(text: str, code: CollectorCode, preferred: str | None = None) -> CollectorCode:
+    """`code` checked against the pattern of a game it could be (`game_code`), where the
+    user named no game: it must fit one; if it fits none, the preferred game's (the one
+    chosen, else the default) says why."""
+    for game in GAMES.values():
+        try:
+            return game_code(text, code, game.key)
+        except CodeError:
+            continue
+    return game_code(text, code, preferred or DEFAULT_GAME)
+
+
+def format_code(code: CollectorCode, game: str) -> str:
+    """The code in `game`'s canonical form (its game file's `canonical`, such as
+    "{series} {rarity} {number}"): how tables, exports and catalogues write it."""
+    known: Game | None = GAMES.get(game)
+    canonical = known.code.get("canonical") if known else None
+    if not canonical or canonical == _PLAIN:  # every shipped game's: no formatting to do
+        return str(code)
+    return str(canonical.format(series=code.series, rarity=code.rarity, number=code.number))
+
+
+def _separators(text: str) -> list[str]:
+    """The two separators a code was typed with (`_SEPARATOR_NAMES`' keys)."""
+    found = _BETWEEN.fullmatch(text)
+    if not found:
+        return []
+    return [next((ch for ch in "-/" if ch in between), " " if between else "")
+            for between in found.groups()]  # fmt: skip

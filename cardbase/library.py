@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from cardbase.catalog.gamelist import GameSummary
     from cardbase.collection.changes import Batch, Change, Selector
     from cardbase.collection.plan import Defaults
+    from cardbase.collection.stats import CollectionStats
     from cardbase.db.engine import Connection
     from cardbase.decks.check import DeckReport, DeckStats
     from cardbase.decks.diff import CountChange
@@ -341,6 +342,17 @@ class Library:
 
         with releasing(force):
             return undo_last(self, progress or quiet)
+
+    def stats(self, game: str | None = None) -> CollectionStats:
+        """`cardbase stats`: totals and completion of one game's cards, `game` (a key or
+        prefix), else this library's game, else the default game: a collection of two games
+        is counted one game at a time, the one the user chose."""
+        from cardbase.collection.stats import collection_stats
+        from cardbase.games import DEFAULT_GAME, known_game
+
+        chosen = known_game(game) if game is not None else self.game or DEFAULT_GAME
+        with self.reading() as conn:
+            return collection_stats(conn, chosen)
 
     def history(self, limit: int | None = None, *, undoable: bool = False) -> list[Batch]:
         """This collector's changes newest first; `undoable`: only those an undo would

@@ -76,5 +76,60 @@ def test_codes_from_elsewhere_are_named(text: str, said: str) -> None:
 
 
 def test_what_a_code_cannot_hold_is_said() -> None:
-    with pytest.raises(CardbaseError, match="cannot hold the section 'maybe'"):
-        encode("free-realms", [CodedCard("maybe", CollectorCode(1, "C", 1), 1)])
+    """A section of a user's format ('maybe') is held by name; one no format could name
+    is not."""
+    maybe = [CodedCard("maybe", CollectorCode(1, "C", 1), 1)]
+    assert decode(encode("free-realms", maybe)) == ("free-realms", maybe)
+    with pytest.raises(CardbaseError, match=r"cannot hold the section 'may\\nbe'"):
+        encode("free-realms", [CodedCard("may\nbe", CollectorCode(1, "C", 1), 1)])
+
+
+# Codes made before games and sections could be named: they decode as they always did.
+GOLDEN = [
+    ("CB1AAIAAgIBAgEBIQMBAQABDgEBAQEBAgEUndI", "free-realms",
+     {("main", "1 C 14", 3), ("main", "2 U 33", 2), ("side", "1 R 20", 1)}),
+    ("CB1AQQAAQIBAQABKQIBAQEBAAEsAwEBAQECAQMEAQEBAQEBHoLE", "wildhearts",
+     {("main", "1 C 41", 2), ("familiars", "1 R 3", 1), ("judge", "1 C 44", 1),
+      ("fields", "1 U 30", 1)}),
+    ("CB1AgIAAgIBAgEBIQMBAQABDgEBAQEBAgEUUd0", "cardbase-sample",
+     {("main", "1 C 14", 3), ("main", "2 U 33", 2), ("side", "1 R 20", 1)}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("code", "game", "deck"), GOLDEN)
+def test_the_codes_of_before_decode_and_encode_as_they_did(code: str, game: str, deck) -> None:
+    back_game, back = decode(code)
+    assert back_game == game and {(c.section, str(c.code), c.copies) for c in back} == deck
+    assert encode(game, back) == code
+
+
+keys = st.text(st.characters(codec="utf-8", categories=("L", "N", "Pd")), min_size=1, max_size=20)
+
+
+@given(keys.filter(lambda k: k not in CODE_GAMES), keys, st.lists(cards, max_size=10,
+       unique_by=lambda c: (c.section, c.code)))  # fmt: skip
+def test_a_users_game_and_its_own_sections_come_back_by_name(
+    game: str, section: str, deck: list[CodedCard]
+) -> None:
+    mine = [c._replace(section=section) if n % 2 else c for n, c in enumerate(deck)]
+    mine = list({(c.section, c.code): c for c in mine}.values())
+    code = encode(game, mine)
+    back_game, back = decode(code)
+    assert back_game == game and canonical(back) == canonical(mine)
+    assert encode(game, list(reversed(mine))) == code
+
+
+def test_a_named_games_key_is_in_its_code_and_a_long_one_is_refused() -> None:
+    code = encode("pixie-duel", [CodedCard("sideboard", CollectorCode(7, "U", 9), 1)])
+    assert decode(code) == ("pixie-duel", [CodedCard("sideboard", CollectorCode(7, "U", 9), 1)])
+    with pytest.raises(CardbaseError, match="cannot hold the game"):
+        encode("x" * 65, [])
+
+
+def test_a_code_of_a_game_this_cardbase_lacks_says_the_game(tmp_path) -> None:
+    from tests.helpers import Run, assert_one_line, new_database
+
+    run = Run(new_database(tmp_path / "deck.db"))
+    code = encode("pixie-duel", [CodedCard("main", CollectorCode(7, "U", 9), 2)])
+    line = assert_one_line(run("deck", "import", code, "-n", "Pixies"))
+    assert "a deck of the game 'pixie-duel', which this cardbase does not have" in line

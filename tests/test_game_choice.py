@@ -32,6 +32,7 @@ def two_games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Run:
 def test_a_shared_code_is_refused_naming_both_games(two_games: Run) -> None:
     line = assert_one_line(two_games("add", SHARED))
     assert FREE_REALMS in line and WILDHEARTS in line and "wh:1 C 41" in line
+    assert "--game" in line and "config set game" in line  # the way forward, said once
     assert "Nothing was changed" in line
 
 
@@ -168,3 +169,156 @@ def test_a_trade_lists_json_says_each_cards_game(two_games: Run) -> None:
     assert sorted((item["code"], item["game"], item["copies"]) for item in offered) == [
         ("1 C 41", "free-realms", 1), ("1 C 41", "wildhearts", 2)
     ]  # fmt: skip
+
+
+def test_the_free_realms_card_of_a_shared_code_has_its_own_page(two_games: Run) -> None:
+    from tests.web_helpers import Pages
+
+    ok(two_games, "add", "wh:1 C 41 x2", "fr:1 C 41 x5")
+    pages = Pages(two_games.db_path)
+    page = pages.get("/card/1C41")  # a bare code on the web: the server's game, else the default
+    assert page.status_code == 200 and FREE_REALMS in page.text
+    assert "Free Realms TCG" in page.text and 'href="/card/wh:1C41">Judge: High Winds' in page.text
+    assert 'action="/card/1C41/copies"' in page.text
+    assert pages.get("/card/fr:1C41").status_code == 200
+    added = pages.post("/card/1C41/copies", {"op": "add", "count": "1"}, follow_redirects=False)
+    assert added.status_code == 303 and added.headers["location"].startswith("/card/1C41")
+    owned = {(row["game"], row["name"]): row["nonfoil"]
+             for row in json.loads(ok(two_games, "collection", "-o", "json"))}  # fmt: skip
+    assert owned == {("wildhearts", WILDHEARTS): 2, ("free-realms", FREE_REALMS): 6}
+
+
+def test_a_server_of_another_game_links_the_free_realms_card_with_its_prefix(
+    two_games: Run,
+) -> None:
+    from tests.web_helpers import Pages
+
+    pages = Pages(two_games.db_path, game="wildhearts")
+    page = pages.get("/card/1C41")
+    assert WILDHEARTS in page.text and 'href="/card/fr:1C41">Robgoblin Scrapper' in page.text
+    assert 'action="/card/1C41/copies"' in page.text
+    theirs = pages.get("/card/fr:1C41")
+    assert FREE_REALMS in theirs.text and 'action="/card/fr:1C41/copies"' in theirs.text
+    search = pages.get("/search", params={"q": 'code:"1 C 41"'})
+    assert 'href="/card/fr:1C41"' in search.text and 'href="/card/1C41"' in search.text
+
+
+def test_copies_add_and_history_show_the_other_games_code_with_its_prefix(two_games: Run) -> None:
+    added = ok(two_games, "add", "wh:1 C 41 x2", "fr:1 C 41")
+    assert "Judge: High Winds (wh:1 C 41) non-foil: 0 -> 2" in added
+    assert "Robgoblin Scrapper (1 C 41) non-foil: 0 -> 1" in added
+    rows = ok(two_games, "collection", "--copies").splitlines()[1:3]
+    assert sorted(row.split("  ")[0] for row in rows) == ["1 C 41", "wh:1 C 41"]
+    history = ok(two_games, "history")
+    assert "Judge: High Winds (wh:1 C 41)" in history and "Robgoblin Scrapper (1 C 41)" in history
+    copies = json.loads(ok(two_games, "collection", "--copies", "-o", "json"))
+    assert sorted((c["code"], c["game"]) for c in copies) == [
+        ("1 C 41", "free-realms"), ("1 C 41", "wildhearts")
+    ]  # fmt: skip
+    listed = ok(two_games, "collection", "--copies", "-o", "csv").splitlines()[1:]
+    ok(two_games, "set", "wh:1 C 41 x0")
+    ok(two_games, "add", *(row.split(",")[0] for row in listed if row.startswith("wh:")))
+    assert "Judge: High Winds (wh:1 C 41)" in ok(two_games, "history")  # reads back as its card
+
+
+def test_stats_counts_the_chosen_game_unless_it_names_its_own(
+    two_games: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ok(two_games, "add", "wh:1 C 41 x2", "fr:1 C 41")
+    assert ok(two_games, "stats").startswith("1 card owned")  # the default game's
+    assert "1 distinct, of Free Realms TCG" in ok(two_games, "stats").splitlines()[0]
+    assert ok(two_games, "--game", "wh", "stats").startswith("2 cards owned")
+    assert ok(two_games, "--game", "wh", "stats", "--game", "fr").startswith("1 card owned")
+    ok(two_games, "config", "set", "game", "wildhearts")
+    assert ok(two_games, "stats").startswith("2 cards owned")
+    monkeypatch.setenv("CARDBASE_GAME", "fr")
+    assert ok(two_games, "stats").startswith("1 card owned")
+    assert Library(two_games.db_path, game="wh").stats().totals.cards == 2
+    assert Library(two_games.db_path).stats("wildhearts").totals.cards == 2
+    line = assert_one_line(two_games("stats", "--game", "chess"))
+    assert "stats --game: no game 'chess'" in line
+
+
+def test_complete_series_wants_the_chosen_games_series_and_says_which(two_games: Run) -> None:
+    fr_series_1 = int(ok(two_games, "search", "--count", "series:1", "game:free-realms"))
+    wh_series_1 = int(ok(two_games, "search", "--count", "series:1", "game:wildhearts"))
+    listed = ok(two_games, "trade", "list", "--complete-series", "1")
+    assert (
+        f"Wanted, with the rest of Free Realms TCG series 1 (FreeRealms): {fr_series_1} cards"
+        in listed
+    )
+    theirs = json.loads(ok(two_games, "--game", "wh", "trade", "list", "--complete-series", "1",
+                           "-o", "json"))  # fmt: skip
+    assert theirs["completing"] == "Wildhearts TCG series 1"
+    assert {item["game"] for item in theirs["wanted"]} == {"wildhearts"}
+    assert len(theirs["wanted"]) == wh_series_1
+    ok(two_games, "config", "set", "game", "wildhearts")
+    assert "Wildhearts TCG series 1" in ok(two_games, "trade", "list", "--complete-series", "1")
+    warned = two_games("trade", "list", "--complete-series", "2")  # Wildhearts has series 1 only
+    assert "Wildhearts TCG has no such series in the catalogue (it has series 1)" in warned.stderr
+
+
+def test_the_lobby_page_says_which_games_series_it_completes(two_games: Run) -> None:
+    from tests.web_helpers import Pages, text_of
+
+    page = text_of(Pages(two_games.db_path).get("/trades", params={"complete_series": "1"}).text)
+    assert "Wanted, with the rest of Free Realms TCG series 1 (FreeRealms)" in page
+    theirs = Pages(two_games.db_path, game="wildhearts").get("/trades?complete_series=1")
+    assert "Wanted, with the rest of Wildhearts TCG series 1" in text_of(theirs.text)
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
+def test_a_trade_export_of_shared_codes_is_matched_card_by_card(
+    two_games: Run, tmp_path: Path, suffix: str
+) -> None:
+    ok(two_games, "add", "fr:1 C 41 x5", "wh:1 C 41 x4")
+    mine = tmp_path / f"mine{suffix}"
+    ok(two_games, "trade", "export", str(mine))
+    if suffix == ".csv":
+        rows = list(csv.DictReader(io.StringIO(mine.read_text(encoding="utf-8-sig"))))
+        assert sorted((row["Code"], row["Game"], row["Qty"]) for row in rows) == [
+            ("1 C 41", "free-realms", "2"), ("1 C 41", "wildhearts", "1")
+        ]  # fmt: skip
+    theirs = Run(new_database(tmp_path / "theirs.db"))
+    ok(theirs, "catalog", "import", str(ROOT / "wildhearts-cards.csv"))
+    matched = theirs("trade", "match", str(mine), "--complete-series", "1", "-o", "json")
+    assert matched.exit_code == 0 and "skipped" not in matched.stderr, matched.output
+    found = json.loads(matched.stdout)
+    assert found["problems"] == []
+    assert [(i["name"], i["game"]) for i in found["they_offer_i_want"]] == [
+        (FREE_REALMS, "free-realms")
+    ]  # fmt: skip
+
+
+def test_a_trade_list_file_of_one_games_database_has_no_game_column(tmp_path: Path) -> None:
+    run = Run(new_database(tmp_path / "one.db"))
+    ok(run, "add", "1 C 41 x5")
+    mine = tmp_path / "mine.csv"
+    ok(run, "trade", "export", str(mine))
+    assert mine.read_text(encoding="utf-8-sig").splitlines()[0] == "List,Code,Name,Finish,Qty"
+
+
+def test_the_search_page_shows_each_cards_code_as_the_server_reads_it(two_games: Run) -> None:
+    from tests.web_helpers import Pages
+
+    def codes(page: str) -> list[str]:
+        import re
+
+        return re.findall(r'<td class="code">([^<]+)</td>', page)
+
+    query = {"q": 'code:"1 C 41"'}
+    assert codes(Pages(two_games.db_path).get("/search", params=query).text) == [
+        "1 C 41", "wh:1 C 41"
+    ]  # fmt: skip
+    theirs = Pages(two_games.db_path, game="wildhearts").get("/search", params=query).text
+    assert codes(theirs) == ["fr:1 C 41", "1 C 41"]
+
+
+def test_the_collection_pages_totals_are_the_servers_games(two_games: Run) -> None:
+    from tests.web_helpers import Pages, text_of
+
+    ok(two_games, "add", "wh:1 C 41 x2", "fr:1 C 41")
+    mine = text_of(Pages(two_games.db_path).get("/collection").text)
+    assert "1 card owned (1 non-foil, 0 foil), 1 distinct, of Free Realms TCG" in mine
+    theirs = text_of(Pages(two_games.db_path, game="wh").get("/collection").text)
+    assert "2 cards owned (2 non-foil, 0 foil), 1 distinct, of Wildhearts TCG" in theirs

@@ -67,7 +67,7 @@ def test_an_unknown_game_is_refused(run: Run) -> None:
     ('Wildhearts') counted nothing."""
     refused = run("stats", "--game", "nope")
     assert refused.exit_code == 2
-    assert "unknown game 'nope'" in refused.stderr and "wildhearts" in refused.stderr
+    assert "stats --game: no game 'nope'" in refused.stderr and "wildhearts" in refused.stderr
     assert "Traceback" not in refused.output
     cased = run("stats", "--game", "Free-Realms", "-o", "json")
     assert cased.exit_code == 0, cased.output

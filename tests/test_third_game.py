@@ -91,16 +91,21 @@ def test_a_third_game_from_files_in_tests_alone(tmp_path: Path) -> None:
         ["stats", "--game", "pixie-duel", "-o", "json"],
         ["games", "-o", "json"],
         ["show", "7 U 9", "-o", "json"],
+        ["deck", "code", str(tmp_path / "deck.txt")],
     )
     codes = [step["code"] for step in said]
-    assert codes == [0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0], said
-    imported, moon, ranked, glamour, added, sheet, deck, bad, stats, games, show = said
+    assert codes == [0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0], said
+    imported, moon, ranked, glamour, added, sheet, deck, bad, stats, games, show, coded = said
+    from cardbase.decks.deckcode import decode
+
+    game, cards = decode(coded["out"].strip())  # a user's game: named in the code by its key
+    assert game == "pixie-duel" and {c.section for c in cards} == {"main", "side"}
     assert "9 added" in imported["out"]
     names = lambda step: [card["name"] for card in json.loads(step["out"])]  # noqa: E731
     assert names(moon) == ["Hollowmoon Page", "Nightshade Dancer", "Owl Knight"]
     assert names(ranked) == ["Queen of Noon", "Owl Knight", "The Moon Itself"]
     assert names(glamour) == ["Queen of Noon", "Owl Knight"]
-    assert "The Moon Itself (7 U 9) non-foil: 0 -> 1" in added["out"]
+    assert "The Moon Itself (pixie-duel:7 U 9) non-foil: 0 -> 1" in added["out"]
     assert "2 cards were added" in sheet["out"]
     assert deck["out"].startswith("\u2714 valid: deck.txt, 13 cards, Pixie Duel Standard")
     problems = {p["code"]: p["message"] for p in json.loads(bad["out"])["problems"]}

@@ -23,7 +23,10 @@ from tests.helpers import Run
         (["collection", "series:7"], "series=7: the catalogue has no such series"),
         (["collection", "--copies", "cost:3..1"], "cost:3..1 is an empty range"),
         (["missing", "--series", "3"], "series=3: the catalogue has no such series"),
-        (["trade", "list", "--complete-series", "7"], "--complete-series 7: the catalogue has"),
+        (
+            ["trade", "list", "--complete-series", "7"],
+            "--complete-series 7: Free Realms TCG has no such series in the catalogue (it has",
+        ),
         (["search", "1U999"], "no card has the code 1 U 999"),
         (["search", "-series:7"], "(-series=7 excludes nothing)"),
         (["search", "--count", "cost:4..2"], "cost:4..2 is an empty range"),

@@ -72,7 +72,9 @@ def test_a_code_two_games_print_is_asked_about_never_picked(tmp_path: Path) -> N
         assert asked.exit_code == 2
         assert asked.stderr == (
             "cardbase: 1 C 41 is a card in several games: Robgoblin Scrapper (Free Realms TCG), "
-            "Judge: High Winds (Wildhearts TCG). Name one with its game: fr:1 C 41 or wh:1 C 41\n"
+            "Judge: High Winds (Wildhearts TCG). Name one with its game: fr:1 C 41 or wh:1 C 41; or "
+            "choose the game for every code with --game (such as --game fr) or 'cardbase "
+            "config set game fr'\n"
         )
     assert run("add", "1 C 41").exit_code == 2
     shown = json.loads(run("show", "wh:1 C 41", "-o", "json").stdout)
@@ -80,6 +82,6 @@ def test_a_code_two_games_print_is_asked_about_never_picked(tmp_path: Path) -> N
     added = run("add", "free-realms:1c41 x2", "WH:1-C-41")
     assert added.exit_code == 0, added.output
     assert "Robgoblin Scrapper (1 C 41) non-foil: 0 -> 2" in added.stdout
-    assert "Judge: High Winds (1 C 41) non-foil: 0 -> 1" in added.stdout
+    assert "Judge: High Winds (wh:1 C 41) non-foil: 0 -> 1" in added.stdout
     missing = run("show", "wh:1 C 99")
     assert (missing.exit_code, missing.stderr) == (2, "cardbase: no card has the code 1 C 99\n")

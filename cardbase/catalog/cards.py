@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
-from cardbase.codes import CollectorCode
+from cardbase.codes import CollectorCode, format_code
 from cardbase.db import tables
 from cardbase.db.engine import Connection
 from cardbase.fields import DETAIL_FIELDS, FIELD_BY_KEY, JSON_KEYS, NAMES, STORED_FIELDS
@@ -81,12 +81,19 @@ class Card:
         (``wh:1 C 41``) for a card of a game other than the default one, whose codes repeat
         the default game's; what `add`, `show` and an import read back as that card."""
         if self.game == DEFAULT_GAME:
-            return str(self.code)
+            return format_code(self.code, self.game)
+        return f"{game_prefix(self.game)}:{format_code(self.code, self.game)}"
+
+    @property
+    def code_prefixed(self) -> str:
+        """The code with its game's prefix whatever the game (``fr:1 C 41``): what a page
+        sends back, which reads as this card whichever game the server or the user chose."""
         return f"{game_prefix(self.game)}:{self.code}"
 
     def label(self) -> str:
-        """How messages name a card: its name and its code."""
-        return f"{self.name} ({self.code})"
+        """How messages name a card: its name and its code as tables show it (``wh:1 C 41``
+        for another game's), so a message about two games' 1 C 41 says which it changed."""
+        return f"{self.name} ({self.code_shown})"
 
     def name_in(self, language: str) -> str:
         return name_in_language(self.name, self.names, language)
@@ -275,9 +282,13 @@ class CardRef(NamedTuple):
     name: str
     nonfoil: int
     foil: int
+    game: str = DEFAULT_GAME
 
     def label(self) -> str:
-        return f"{self.name} ({self.code})"
+        """As `Card.label`: the code with its prefix for a game other than the default."""
+        shown = format_code(self.code, self.game)
+        prefix = "" if self.game == DEFAULT_GAME else f"{game_prefix(self.game)}:"
+        return f"{self.name} ({prefix}{shown})"
 
 
 def card_refs_by_id(conn: Connection, card_ids: Iterable[int]) -> dict[int, CardRef]:
@@ -285,13 +296,13 @@ def card_refs_by_id(conn: Connection, card_ids: Iterable[int]) -> dict[int, Card
     for chunk, marks in id_chunks(card_ids):
         rows = conn.execute(
             f"SELECT c.id, c.series, c.rarity, c.number, c.name, coalesce(o.nonfoil, 0), "
-            f"coalesce(o.foil, 0) FROM {CARD_FROM_SQL} {OWNERSHIP_JOIN_SQL} "
+            f"coalesce(o.foil, 0), c.game FROM {CARD_FROM_SQL} {OWNERSHIP_JOIN_SQL} "
             f"WHERE c.id IN ({marks})",
             chunk,
         )
-        for card_id, series, rarity, number, name, nonfoil, foil in rows:
+        for card_id, series, rarity, number, name, nonfoil, foil, game in rows:
             found[card_id] = CardRef(
-                card_id, CollectorCode(series, rarity, number), name, nonfoil, foil
+                card_id, CollectorCode(series, rarity, number), name, nonfoil, foil, game
             )
     return found
 
@@ -356,3 +367,10 @@ def _detail(card: Card, key: str) -> str:
         return plural(value, "star" if card.type == "Trick" else "coin")
     field_type = FIELD_BY_KEY[key].type
     return field_type.detail(value) if field_type else str(value)
+
+
+def holds_several_games(conn: Connection) -> bool:
+    """Whether the catalogue has cards of several games, whose codes may repeat: then a
+    code written for a reader (an export, a trade list, a page's form) says its game."""
+    found = conn.execute(f"SELECT count(DISTINCT game) FROM {tables.CARD_TABLE}").fetchone()
+    return int(found[0]) > 1

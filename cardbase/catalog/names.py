@@ -22,10 +22,17 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardbase.catalog.cards import Card, cards_by_id, name_key
 from cardbase.catalog.entries import Entry
-from cardbase.codes import CollectorCode, looks_like_code, parse_code
+from cardbase.codes import CollectorCode, game_code, in_some_game, looks_like_code, parse_code
 from cardbase.db import tables
 from cardbase.db.engine import Connection
-from cardbase.errors import AmbiguousError, CardbaseError, CodeError, NotFoundError, first_few
+from cardbase.errors import (
+    AmbiguousError,
+    CardbaseError,
+    CodeError,
+    NotFoundError,
+    Remedy,
+    first_few,
+)
 from cardbase.games import GAMES, game_of_prefix, game_prefix
 
 if TYPE_CHECKING:
@@ -237,10 +244,10 @@ class NameResolver:
             raise NotFoundError("empty card name or code")
         resolver, code_text = self.in_game(shown)
         if resolver is not self and looks_like_code(code_text):
-            return resolver.by_code(parse_code(code_text))
+            return resolver.by_code(resolver.read_code(code_text))
         if looks_like_code(shown):
             try:
-                code = parse_code(shown)
+                code = self.read_code(shown)
             except CodeError:
                 # '1 X 5' is a bad code, but could also be a card's name; names get the last word.
                 if not self.named(shown):
@@ -271,11 +278,17 @@ class NameResolver:
             # Codes repeat across games: never one picked silently, the prefix is the answer.
             cards = ", ".join(f"{p.name} ({GAMES[p.game].title if p.game in GAMES else p.game})"
                               for p in exact)  # fmt: skip
-            prefixed = " or ".join(f"{game_prefix(p.game)}:{code}" for p in exact)
-            raise AmbiguousError(
-                f"{code} is a card in several games: {cards}", f"Name one with its game: {prefixed}"
-            )
+            raise AmbiguousError(f"{code} is a card in several games: {cards}",
+                                 several_games_remedy(code, [p.game for p in exact]))  # fmt: skip
         return exact[0]
+
+    def read_code(self, text: str) -> CollectorCode:
+        """A code as typed, read and checked against its game's pattern (`game_code`): the
+        game its prefix named (this resolver's, then), else any game's it fits."""
+        code = parse_code(text)
+        if self.only and self.game:
+            return game_code(text, code, self.game)
+        return in_some_game(text, code, self.game)
 
     def in_game(self, text: str) -> tuple[NameResolver, str]:
         """A code's game prefix (``wh:1 C 41``) read off: the resolver of that game only and
@@ -318,6 +331,19 @@ class NameResolver:
             raise
 
 
+def several_games_remedy(code: CollectorCode, games: list[str]) -> Remedy:
+    """The way past a code several games print, in each face's words: the prefix, or the
+    game chosen once (the command line's --game or the config file's `game`; a server's
+    `serve --game`) so that every bare code means that game's card."""
+    prefixed = " or ".join(f"{game_prefix(game)}:{code}" for game in games)
+    first = game_prefix(games[0])
+    return Remedy(
+        cli=f"Name one with its game: {prefixed}; or choose the game for every code with "
+        f"--game (such as --game {first}) or 'cardbase config set game {first}'",
+        web=f"Name one with its game: {prefixed}",
+    )
+
+
 def wrong_letter(code: CollectorCode, printings: list[Printing]) -> CodeError:
     """The refusal of a code whose rarity letter no card numbered so has: the one card it
     most likely means, or every card it could."""
@@ -352,8 +378,8 @@ class CodeLookup:
 
 def look_up_code(conn: Connection, text: str) -> CodeLookup:
     """Parse `text` as a code and find its card; a missing card is an answer, not an error."""
-    code = parse_code(text)
     resolver = NameResolver(conn)
+    code = resolver.read_code(text)
     try:
         return CodeLookup(code, resolver.fetch(resolver.by_code(code)))
     except NotFoundError as exc:

@@ -15,7 +15,7 @@ from operator import itemgetter
 from typing import Any
 
 from cardbase.catalog.cards import name_key
-from cardbase.codes import parse_code
+from cardbase.codes import game_code, parse_code
 from cardbase.db.tables import CARD_COLUMNS
 from cardbase.fields import FIELDS, NAME_COLUMNS, NAMES
 from cardbase.fieldtypes import Choice, Flag, Names, RowError
@@ -114,7 +114,7 @@ class RowReader:
         game = self._games.get(game_text)
         if game is None:
             game = self._games[game_text] = _game(game_text)
-        code = parse_code(code_text)
+        code = game_code(code_text, parse_code(code_text), game.key)  # the game's pattern
         plain = self._plain(cells)
         kind_key = (game.key, type_text, hero_text, sphere_text)
         kind = self._kinds.get(kind_key)

@@ -32,7 +32,13 @@ app.add_typer(catalog_app, name="catalog")
 
 @command(catalog_app, "import")
 def import_(
-    file: Annotated[Path, typer.Argument(help="A CSV file in the cards.csv shape.")],
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="A CSV file in the cards.csv shape, or a game's key for the "
+            "catalogue its game file names (wildhearts)."
+        ),
+    ],
     skip_bad: Annotated[
         bool, typer.Option("--skip-bad", help="Import the good rows even if some are bad.")
     ] = False,
@@ -42,10 +48,13 @@ def import_(
 
     If any row is bad, nothing is written unless --skip-bad is given.
 
-    Example: cardbase catalog import my-cards.csv
+    Example: cardbase catalog import my-cards.csv; cardbase catalog import wildhearts
     """
+    from cardbase.catalog.choice import catalogue_file
     from cardbase.catalog.update import import_catalogue
 
+    if not file.exists():  # a file of that name first: then a game's own catalogue
+        file = catalogue_file(str(file))
     with render.progress_bar() as progress:
         report = import_catalogue(STATE.library, file, skip_bad=skip_bad, progress=progress)
     counts = report.counts

@@ -11,7 +11,6 @@ from cardbase.cli.paging import print_hidden, search_page
 from cardbase.cli.root import STATE, Output, OutputOption, ReportOutputOption, app, command
 from cardbase.errors import CardbaseError
 from cardbase.fields import CONDITIONS, FOIL, HOLDING_KINDS, NONFOIL, OPTION_FIELDS
-from cardbase.games import DEFAULT_GAME
 from cardbase.text import plural
 
 if TYPE_CHECKING:
@@ -321,7 +320,14 @@ def _bar(part: int, whole: int, width: int = 20) -> str:
 
 @command(app)
 def stats(
-    game: Annotated[str, typer.Option("--game", help="Which game's catalogue.")] = DEFAULT_GAME,
+    game: Annotated[
+        str | None,
+        typer.Option(
+            "--game",
+            help="Which game's cards (default: cardbase --game, "
+            "$CARDBASE_GAME or the config file's game, else Free Realms).",
+        ),
+    ] = None,
     output: OutputOption = Output.table,
 ) -> None:
     """Collection totals, completion per series, rarity and sphere, and copies per location
@@ -329,14 +335,15 @@ def stats(
 
     Example: cardbase stats
     """
-    from cardbase.collection.stats import STATS_CSV_HEADER, collection_stats
-    from cardbase.games import GAMES
+    from cardbase.collection.stats import STATS_CSV_HEADER
+    from cardbase.games import GAMES, known_game
 
-    if game.lower() not in GAMES:
-        raise CardbaseError(f"--game: unknown game '{game}'; use {' or '.join(GAMES)}")
-    game = game.lower()
-    with STATE.connect() as conn:
-        found = collection_stats(conn, game)
+    if game is not None:
+        try:
+            known_game(game)
+        except CardbaseError as exc:
+            raise CardbaseError(f"stats --game: {exc.message}") from None
+    found = STATE.library.stats(game)
     if output is Output.json:
         render.print_json(found.to_dict())
         return
@@ -346,7 +353,7 @@ def stats(
         return
     render.echo(
         f"{plural(totals.cards, 'card')} owned ({totals.nonfoil:,} non-foil, "
-        f"{totals.foil:,} foil), {totals.distinct:,} distinct"
+        f"{totals.foil:,} foil), {totals.distinct:,} distinct, of {GAMES[found.game].title}"
     )
     for key, group in groups.items():
         render.print_table(

@@ -202,7 +202,7 @@ COPY_HEADERS = (
 def _copy_values(copy: Copy) -> list[Any]:
     """A holding's cells in `COPY_HEADERS` order; tags read as traits do, 'a, b'."""
     name = copy.name if copy.local_name == copy.name else f"{copy.name} ({copy.local_name})"
-    return [str(copy.code), name, copy.finish, copy.condition, copy.language,
+    return [copy.code_shown, name, copy.finish, copy.condition, copy.language,
             copy.location, copy.tags.replace(",", ", "), copy.copies, copy.note]  # fmt: skip
 
 
@@ -215,7 +215,7 @@ def print_copies(copies: Sequence[Copy], output: Output) -> None:
         from cardbase.query.copies import COPY_KEYS
 
         # the names apart, as the JSON keys have them: name, then local_name last
-        print_csv(COPY_KEYS, ([str(c.code), c.name, *_copy_values(c)[2:], c.local_name]
+        print_csv(COPY_KEYS, ([c.code_shown, c.name, *_copy_values(c)[2:], c.local_name]
                               for c in copies))  # fmt: skip
         return
     rows = [_copy_values(copy) for copy in copies]

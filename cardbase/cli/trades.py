@@ -102,25 +102,35 @@ def _rules(
     return Rules.read(playset, keep_decks, series, offer)
 
 
-def _lists(rules: Rules) -> tuple[list[TradeItem], list[TradeItem]]:
+def _lists(rules: Rules) -> tuple[list[TradeItem], list[TradeItem], str | None]:
+    """My lists by `rules`, and what their wants complete, said ("Free Realms TCG series 1
+    (FreeRealms)"), if anything."""
     from cardbase.trades import check_offer, trade_lists
 
     with STATE.connect() as conn:
         check_offer(conn, rules.offer)
-        _warn_series(conn, rules.complete_series)
+        _warn_series(conn, rules)
         mine = trade_lists(conn, rules)
-    return mine.offered, mine.wanted
+        completing = rules.completing(conn)
+    return mine.offered, mine.wanted, completing
 
 
-def _warn_series(conn: Connection, series: int | None) -> None:
-    """--complete-series of a series the catalogue lacks wants nothing: say so, not silently."""
-    from cardbase.query.checks import catalogue_series, no_series
+def _warn_series(conn: Connection, rules: Rules) -> None:
+    """--complete-series of a series the game lacks wants nothing: say so, not silently."""
+    from cardbase.games import GAMES
+    from cardbase.trades.lists import game_series, series_game
 
-    known = catalogue_series(conn) if series is not None else []
-    if series is not None and series not in known:
-        render.echo(
-            f"cardbase: warning: {no_series(f'--complete-series {series}', known)}", err=True
-        )
+    series = rules.complete_series
+    if series is None:
+        return
+    game = series_game(conn, rules.game)
+    known = game_series(conn, game)
+    if series not in known:
+        has = ", ".join(map(str, known)) or "none"
+        title = GAMES[game].title if game in GAMES else game
+        render.echo(f"cardbase: warning: --complete-series {series}: {title} has no such "
+                    f"series in the catalogue (it has series {has}), so no card is wanted "
+                    "for it", err=True)  # fmt: skip
 
 
 def _print_items(title: str, items: list[TradeItem]) -> None:
@@ -151,10 +161,14 @@ def list_(
     from cardbase.trades.items import has_detail
 
     rules = _rules(playset, keep_decks, complete_series, tag, location, min_condition)
-    offered, wanted = _lists(rules)
+    offered, wanted, completing = _lists(rules)
     if output is Output.json:
         render.print_json(
-            {"offered": [i.to_dict() for i in offered], "wanted": [i.to_dict() for i in wanted]}
+            {
+                "offered": [i.to_dict() for i in offered],
+                "wanted": [i.to_dict() for i in wanted],
+                **({"completing": completing} if completing else {}),
+            }
         )
     elif output is Output.csv:
         detail = has_detail(offered, wanted)
@@ -165,7 +179,7 @@ def list_(
         )
     else:
         _print_items("Offered", offered)
-        _print_items("Wanted", wanted)
+        _print_items(f"Wanted, with the rest of {completing}" if completing else "Wanted", wanted)
 
 
 @command(trade_app, "export")
@@ -186,11 +200,15 @@ def export(
     Example: cardbase trade export my-trades.xlsx --tag trade
     """
     from cardbase.trades import write_trade_lists
+    from cardbase.trades.files import needs_game_column
 
     rules = _rules(playset, keep_decks, complete_series, tag, location, min_condition)
-    offered, wanted = _lists(rules)
-    write_trade_lists(file, offered, wanted, force=force)
-    render.echo(f"{file}: {len(offered)} offered, {len(wanted)} wanted")
+    offered, wanted, completing = _lists(rules)
+    with STATE.connect() as conn:
+        game = needs_game_column(conn, offered, wanted)
+    write_trade_lists(file, offered, wanted, force=force, game=game)
+    rest = f" (with the rest of {completing})" if completing else ""
+    render.echo(f"{file}: {len(offered)} offered, {len(wanted)} wanted{rest}")
 
 
 @command(trade_app, "match")

@@ -160,11 +160,12 @@ class CollectionStats(NamedTuple):
     totals: Totals
     groups: dict[str, list[Completion]]  # "series", "set" (series and rarity), "sphere"
     copies: dict[str, list[Breakdown]]  # "location", "condition"
+    game: str = ""  # whose cards: one game's, the one chosen
 
     def to_dict(self) -> dict[str, Any]:
         groups = {key: [row.to_dict() for row in rows] for key, rows in self.groups.items()}
         copies = {key: [row.to_dict() for row in rows] for key, rows in self.copies.items()}
-        return {"totals": self.totals.to_dict(), **groups, **copies}
+        return {"game": self.game, "totals": self.totals.to_dict(), **groups, **copies}
 
     def csv_rows(self) -> list[tuple[object, ...]]:
         """Rows under `STATS_CSV_HEADER`, one table for both kinds: a completion row leaves
@@ -200,6 +201,7 @@ def collection_stats(conn: Connection, game: str) -> CollectionStats:
             "location": copies_by_location(conn, game),
             "condition": copies_by_condition(conn, game),
         },
+        game,
     )
 
 

@@ -6,6 +6,13 @@ series and rarity, each group's numbers as rising deltas (varints), and a 16-bit
 of it. A 40-card deck of singles is about 80 characters. The tables below only ever grow at
 their ends, so a code stays readable by every later cardbase; a new layout takes a new
 version letter.
+
+A game or section the tables lack (a user's game, from its game file, and its formats'
+sections) is written by name: the escape byte `NAMED` where the table's index would be, then
+the key's length and its UTF-8 bytes. A key is what a game file names a game by and never
+changes, where an index into the user's own games would change with the files they have;
+the tables' games and sections keep their one byte, so every code made before decodes as it
+did, and a code of a game this cardbase lacks names the game.
 """
 
 from __future__ import annotations
@@ -25,6 +32,8 @@ PREFIX = "CB1"
 CODE_GAMES = ("free-realms", "wildhearts", "cardbase-sample")
 CODE_SECTIONS = ("main", "side", "judge", "familiars", "fields")
 MAX_CODE = 4096  # characters: a deck of every card in the game is far less
+NAMED = 0x7F  # in place of a table's index: a name follows (below any index the tables reach)
+MAX_NAME = 64  # bytes of a named game's or section's key
 
 
 class CodedCard(NamedTuple):
@@ -35,15 +44,16 @@ class CodedCard(NamedTuple):
 
 def encode(game: str, cards: Iterable[CodedCard]) -> str:
     """The deck's code; the same deck (whatever its lines' order) gives the same code."""
-    out = bytearray([_index(CODE_GAMES, game, "game")])
-    by_section: dict[int, dict[int, list[CollectorCode]]] = defaultdict(lambda: defaultdict(list))
+    out = bytearray()
+    _entry(out, CODE_GAMES, game, "game")
+    by_section: dict[str, dict[int, list[CollectorCode]]] = defaultdict(lambda: defaultdict(list))
     for card in cards:
         if card.copies < 1:
             continue
-        by_section[_index(CODE_SECTIONS, card.section, "section")][card.copies].append(card.code)
+        by_section[card.section][card.copies].append(card.code)
     _varint(out, len(by_section))
-    for section in sorted(by_section):
-        _varint(out, section)
+    for section in sorted(by_section, key=_section_order):
+        _entry(out, CODE_SECTIONS, section, "section")
         groups = by_section[section]
         _varint(out, len(groups))
         for copies in sorted(groups):
@@ -68,10 +78,23 @@ def _buckets(out: bytearray, codes: list[CollectorCode]) -> None:
             previous = number
 
 
-def _index(table: tuple[str, ...], value: str, what: str) -> int:
-    if value not in table:
-        raise CardbaseError(f"a deck code cannot hold the {what} '{value}'")
-    return table.index(value)
+def _section_order(section: str) -> tuple[int, str]:
+    """The tables' sections in their order, then named ones by name: one deck, one code."""
+    known = section in CODE_SECTIONS
+    return (CODE_SECTIONS.index(section) if known else len(CODE_SECTIONS), section)
+
+
+def _entry(out: bytearray, table: tuple[str, ...], value: str, what: str) -> None:
+    """A game or section: its index in `table` (one byte), else `NAMED` and its key."""
+    if value in table:
+        out.append(table.index(value))
+        return
+    key = value.encode("utf-8")
+    if not value or len(key) > MAX_NAME or not value.isprintable():
+        raise CardbaseError(f"a deck code cannot hold the {what} '{shorten(value, 40)}'")
+    out.append(NAMED)
+    _varint(out, len(key))
+    out += key
 
 
 def _varint(out: bytearray, value: int) -> None:
@@ -107,7 +130,7 @@ def decode(text: str) -> tuple[str, list[CodedCard]]:
         raise CardbaseError(f"a deck code of {len(cleaned):,} characters: no deck is that long")
     payload = _payload(cleaned[len(PREFIX) :])
     reader = _Reader(payload)
-    game = _named(CODE_GAMES, reader.byte(), "game")
+    game = _named(CODE_GAMES, reader, "game")
     cards = list(_cards(reader))
     if not reader.done():
         raise CardbaseError(DAMAGED)
@@ -129,7 +152,7 @@ def _payload(body: str) -> bytes:
 
 def _cards(reader: _Reader) -> Iterator[CodedCard]:
     for _ in range(reader.varint()):
-        section = _named(CODE_SECTIONS, reader.varint(), "section")
+        section = _named(CODE_SECTIONS, reader, "section")
         for _ in range(reader.varint()):
             copies = reader.varint()
             for _ in range(reader.varint()):
@@ -143,7 +166,20 @@ def _cards(reader: _Reader) -> Iterator[CodedCard]:
                     yield CodedCard(section, code, copies)
 
 
-def _named(table: tuple[str, ...], index: int, what: str) -> str:
+def _named(table: tuple[str, ...], reader: _Reader, what: str) -> str:
+    """A game or section as `_entry` wrote it: a table's index, or `NAMED` and a key."""
+    index = reader.byte()
+    if index == NAMED:
+        length = reader.varint()
+        if not 0 < length <= MAX_NAME:
+            raise CardbaseError(DAMAGED)
+        try:
+            key = bytes(reader.byte() for _ in range(length)).decode("utf-8")
+        except UnicodeDecodeError:
+            raise CardbaseError(DAMAGED) from None
+        if not key.isprintable():
+            raise CardbaseError(DAMAGED)
+        return key
     if index >= len(table):
         raise CardbaseError(f"the deck code names a {what} this cardbase does not know: upgrade it")
     return table[index]

@@ -163,7 +163,7 @@ def save_code(
     format; every card must be in this database's catalogue."""
     from cardbase.decks.deckcode import decode
 
-    game = decode(code)[0]  # its game first: a wrong format is said before any card
+    game = code_game(decode(code)[0])  # its game first: a wrong format is said before any card
     fmt = get_format(format_key) if format_key else first_format(game)
     if fmt.game != game:
         raise CardbaseError(f"the code holds a {game} deck; the format {fmt.key} is {fmt.game}'s")
@@ -174,7 +174,23 @@ def save_code(
 
 def first_format(game: str) -> Format:
     """The format a deck of `game` is checked by when none is named."""
-    return next(f for f in FORMATS.values() if f.game == game)
+    found = next((f for f in FORMATS.values() if f.game == game), None)
+    if found is None:
+        raise CardbaseError(f"the game '{game}' has no deck format; name one with --format")
+    return found
+
+
+def code_game(game: str) -> str:
+    """A deck code's game, which must be one this cardbase has: a code names a user's game
+    by its key, and another person's cardbase may lack that game's file."""
+    from cardbase.games import GAMES
+
+    if game not in GAMES:
+        raise CardbaseError(
+            f"the deck code holds a deck of the game '{shorten(game, 40)}', which this cardbase "
+            "does not have; add its game file (cardbase games lists the games it has)"
+        )
+    return game
 
 
 def placed_of_code(conn: Connection, code: str, unchanged: str) -> tuple[str, list[Placed]]:
@@ -183,6 +199,7 @@ def placed_of_code(conn: Connection, code: str, unchanged: str) -> tuple[str, li
     from cardbase.decks.deckcode import decode
 
     game, cards = decode(code)
+    code_game(game)
     sections: dict[str, list[tuple[int, str]]] = defaultdict(list)
     for card in sorted(cards, key=lambda c: (c.section != MAIN, c.section, c.code)):
         sections[card.section].append((card.copies, str(card.code)))

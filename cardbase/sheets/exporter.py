@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from cardbase.catalog.cards import Card
+from cardbase.catalog.cards import Card, holds_several_games
 from cardbase.collection.attributes import condition_rank, tag_list
 from cardbase.db import tables
 from cardbase.db.engine import Connection
@@ -152,10 +152,7 @@ GAME_HEADER = "Game"
 def several_games(conn: Connection, cards: Sequence[Card]) -> bool:
     """Whether the export needs the Game column: its cards are of several games, or the
     database's are (one game's `1 C 41` is ambiguous when the file is read back there)."""
-    if len({card.game for card in cards}) > 1:
-        return True
-    found = conn.execute(f"SELECT count(DISTINCT game) FROM {tables.CARD_TABLE}").fetchone()
-    return int(found[0]) > 1
+    return len({card.game for card in cards}) > 1 or holds_several_games(conn)
 
 
 def export_headers(columns: tuple[CardField, ...], games: bool = False) -> list[str]:

@@ -15,7 +15,6 @@ from typing import NamedTuple
 from cardbase.bulk import paused_gc
 from cardbase.catalog.cards import CardRef, name_key
 from cardbase.catalog.names import Catalogue, NameResolver, Printing
-from cardbase.codes import parse_code
 from cardbase.collection.attributes import NO_LOCATION
 from cardbase.collection.changes import Change, Mode, Request, Selector
 from cardbase.collection.plan import Defaults
@@ -231,7 +230,7 @@ def _by_code(resolver: NameResolver, row: SheetRow) -> Printing:
             )
         raise CardbaseError(f"no card numbered {row.code} in series {row.series}")
     in_game, code = resolver.in_game(row.code)  # 'wh:1 C 41', as exports write another game's
-    return in_game.by_code(parse_code(code))
+    return in_game.by_code(in_game.read_code(code))
 
 
 def _read_beside_catalogue(

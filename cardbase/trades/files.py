@@ -10,12 +10,13 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from cardbase.catalog.cards import cards_by_id
+from cardbase.catalog.cards import cards_by_id, holds_several_games
 from cardbase.catalog.names import NameResolver
 from cardbase.db.engine import Connection
 from cardbase.errors import CardbaseError
 from cardbase.fileio.reading import Sheet, read_sheets
 from cardbase.fileio.writing import Table
+from cardbase.sheets.exporter import GAME_HEADER
 from cardbase.text import shown
 from cardbase.trades.items import (
     DETAIL_HEADERS,
@@ -32,33 +33,52 @@ LIST_WORDS = {"offered": OFFERED, "offer": OFFERED, "offers": OFFERED, "have": O
               "wants": WANTED, "need": WANTED, "needs": WANTED}  # fmt: skip
 
 
-def list_headers(detail: bool) -> tuple[str, ...]:
-    return (*HEADERS, *DETAIL_HEADERS) if detail else HEADERS
+def list_headers(detail: bool, game: bool = False) -> tuple[str, ...]:
+    headers = (*HEADERS, *DETAIL_HEADERS) if detail else HEADERS
+    return (*headers, GAME_HEADER) if game else headers
 
 
-def trade_tables(offered: list[TradeItem], wanted: list[TradeItem]) -> list[Table]:
+def needs_game_column(conn: Connection, *lists: list[TradeItem]) -> bool:
+    """Whether a file of these lists says each card's game: its cards are of several games,
+    or the database's are, where a reader's 1 C 41 could be either game's (the export's
+    rule, `cardbase.sheets.exporter.several_games`)."""
+    return len({item.card.game for items in lists for item in items}) > 1 or (
+        holds_several_games(conn)
+    )
+
+
+def trade_tables(
+    offered: list[TradeItem], wanted: list[TradeItem], game: bool = False
+) -> list[Table]:
     detail = has_detail(offered, wanted)
-    headers = list_headers(detail)
+    headers = list_headers(detail, game)
     return [
-        Table(OFFERED, headers, [item.row(detail) for item in offered]),
-        Table(WANTED, headers, [item.row(detail) for item in wanted]),
+        Table(OFFERED, headers, [item.row(detail, game) for item in offered]),
+        Table(WANTED, headers, [item.row(detail, game) for item in wanted]),
     ]
 
 
 def write_trade_lists(
-    path: Path, offered: list[TradeItem], wanted: list[TradeItem], *, force: bool = False
+    path: Path,
+    offered: list[TradeItem],
+    wanted: list[TradeItem],
+    *,
+    force: bool = False,
+    game: bool = False,
 ) -> None:
+    """The lists as a file `trade match FILE` reads (and any spreadsheet); `game`: with a
+    Game column (`needs_game_column`), so two games' 1 C 41 read back as their cards."""
     from cardbase.fileio.writing import output_file, write_csv, write_xlsx
 
     detail = has_detail(offered, wanted)
     with output_file(path, force=force, suffixes=(".xlsx", ".csv")) as temporary:
         if path.suffix.lower() == ".csv":
-            rows = [[OFFERED, *item.row(detail)] for item in offered] + [
-                [WANTED, *item.row(detail)] for item in wanted
+            rows = [[OFFERED, *item.row(detail, game)] for item in offered] + [
+                [WANTED, *item.row(detail, game)] for item in wanted
             ]
-            write_csv(temporary, Table("Trades", ("List", *list_headers(detail)), rows))
+            write_csv(temporary, Table("Trades", ("List", *list_headers(detail, game)), rows))
         else:
-            write_xlsx(temporary, trade_tables(offered, wanted), {"Name": 30})
+            write_xlsx(temporary, trade_tables(offered, wanted, game), {"Name": 30})
 
 
 def read_trade_lists(conn: Connection, path: Path) -> TheirList:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from cardbase.catalog.cards import Card
+from cardbase.codes import format_code
 from cardbase.collection.attributes import condition_rank, has_tags
 
 OFFERED, WANTED = "Offered", "Wanted"
@@ -43,12 +44,15 @@ class TradeItem(NamedTuple):
     def value(self) -> int:
         return RARITY_VALUE.get(self.card.code.rarity, 1) * self.copies
 
-    def row(self, detail: bool = False) -> list[Any]:
-        """Cells under HEADERS, then DETAIL_HEADERS when `detail` ('' where not known)."""
-        cells: list[Any] = [self.card.code_shown, self.card.name, self.finish, self.copies]
+    def row(self, detail: bool = False, game: bool = False) -> list[Any]:
+        """Cells under HEADERS, then DETAIL_HEADERS when `detail` ('' where not known), then
+        the card's game when `game` (a file of several games' cards: the code as printed,
+        its game beside it, as exports write them); the code as tables show it otherwise."""
+        code = format_code(self.card.code, self.card.game) if game else self.card.code_shown
+        cells: list[Any] = [code, self.card.name, self.finish, self.copies]
         if detail:
             cells += [self.condition or "", self.language or ""]
-        return cells
+        return [*cells, self.card.game] if game else cells
 
     def to_dict(self) -> dict[str, Any]:
         data = {"code": str(self.card.code), "game": self.card.game, "name": self.card.name,

@@ -19,6 +19,7 @@ from cardbase.db import tables
 from cardbase.db.engine import Connection
 from cardbase.errors import CardbaseError, shorten
 from cardbase.fields import FOIL, NONFOIL, PLAYSET
+from cardbase.games import DEFAULT_GAME, GAMES, known_game, set_name
 from cardbase.limits import MAX_COUNT, MAX_SERIES
 from cardbase.naming import label_key
 from cardbase.similar import closest
@@ -34,6 +35,9 @@ class Rules(NamedTuple):
     keep_decks: bool = False
     complete_series: int | None = None
     offer: Offer = ANY_COPY
+    # The game of the series to complete; None: the connection's (the user's choice), else
+    # the default game (`series_game`).
+    game: str | None = None
 
     @classmethod
     def read(
@@ -42,13 +46,40 @@ class Rules(NamedTuple):
         keep_decks: bool = False,
         complete_series: int | str | None = None,
         offer: Offer = ANY_COPY,
+        game: str | None = None,
     ) -> Rules:
         """The rules as people give them, from options or a form: the one check both faces
         make, a bad number being one line (blank is the default: a playset of three, no
         series to complete)."""
         kept = _whole("keep of each name", playset, 0, MAX_COUNT)
         series = _whole("the series to complete", complete_series, 1, MAX_SERIES)
-        return cls(PLAYSET if kept is None else kept, keep_decks, series, offer)
+        chosen = known_game(game) if game else None
+        return cls(PLAYSET if kept is None else kept, keep_decks, series, offer, chosen)
+
+    def completing(self, conn: Connection) -> str | None:
+        """What the wants complete, said: "Free Realms TCG series 1 (FreeRealms)"; None
+        without a series to complete."""
+        if self.complete_series is None:
+            return None
+        game = series_game(conn, self.game)
+        name = set_name(game, self.complete_series)
+        title = GAMES[game].title if game in GAMES else game
+        return f"{title} series {self.complete_series}" + (f" ({name})" if name else "")
+
+
+def series_game(conn: Connection, game: str | None = None) -> str:
+    """The game whose series `--complete-series` completes: `game`, else the one the user
+    chose for the command (the connection's), else the default game. Two games' series 1
+    are two sets: never wanted together."""
+    return game or getattr(conn, "game", None) or DEFAULT_GAME
+
+
+def game_series(conn: Connection, game: str) -> list[int]:
+    """The series numbers `game`'s catalogue holds, for the warning on one it lacks."""
+    rows = conn.execute(
+        f"SELECT DISTINCT series FROM {tables.CARD_TABLE} WHERE game = ? ORDER BY series", (game,)
+    )
+    return [int(series) for (series,) in rows]
 
 
 def _whole(what: str, given: int | str | None, low: int, high: int) -> int | None:
@@ -183,9 +214,10 @@ def wants(
     complete_series: int | None = None,
     *,
     collector_id: int | None = None,
+    game: str | None = None,
 ) -> list[TradeItem]:
     """Cards missing for the collector's saved decks, and for a complete series when asked
-    (non-foil)."""
+    (non-foil): `game`'s series (`series_game`)."""
     owner = current_id(conn) if collector_id is None else collector_id
     need = deck_usage(conn, owner)
     owned = _owned_by_name(conn, owner, list(need))
@@ -199,10 +231,12 @@ def wants(
             wanted[card.id] = TradeItem(card, NONFOIL, short)
     if complete_series is not None:
         missing = (
-            f"c.series = ? AND NOT EXISTS (SELECT 1 FROM {tables.OWNERSHIP_TABLE} AS w "
+            f"c.game = ? AND c.series = ? AND NOT EXISTS (SELECT 1 FROM "
+            f"{tables.OWNERSHIP_TABLE} AS w "
             "WHERE w.card_id = c.id AND w.collector_id = ? AND w.nonfoil + w.foil > 0)"
         )
-        for card in fetch_cards(conn, missing, (complete_series, owner)):
+        chosen = series_game(conn, game)
+        for card in fetch_cards(conn, missing, (chosen, complete_series, owner)):
             wanted.setdefault(card.id, TradeItem(card, NONFOIL, 1))
     return sorted(wanted.values(), key=TradeItem.order)
 
@@ -214,7 +248,7 @@ def trade_lists(
     owner = current_id(conn) if collector_id is None else collector_id
     return TheirList(
         haves(conn, rules.playset, rules.keep_decks, rules.offer, collector_id=owner),
-        wants(conn, rules.complete_series, collector_id=owner),
+        wants(conn, rules.complete_series, collector_id=owner, game=rules.game),
         [],
     )
 

@@ -10,11 +10,14 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from jinja2 import pass_context
+from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
 from cardbase.catalog.cards import Card
+from cardbase.codes import format_code
 from cardbase.fieldtypes import GEM_COLOURS, GEM_HEX, HERO_COLOUR, SPHERE_COLOURS
-from cardbase.games import DEFAULT_GAME, game_prefix
+from cardbase.games import DEFAULT_GAME, GAMES, game_of_prefix, game_prefix
 
 # A power-up's gems in game text: [Y], [RR], [GB].
 GEM_COST = re.compile(r"\[([RGBY]{1,4})\]")
@@ -60,14 +63,46 @@ def gem_dots(letters: str) -> Markup:
     return Markup(f'{dots}<span class="sr">gems: {escape(words)}</span>')
 
 
-def card_url(card: Card) -> str:
-    """A card's page: its code without spaces (`/card/1C14`), which the code parser reads;
-    another game's with that game's prefix (`/card/wh:1C41`), as its code may be a Free
-    Realms card's too."""
+def card_url(card: Card, game: str = DEFAULT_GAME) -> str:
+    """A card's page: its code without spaces (`/card/1C14`), which the code parser reads.
+    A bare code on the web is `game`'s card (the server's game, `web_game`), so a card of
+    any other game has its game's prefix (`/card/wh:1C41`; `/card/fr:1C41` when the server
+    chose Wildhearts): every link names one card, whichever games print the code."""
     code = card.code
-    game = getattr(card, "game", DEFAULT_GAME)
-    prefix = "" if game == DEFAULT_GAME else f"{game_prefix(game)}:"
+    shown = getattr(card, "game", DEFAULT_GAME)
+    prefix = "" if shown == game else f"{game_prefix(shown)}:"
     return f"/card/{prefix}{code.series}{code.rarity}{code.number}"
+
+
+@pass_context
+def card_url_here(context: Context, card: Card) -> str:
+    """`card_url` as templates call it: with the game of the server that renders them
+    (the default game's for a fragment rendered without its request)."""
+    request = context.get("request")
+    return card_url(card, web_game(request.app.state.site.game if request else None))
+
+
+@pass_context
+def code_here(context: Context, card: Card) -> str:
+    """A card's code as the server's tables show it: bare for a card of the server's game
+    (`web_game`), with its game's prefix for another's (``wh:1 C 41``), as `card_url`."""
+    request = context.get("request")
+    game = web_game(request.app.state.site.game if request else None)
+    shown = format_code(card.code, card.game)
+    return shown if card.game == game else f"{game_prefix(card.game)}:{shown}"
+
+
+def web_game(chosen: str | None) -> str:
+    """The game a bare code means on the web: the server's (`serve --game`, the config
+    file's `game`), else the default game, as tables write codes (`Card.code_shown`). A
+    link cannot ask which, so the card page says its game and the other games' card of
+    the same code instead."""
+    return (game_of_prefix(chosen) if chosen else None) or DEFAULT_GAME  # "wh" is wildhearts
+
+
+def game_title(key: str) -> str:
+    """How pages name a game: its title (Wildhearts TCG), its key for one cardbase lacks."""
+    return GAMES[key].title if key in GAMES else key
 
 
 class Bar(NamedTuple):

@@ -125,8 +125,10 @@ def _environment() -> Environment:
     env.globals["sphere_colour"] = faces.sphere_colour
     env.globals["gem_colour"] = faces.gem_colour
     env.globals["gem_name"] = faces.gem_name
-    env.globals["card_url"] = faces.card_url
+    env.globals["card_url"] = faces.card_url_here
+    env.globals["code_here"] = faces.code_here  # {{ code_here(card) }}: wh:1 C 41, or 1 C 41
     env.globals["url"] = url
+    env.filters["game_title"] = faces.game_title  # {{ card.game|game_title }}: its game's title
     env.globals["flags"] = FLAGS  # is:hero ... as the plain flag options, from the registry
     return env
 
@@ -181,11 +183,13 @@ def render(
     return response
 
 
-def partial(template: str, context: Mapping[str, Any], status: int = 200) -> HTMLResponse:
+def partial(
+    template: str, context: Mapping[str, Any], status: int = 200, request: Request | None = None
+) -> HTMLResponse:
     """A fragment for htmx to swap in: no page around it, but the notes the request heard
-    (`cardbase.notices`) above it."""
+    (`cardbase.notices`) above it; `request` for one with card links (their game)."""
     notes = ENV.get_template("_notes.html").render(notes=notices.take())
-    html = notes + ENV.get_template(template).render(**context)
+    html = notes + ENV.get_template(template).render(request=request, **context)
     return HTMLResponse(html, status_code=status)
 
 

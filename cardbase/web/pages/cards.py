@@ -13,7 +13,7 @@ from cardbase.collection.changes import Selector
 from cardbase.errors import CardbaseError
 from cardbase.fields import FOIL, NONFOIL
 from cardbase.query import search as lib
-from cardbase.web.faces import card_url
+from cardbase.web.faces import card_url, game_title, web_game
 from cardbase.web.site import redirect, render, site_of, wants_json
 
 router = APIRouter()
@@ -30,12 +30,16 @@ def _shown(request: Request, text: str, refused: dict[str, str], status: int = 2
     the message beside the form and the values kept, so the one wrong box can be corrected."""
     site = site_of(request)
     with site.connect(request) as conn:
-        card = NameResolver(conn).card(text)
+        resolver = NameResolver(conn, web_game(site.game))
+        card = resolver.card(text)
         printings = cards_named(conn, card.name)
         copies = lib.search_copies(conn, lib.build_query(f'code:"{card.code}" game:{card.game}'))
+        twins = [resolver.fetch(p) for p in resolver.numbered(card.code.series, card.code.number)
+                 if p.rarity == card.code.rarity and p.game != card.game]  # fmt: skip
     context = {
         "card": card, "fields": detail_lines(card), "printings": printings, "copies": copies,
         "conditions": CONDITION_NAMES, "defaults": site.defaults, "asked": refused,
+        "game": game_title(card.game), "twins": twins,
     }  # fmt: skip
 
     def twin() -> dict[str, object]:
@@ -68,12 +72,12 @@ def change_copies(
         raise CardbaseError("a change is add or remove, of a non-foil or foil copy")
     site = site_of(request)
     with site.connect(request) as conn:
-        card = NameResolver(conn).card(text)
+        card = NameResolver(conn, web_game(site.game)).card(text)
     try:
         given = _attributes(condition, language, location, tags)
         if holding:  # exactly these copies: a blank location or tags is none, not any
             given = given._replace(location=given.location or "", tags=given.tags or "")
-        item = f"{card.code_shown} x{_count(count)}"
+        item = f"{card.code_prefixed} x{_count(count)}"
         changes = site.library(request).change(
             op, [item], selector=given, foil=finish == FOIL, note=note or None
         )
@@ -83,9 +87,9 @@ def change_copies(
         sent = {"count": count, "finish": finish, "condition": condition or "",
                 "language": language or "", "location": location or "", "tags": tags or "",
                 "note": note or ""}  # fmt: skip
-        return _shown(request, card.code_shown, {"refused": refused.said("web"), **sent}, 400)
+        return _shown(request, card.code_prefixed, {"refused": refused.said("web"), **sent}, 400)
     message = "; ".join(change.describe() for change in changes) or "Nothing changed."
-    return redirect(card_url(card), message)
+    return redirect(card_url(card, web_game(site.game)), message)
 
 
 def _count(text: str) -> int:

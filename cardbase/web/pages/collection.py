@@ -9,8 +9,8 @@ from fastapi.responses import HTMLResponse, Response
 
 from cardbase.collection.sleeved import in_decks_by_card, with_decks
 from cardbase.collection.stats import collection_stats
-from cardbase.games import DEFAULT_GAME
 from cardbase.query import search as lib
+from cardbase.web.faces import web_game
 from cardbase.web.pages.queries import Results, read_form, results_twin
 from cardbase.web.pages.search import count_line, results_answer, search_context
 from cardbase.web.site import redirect, render, site_of
@@ -36,7 +36,7 @@ def collection_page(request: Request) -> Response:
         return answer
     context["next_undo"] = next(iter(site.library(request).history(1, undoable=True)), None)
     with site.connect(request) as conn:
-        stats = context["stats"] = collection_stats(conn, DEFAULT_GAME)
+        stats = context["stats"] = collection_stats(conn, web_game(site.game))  # as `stats`
         if not context["query_error"]:
             context["matched"] = lib.owned_totals(conn, read_form(request.query_params).query(True))
     results = results_twin(context)

@@ -130,8 +130,9 @@ def respond(request: Request, shown: Panel, changed: bool = True) -> Response:
     changed it (`changed`: not while it is being typed, or the caret would jump); the whole
     page (with results and saved decks) without htmx."""
     if is_htmx(request):
-        return partial("_deck_report.html", {"panel": shown, "oob": changed, "summary": True,
-                                             "csrf": site_of(request).csrf_token})  # fmt: skip
+        shown_here = {"panel": shown, "oob": changed, "summary": True,
+                      "csrf": site_of(request).csrf_token}  # fmt: skip
+        return partial("_deck_report.html", shown_here, request=request)
     return render(request, "deck.html", page_context(request, shown))
 
 
@@ -166,7 +167,7 @@ def deck_page(request: Request) -> Response:
 def deck_results(request: Request) -> HTMLResponse:
     with site_of(request).connect(request) as conn:
         found = results(conn, read_form(request.query_params))
-    return partial("_deck_results.html", {"found": found})
+    return partial("_deck_results.html", {"found": found}, request=request)
 
 
 @router.post("/deck/update", response_class=HTMLResponse)

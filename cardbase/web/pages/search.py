@@ -55,7 +55,8 @@ def results_answer(request: Request, context: dict[str, object]) -> Response | N
     if context["incomplete"] and is_typing(request):
         return Response(status_code=204)
     if is_htmx(request) and request.headers.get("hx-target") == "results":
-        return partial("_results.html", context, 400 if context["query_error"] else 200)
+        status = 400 if context["query_error"] else 200
+        return partial("_results.html", context, status, request)
     return None
 
 

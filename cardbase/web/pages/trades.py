@@ -5,6 +5,7 @@ with another collector carried out from the page (`trade make`)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Annotated, Any
 from urllib.parse import urlencode
@@ -12,6 +13,7 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, File, Request, UploadFile
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
+from cardbase.catalog.cards import holds_several_games
 from cardbase.errors import CardbaseError
 from cardbase.limits import MAX_COUNT, MAX_SERIES
 from cardbase.trades import Rules, TradeItem
@@ -39,12 +41,15 @@ def _lobby(request: Request, rules: Rules) -> dict[str, Any]:
         found = lobby(conn, rules)
         other = request.query_params.get("with")
         match = match_with(conn, other, rules) if other else None
+        several = holds_several_games(conn)
+        completing = rules.completing(conn)
     last = next(iter(site.library(request).history(1, undoable=True)), None)
     return {"mine": mine, "lobby": found, "match": match[1] if match else None,
             "with": match[0] if match else None, "rules": rules,
             "max_count": MAX_COUNT, "max_series": MAX_SERIES, "value_rule": _value_rule(),
             "next_undo": last if last and last.source.startswith("trade with ") else None,
-            "item_text": item_text}  # fmt: skip
+            "item_text": functools.partial(item_text, prefixed=several),
+            "completing": completing}  # fmt: skip
 
 
 def _value_rule() -> str:
@@ -52,10 +57,12 @@ def _value_rule() -> str:
     return value_rule().removeprefix("value: ")
 
 
-def item_text(item: TradeItem) -> str:
-    """A proposal's item as a trade names its cards ('1 C 14 nonfoil lp fr'), its count apart."""
+def item_text(item: TradeItem, prefixed: bool = False) -> str:
+    """A proposal's item as a trade names its cards ('1 C 14 nonfoil lp fr'), its count apart;
+    `prefixed` where the database holds several games, so its code names this card alone."""
     detail = f" {item.condition} {item.language}" if item.condition else ""
-    return f"{item.card.code_shown} {item.finish}{detail}"
+    code = item.card.code_prefixed if prefixed else item.card.code_shown
+    return f"{code} {item.finish}{detail}"
 
 
 @router.get("/trades", response_class=HTMLResponse)
