@@ -76,9 +76,12 @@ def long_texts(
 
 @pytest.mark.parametrize("text", REDOS)
 def test_backtracking_patterns_end_quickly(long_texts: sqlite3.Connection, text: str) -> None:
+    # Not a speed figure (the benchmarks have those): a backtracking engine takes longer than
+    # the age of the universe on these 1,000-character texts, a linear one well under a
+    # second, so a bound this loose tells them apart on a loaded machine too.
     start = time.perf_counter()
     count(long_texts, parse_query(text))
-    assert time.perf_counter() - start < 1.0, text
+    assert time.perf_counter() - start < 20.0, text
 
 
 @pytest.mark.parametrize(
