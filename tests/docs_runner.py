@@ -248,6 +248,7 @@ class Session:
         self.state.write_text("")
         self.client = client_folder()
         self.servers: list[subprocess.Popen[bytes]] = []
+        self.block: Block | None = None
         self.pycon: subprocess.Popen[str] | None = None
         bin_dir = str(Path(sys.executable).parent)
         env = {k: v for k, v in os.environ.items() if not k.startswith("CARDBASE_")}
@@ -312,7 +313,8 @@ class Session:
 
     def failure(self, command: Command, what: str) -> DocsFailure:
         name = _shown_name(self.page)
-        return DocsFailure(f"{name}:{command.line}: $ {command.text}\n{what}")
+        block = f" (the block at line {self.block.line})" if self.block else ""
+        return DocsFailure(f"{name}:{command.line}{block}: $ {command.text}\n{what}")
 
     def check(self, command: Command, code: int, wanted_code: int, out: list[str]) -> None:
         problems = []
@@ -332,6 +334,7 @@ class Session:
             raise self.failure(command, "\n".join(problems))
 
     def run_block(self, block: Block) -> None:
+        self.block = block
         if block.kind == "pycon":
             self.run_pycon(block)
             return

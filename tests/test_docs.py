@@ -206,7 +206,7 @@ def test_a_page_runs_and_a_changed_message_fails(tmp_path: Path) -> None:
     with pytest.raises(docs_runner.DocsFailure) as failed:
         docs_runner.run_page(page, tmp_path / "run2", None, True)
     message = str(failed.value)
-    assert "page.md:2: $ echo hello" in message
+    assert "page.md:2 (the block at line 1): $ echo hello" in message
     assert "-hullo" in message and "+hello" in message
     page.write_text("```console\n$ false\n```\n")
     with pytest.raises(docs_runner.DocsFailure, match="exit code 1, the page wants 0"):
@@ -239,3 +239,19 @@ def test_the_spreadsheet_page_lists_every_column_name_and_app_sample() -> None:
     samples = sorted((docs_runner.EXAMPLES / "apps").glob("*.[ct]sv"))
     assert samples
     assert [s.name for s in samples if f"apps/{s.name}" not in page] == []
+
+
+def test_the_client_folder_is_written_freerealms(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`~/FreeRealms` in a command is the test client folder, and that folder is shown as
+    `~/FreeRealms` in what commands print, as the home folder is shown as `~`."""
+    client = tmp_path / "client"
+    (client / "tcg").mkdir(parents=True)
+    monkeypatch.setenv("CARDBASE_CLIENT_DIR", str(client))
+    page = tmp_path / "page.md"
+    page.write_text(
+        "```console\n$ ls ~/FreeRealms\ntcg\n$ echo ~/FreeRealms/tcg $HOME/x\n"
+        "~/FreeRealms/tcg ~/x\n```\n"
+    )
+    assert docs_runner.run_page(page, tmp_path / "run", None, True) == []
