@@ -129,6 +129,12 @@ def parse(text: str) -> list[Block]:
                     block.needs_postgres = True
             if kind == "console":
                 block.commands = _commands(body, index + 2)
+                first = next((line for line in body if line.strip()), "")
+                if not first.startswith("$ "):
+                    raise DocsFailure(
+                        f"line {index + 1}: a console block starts with a `$ ` command, not "
+                        f"{first!r} (output alone goes in a ```text block)"
+                    )
             blocks.append(block)
         index = end + 1
     return blocks
