@@ -226,6 +226,10 @@ class DocsFailure(AssertionError):
     pass
 
 
+class NoClient(Exception):
+    """A page reached a block that reads the game client's folder, and there is none."""
+
+
 def client_folder() -> Path:
     """The game client's files for `~/FreeRealms`: CARDBASE_CLIENT_DIR, else
     shared/free-realms-client beside the repository (as tests/test_client_files.py)."""
@@ -451,8 +455,9 @@ def _answers(url: str) -> bool:
 
 
 def run_page(page: Path, tmp: Path, league: str | None, client_ok: bool) -> list[str]:
-    """Run every block of `page` in order; raise DocsFailure at the first that fails. What
-    was skipped (no PostgreSQL, no client folder) is returned, to say so."""
+    """Run every block of `page` in order; raise DocsFailure at the first that fails, and
+    NoClient at the first that reads the client's folder when there is none. The blocks left
+    out for want of PostgreSQL are returned, to say so."""
     skipped: list[str] = []
     session = Session(page, tmp, league)
     try:
@@ -461,8 +466,8 @@ def run_page(page: Path, tmp: Path, league: str | None, client_ok: bool) -> list
                 skipped.append(f"line {block.line}: needs postgres")
                 continue
             if not client_ok and CLIENT_WORD in block.text:
-                skipped.append(f"line {block.line}: needs the client's folder")
-                continue
+                # the blocks after it may need what it reads: the page stops here
+                raise NoClient(f"{_shown_name(page)}:{block.line} needs {client_folder()}")
             session.run_block(block)
     finally:
         session.close()
