@@ -129,6 +129,12 @@ def parse(text: str) -> list[Block]:
                     block.needs_postgres = True
             if kind == "console":
                 block.commands = _commands(body, index + 2)
+                first = next((line for line in body if line.strip()), "")
+                if not first.startswith("$ "):
+                    raise DocsFailure(
+                        f"line {index + 1}: a console block starts with a `$ ` command, not "
+                        f"{first!r} (output alone goes in a ```text block)"
+                    )
             blocks.append(block)
         index = end + 1
     return blocks
@@ -220,6 +226,10 @@ class DocsFailure(AssertionError):
     pass
 
 
+class NoClient(Exception):
+    """A page reached a block that reads the game client's folder, and there is none."""
+
+
 def client_folder() -> Path:
     """The game client's files for `~/FreeRealms`: CARDBASE_CLIENT_DIR, else
     shared/free-realms-client beside the repository (as tests/test_client_files.py)."""
@@ -248,6 +258,7 @@ class Session:
         self.state.write_text("")
         self.client = client_folder()
         self.servers: list[subprocess.Popen[bytes]] = []
+        self.block: Block | None = None
         self.pycon: subprocess.Popen[str] | None = None
         bin_dir = str(Path(sys.executable).parent)
         env = {k: v for k, v in os.environ.items() if not k.startswith("CARDBASE_")}
@@ -312,7 +323,8 @@ class Session:
 
     def failure(self, command: Command, what: str) -> DocsFailure:
         name = _shown_name(self.page)
-        return DocsFailure(f"{name}:{command.line}: $ {command.text}\n{what}")
+        block = f" (the block at line {self.block.line})" if self.block else ""
+        return DocsFailure(f"{name}:{command.line}{block}: $ {command.text}\n{what}")
 
     def check(self, command: Command, code: int, wanted_code: int, out: list[str]) -> None:
         problems = []
@@ -332,6 +344,7 @@ class Session:
             raise self.failure(command, "\n".join(problems))
 
     def run_block(self, block: Block) -> None:
+        self.block = block
         if block.kind == "pycon":
             self.run_pycon(block)
             return
@@ -442,8 +455,9 @@ def _answers(url: str) -> bool:
 
 
 def run_page(page: Path, tmp: Path, league: str | None, client_ok: bool) -> list[str]:
-    """Run every block of `page` in order; raise DocsFailure at the first that fails. What
-    was skipped (no PostgreSQL, no client folder) is returned, to say so."""
+    """Run every block of `page` in order; raise DocsFailure at the first that fails, and
+    NoClient at the first that reads the client's folder when there is none. The blocks left
+    out for want of PostgreSQL are returned, to say so."""
     skipped: list[str] = []
     session = Session(page, tmp, league)
     try:
@@ -452,8 +466,8 @@ def run_page(page: Path, tmp: Path, league: str | None, client_ok: bool) -> list
                 skipped.append(f"line {block.line}: needs postgres")
                 continue
             if not client_ok and CLIENT_WORD in block.text:
-                skipped.append(f"line {block.line}: needs the client's folder")
-                continue
+                # the blocks after it may need what it reads: the page stops here
+                raise NoClient(f"{_shown_name(page)}:{block.line} needs {client_folder()}")
             session.run_block(block)
     finally:
         session.close()
