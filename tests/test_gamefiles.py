@@ -69,9 +69,23 @@ BAD = [
     ("unknown kind", edited('kind = "number"\nheader = "Cost"', 'kind = "numeric"'),
      "game.toml:45: fields.cost.kind: unknown field kind 'numeric'; did you mean 'number'? "
      "kinds: number, word, colours, flag"),
-    ("a field without a column", edited("[fields.cost]", '[fields.power]\nkind = "number"\n\n[fields.cost]'),
-     "game.toml:44: fields.power: the card table has no 'power' column; a game's own fields "
-     "are for now among hero, sphere, cost, attack, defense, gems"),
+    ("a new field of colours", edited("[fields.cost]", '[fields.aura]\nkind = "colours"\n'
+                                      'colours = { R = "red" }\n\n[fields.cost]'),
+     "game.toml:45: fields.aura.kind: a field of a new name is a number, word, flag field; a "
+     "game's colours are its gems field"),
+    ("a new field's name taken", edited("[fields.cost]", '[fields.limit]\nkind = "number"\n\n'
+                                        "[fields.cost]"),
+     "game.toml:44: fields.limit: 'limit' is already a query term, option or card key; name "
+     "the field otherwise"),
+    ("a new field's name not a word", edited("[fields.cost]", '[fields.Power]\nkind = "flag"\n\n'
+                                             "[fields.cost]"),
+     "game.toml:44: fields.Power: a field's name is a lower-case word (letters, digits, _): "
+     "power"),
+    ("an alias that is a field", edited('[fields.cost]\nkind = "number"', '[fields.power]\n'
+                                        'kind = "number"\naliases = ["cost"]\n\n[fields.cost]\n'
+                                        'kind = "number"'),
+     "game.toml:46: fields.power.aliases[0]: 'cost' is already a query term (cost); choose "
+     "another"),
     ("wrong kind", edited('kind = "number"\nheader = "Cost"', 'kind = "flag"'),
      'game.toml:45: fields.cost.kind: cost is a number field; kind = "number"'),
     ("code parts", edited('parts = ["series", "rarity", "number"]', 'parts = ["number"]'),
@@ -177,7 +191,7 @@ def test_a_bad_or_clashing_users_game_is_left_out_and_said(
         f"{games_env / 'a.toml'}:45: fields.cost.kind: unknown field kind 'nmber'; did you mean "
         f"'number'? kinds: number, word, colours, flag; the game is left out (cardbase games "
         f"check {games_env / 'a.toml'} lists every problem)",
-        f"{games_env / 'b.toml'}: key: 'wildhearts' is already the game of "
+        f"{games_env / 'b.toml'}:4: key: 'wildhearts' is already the game of "
         f"{SHIPPED / 'wildhearts.toml'}; rename one; the game is left out",
     ]
 

@@ -295,6 +295,8 @@ class Flag(NamedTuple):
     def clause(self, engine: Engine) -> Clause:
         if self.flag == "hero":
             return "c.hero = TRUE", []
+        if self.flag in fields.FLAG_SQL:  # a game's flag of its own
+            return fields.FLAG_SQL[self.flag], []
         if self.flag == "owned":
             return f"{fields.OWNED_SQL} > 0", []
         if self.flag == "playset":

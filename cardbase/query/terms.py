@@ -262,7 +262,7 @@ def build_gem(field: CardField, op: str, value: str, at: Span, errors: Errors) -
 
 
 def build_flag(field: CardField, op: str, value: str, at: Span, errors: Errors) -> q.Node:
-    word = value.lower()
+    word = fields.FLAG_ALIASES.get(value.lower(), value.lower())
     if op != ":" or word not in fields.FLAGS:
         close = closest(word, list(fields.FLAGS))
         hint = (
