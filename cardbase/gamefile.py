@@ -52,6 +52,11 @@ RESERVED_NAMES = frozenset({
     "desc", "explain", "force", "limit", "output", "copies", "collector", "query", "page",
     "size", "view", "q", "values", "missing", "save", "yes", "out", "help",
 })  # fmt: skip
+# What a field of a new name's header may not be: a catalogue's and an export's columns
+# are read by key or header, folded (lower case, "_" for a space).
+_TAKEN_HEADERS = COMMON_TERMS | RESERVED_NAMES | set(GAME_FIELDS) | {
+    "qty", "quantity", "count", "note", "finish", "rarity_name", "name_key",
+}  # fmt: skip
 VALUE_KINDS = ("number", "word", "flag")  # the kinds a field of a new name may be
 CODE_PARTS = ("series", "rarity", "number")
 SEPARATORS = (" ", "-", "/", "")
@@ -418,11 +423,15 @@ class _Checker:
         for at, alias in enumerate(aliases):
             if not _ALIAS.fullmatch(alias):
                 self.wrong((*path, "aliases", at), "an alias is a lower-case word: atk")
+        header = self.text(given, (*path, "header")) or name.capitalize()
+        if name not in GAME_FIELDS and header.lower().replace(" ", "_") in _TAKEN_HEADERS:
+            self.wrong((*path, "header"), f"'{header}' is already a card column's header "
+                       "in catalogues and exports; choose another")  # fmt: skip
         return {
             "kind": kind,
             "in_card_value": name not in GAME_FIELDS,  # a row of card_value, not a column
             "aliases": aliases,
-            "header": self.text(given, (*path, "header")) or name.capitalize(),
+            "header": header,
             "column": self.text(given, (*path, "column")),
             "help": self.text(given, (*path, "help")),
             "example": self.text(given, (*path, "example")) or "",

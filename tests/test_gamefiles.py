@@ -81,6 +81,10 @@ BAD = [
                                              "[fields.cost]"),
      "game.toml:44: fields.Power: a field's name is a lower-case word (letters, digits, _): "
      "power"),
+    ("a new field's header taken", edited("[fields.cost]", '[fields.dust]\nkind = "number"\n'
+                                          'header = "Name"\n\n[fields.cost]'),
+     "game.toml:46: fields.dust.header: 'Name' is already a card column's header in "
+     "catalogues and exports; choose another"),
     ("an alias that is a field", edited('[fields.cost]\nkind = "number"', '[fields.power]\n'
                                         'kind = "number"\naliases = ["cost"]\n\n[fields.cost]\n'
                                         'kind = "number"'),
@@ -253,3 +257,36 @@ def test_a_users_game_cannot_go_beyond_the_card_tables_checks(run: Run, tmp_path
         "message": "the card table takes the rarity letters CUREPS; a letter of a game's own "
         "is not possible yet: use one of those, with this game's name for it",
     }]  # fmt: skip
+
+
+def with_field(text: str, field: str) -> str:
+    """A game file's text with one more field before its cost."""
+    return text.replace("[fields.cost]", f"{field}\n\n[fields.cost]", 1)
+
+
+def test_a_users_field_of_a_new_name_may_not_clash_with_another_games(games_env: Path) -> None:
+    """A field of a new name is one term for every game: another game's field of that name
+    is of its kind, and no game's alias for another field takes it; the game that would
+    clash is left out, told at the field's line."""
+    dust = '[fields.dust]\nkind = "number"\naliases = ["pd"]'
+    (games_env / "a.toml").write_text(with_field(third_game("moth-duel"), dust))
+    word = '[fields.dust]\nkind = "word"\nwords = ["Gold"]'
+    bee = third_game("bee-duel").replace('prefix = "px"', 'prefix = "bd"')
+    (games_env / "b.toml").write_text(with_field(bee, word))
+    power = third_game("owl-duel").replace('prefix = "px"', 'prefix = "od"')
+    (games_env / "c.toml").write_text(with_field(power, '[fields.power]\nkind = "number"'))
+    same = third_game("elf-duel").replace('prefix = "px"', 'prefix = "ed"')
+    (games_env / "d.toml").write_text(with_field(same, dust))
+    games, skipped = gamesources.load_games()
+    assert [game["key"] for game in games] == ["free-realms", "wildhearts", "moth-duel",
+                                               "elf-duel"]  # fmt: skip
+    assert games[2]["fields"]["dust"]["in_card_value"] is True
+    assert games[0]["fields"]["cost"]["in_card_value"] is False
+    assert skipped == [
+        f"{games_env / 'b.toml'}:45: fields.dust.kind: dust is a number field of "
+        f'{games_env / "a.toml"}; kind = "number", or name the field otherwise; the game is '
+        "left out",
+        f"{games_env / 'c.toml'}:44: fields.power: 'power' is already "
+        f"{SHIPPED / 'free-realms.toml'}'s term for attack; name it otherwise; the game is "
+        "left out",
+    ]
