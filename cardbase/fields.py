@@ -170,6 +170,14 @@ def _value_field(name: str, settings: dict[str, Any]) -> CardField:
     if kind == "flag":
         return CardField(name, None, (), value_sql(name, "number"), name, True, export=header,
                          table=table, type=Flag(), detail=True, value=True)  # fmt: skip
+    if kind == "colours":  # its letters, sorted, as a word; aura:rr is at least two red
+        colours = settings["colours"]
+        return CardField(name, Kind.GEM, tuple(settings["aliases"]), value_sql(name, "word"),
+                         name, True, export=header, table=table,
+                         option=settings["help"] or f"{header} colours it has at least",
+                         example=settings["example"] or next(iter(colours)).lower() * 2,
+                         type=Gems(colours, settings["most"]), detail=True,
+                         value=True)  # fmt: skip
     number = kind == "number"
     example = settings["example"] or ("3.." if number else words[0].lower())
     help_text = settings["help"] or (f"{header}, a number or range" if number

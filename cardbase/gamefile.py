@@ -27,7 +27,7 @@ MAX_GAME_FILE = 256_000  # bytes: a game file is a few hundred lines
 KINDS = ("number", "word", "colours", "flag")
 # The fields beyond the common ones that the card table has a column for, with their kind.
 # A game's field of another name is kept in the card_value table (schema 10), a row a
-# card: a number, a word of its list or a flag (a colours field has the gems column only).
+# card: a number, a word of its list, a flag or its colours' letters.
 GAME_FIELDS: dict[str, str] = {
     "hero": "flag",
     "sphere": "word",
@@ -57,7 +57,6 @@ RESERVED_NAMES = frozenset({
 _TAKEN_HEADERS = COMMON_TERMS | RESERVED_NAMES | set(GAME_FIELDS) | {
     "qty", "quantity", "count", "note", "finish", "rarity_name", "name_key",
 }  # fmt: skip
-VALUE_KINDS = ("number", "word", "flag")  # the kinds a field of a new name may be
 CODE_PARTS = ("series", "rarity", "number")
 SEPARATORS = (" ", "-", "/", "")
 MAIN = "main"  # the deck's own section (`cardbase.decks.lists.MAIN`)
@@ -413,7 +412,7 @@ class _Checker:
                        + ", ".join(KINDS))  # fmt: skip
             return None
         if name not in GAME_FIELDS:
-            if not self.new_name(name, kind, path):
+            if not self.new_name(name, path):
                 return None
         elif GAME_FIELDS[name] != kind:
             self.wrong((*path, "kind"), f"{name} is a {GAME_FIELDS[name]} field; "
@@ -438,20 +437,15 @@ class _Checker:
             **self.kind_settings(kind, given, path),
         }
 
-    def new_name(self, name: str, kind: str, path: Path_) -> bool:
+    def new_name(self, name: str, path: Path_) -> bool:
         """Whether a field of a name the card table has no column for may be the game's own
-        (kept in card_value): a lower-case word no common term, option or card key takes,
-        of a kind a row of card_value holds."""
+        (kept in card_value): a lower-case word no common term, option or card key takes."""
         if not _ALIAS.fullmatch(name):
             self.wrong(path, "a field's name is a lower-case word (letters, digits, _): power")
             return False
         if name in COMMON_TERMS | RESERVED_NAMES:
             self.wrong(path, f"'{name}' is already a query term, option or card key; "
                        "name the field otherwise")  # fmt: skip
-            return False
-        if kind not in VALUE_KINDS:
-            self.wrong((*path, "kind"), f"a field of a new name is a {', '.join(VALUE_KINDS)} "
-                       "field; a game's colours are its gems field")  # fmt: skip
             return False
         return True
 

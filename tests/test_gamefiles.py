@@ -69,10 +69,6 @@ BAD = [
     ("unknown kind", edited('kind = "number"\nheader = "Cost"', 'kind = "numeric"'),
      "game.toml:45: fields.cost.kind: unknown field kind 'numeric'; did you mean 'number'? "
      "kinds: number, word, colours, flag"),
-    ("a new field of colours", edited("[fields.cost]", '[fields.aura]\nkind = "colours"\n'
-                                      'colours = { R = "red" }\n\n[fields.cost]'),
-     "game.toml:45: fields.aura.kind: a field of a new name is a number, word, flag field; a "
-     "game's colours are its gems field"),
     ("a new field's name taken", edited("[fields.cost]", '[fields.limit]\nkind = "number"\n\n'
                                         "[fields.cost]"),
      "game.toml:44: fields.limit: 'limit' is already a query term, option or card key; name "

@@ -152,14 +152,15 @@ def run_with_library(tmp_path: Path, *commands: list[str]) -> tuple[list[dict[st
 
 @pytest.mark.slow  # a child process that imports every command and the web app
 def test_a_third_games_own_fields_are_searched_shown_and_exported(tmp_path: Path) -> None:
-    """Pixie Duel's dust (a number), wings (a word of its list) and shiny (a flag), fields
-    the card table has no column for: loaded from its catalogue (wings under its header,
+    """Pixie Duel's dust (a number), wings (a word of its list), shiny (a flag) and aura
+    (colours of its own), fields the card table has no column for: loaded from its catalogue (wings under its header,
     Wing Kind), searched, sorted and filtered as every field is, shown, in JSON, exported
     under their headers and read back; a bad value refused with its row and column."""
     bad = tmp_path / "bad.csv"
     good = CATALOGUE.read_text(encoding="utf-8").splitlines()
     bad.write_text("\n".join([good[0], good[1].replace(",2,Moth,yes", ",lots,Moth,yes"),
-                              good[2].replace(",Butterfly,", ",Beetle,")]) + "\n")  # fmt: skip
+                              good[2].replace(",Butterfly,", ",Beetle,"),
+                              good[4].replace(",VV", ",VRVR")]) + "\n")  # fmt: skip
     export = tmp_path / "out.csv"
     said, after = run_with_library(
         tmp_path,
@@ -179,11 +180,13 @@ def test_a_third_games_own_fields_are_searched_shown_and_exported(tmp_path: Path
         ["import", str(export)],
         ["catalog", "import", str(export)],
         ["search", "wings:moth", "game:pixie-duel"],
+        ["search", "aura:rv", "-o", "json"],
+        ["search", "aura:violet", "--aura", "v", "-o", "json"],
     )
     codes = [step["code"] for step in said]
-    assert codes == [0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 0], said
+    assert codes == [0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 0, 0, 0], said
     (_, over3, ranged, options, moths, shiny, versus, show, shown, beetle, refused, _, _,
-     imported, catalogued, table) = said  # fmt: skip
+     imported, catalogued, table, rose_violet, violet) = said  # fmt: skip
     names = lambda step: [card["name"] for card in json.loads(step["out"])]  # noqa: E731
     assert names(over3) == ["Dewdrop Squire", "Nightshade Dancer", "Queen of Noon"]
     assert names(ranged) == ["Dewdrop Squire", "Owl Knight", "Dawnwing Sprite"]
@@ -199,7 +202,8 @@ def test_a_third_games_own_fields_are_searched_shown_and_exported(tmp_path: Path
     assert (card["dust"], card["wings"], card["shiny"]) == (5, "Moth", True)
     assert list(card).index("dust") == list(card).index("gems") + 1  # in the registry's order
     assert beetle["err"].startswith("cardbase: unknown wings 'beetle'")
-    assert refused["err"].startswith(f"cardbase: {bad}: 2 bad rows, so nothing was imported")
+    assert refused["err"].startswith(f"cardbase: {bad}: 3 bad rows, so nothing was imported")
+    assert f"{bad}, row 4: aura 'VRVR' has 4 aura; a card has at most 3" in refused["err"]
     assert f"{bad}, row 2: dust 'lots' is not a whole number" in refused["err"]
     assert (
         f"{bad}, row 3: wings 'Beetle' is not one of Moth, Butterfly, Dragonfly" in refused["err"]
@@ -212,9 +216,14 @@ def test_a_third_games_own_fields_are_searched_shown_and_exported(tmp_path: Path
     assert "Pixie Dust, Wing Kind, Shiny" in imported["out"]  # the card's, as its other columns
     assert "0 added, 0 updated, 2 unchanged" in catalogued["out"]  # the same values read back
     assert "Moth" in table["out"].splitlines()[1] and "yes" in table["out"].splitlines()[1]
+    assert names(rose_violet) == ["Dewdrop Squire", "Queen of Noon"]
+    assert names(violet) == ["Dewdrop Squire", "Nightshade Dancer", "Queen of Noon",
+                             "The Moon Itself"]  # fmt: skip
+    assert "Aura        VV (2)\n" in show["out"]
+    assert card["aura"] == "VV"
     assert after["search"] == names(over3)
     assert after["options"] == names(options)
-    assert after["values"] == {"dust": 5, "wings": "Moth", "shiny": True}
+    assert after["values"] == {"dust": 5, "wings": "Moth", "shiny": True, "aura": "VV"}
     page = after["page"]
     assert 'name="dust"' in page and '<select name="wings"' in page and 'name="shiny"' in page
     assert "Nightshade Dancer" in page and "Dawnwing Sprite" not in page
@@ -229,7 +238,7 @@ def test_a_third_games_own_fields_on_postgresql(tmp_path: Path, pg_url: Any) -> 
     commands = [
         ["catalog", "import", str(CATALOGUE)],
         ["search", "dust>cost", "order:wings", "-o", "json"],
-        ["search", "pd:2..4", "order:-dust", "is:shiny", "-o", "json"],
+        ["search", "pd:2..4", "order:-dust", "is:shiny", "aura:r", "-o", "json"],
         ["show", "7 R 7", "-o", "json"],
     ]
     done = subprocess.run(

@@ -384,5 +384,8 @@ def _detail(card: Card, key: str) -> str:
     value = card.value(key)
     if key == "cost" and value is not None:
         return plural(value, "star" if card.type == "Trick" else "coin")
-    field_type = FIELD_BY_KEY[key].type
+    field = FIELD_BY_KEY[key]
+    if field.value and (value is None or value is False or value == ""):
+        return ""  # a game's own field the card has no value of (or its game has not)
+    field_type = field.type
     return field_type.detail(value) if field_type else str(value)

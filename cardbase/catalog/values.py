@@ -18,7 +18,7 @@ from cardbase.catalog.cards import name_key
 from cardbase.codes import parse_code
 from cardbase.db.tables import CARD_COLUMNS
 from cardbase.fields import FIELDS, NAME_COLUMNS, NAMES, VALUE_FIELDS, CardField
-from cardbase.fieldtypes import Choice, Flag, Names, RowError
+from cardbase.fieldtypes import Choice, Flag, Gems, Names, RowError
 from cardbase.games import DEFAULT_GAME, GAMES, Game
 from cardbase.limits import MAX_CELL
 from cardbase.similar import closest
@@ -162,8 +162,8 @@ def own_values(game: Game, own: tuple[tuple[CardField, int], ...], cells: Sequen
                ) -> tuple[object, ...]:  # fmt: skip
     """A row's values of the games' own fields (`own`: each field with its cell's place),
     checked by the field's kind as the row's game declares it: a number as a card's
-    numbers are, a word among the game's words, a flag as yes or no. A game that has not
-    the field takes no value of it."""
+    numbers are, a word among the game's words, a flag as yes or no, colours among its
+    letters. A game that has not the field takes no value of it."""
     found: list[object] = []
     for field, at in own:
         text, key = cells[at], str(field.key)
@@ -174,6 +174,8 @@ def own_values(game: Game, own: tuple[tuple[CardField, int], ...], cells: Sequen
             found.append(False if isinstance(field.type, Flag) else None)
         elif settings["kind"] == "word":
             found.append(_choice(key, text, settings["words"]) if text.strip() else None)
+        elif settings["kind"] == "colours":  # the game's own letters, not every game's
+            found.append(Gems(settings["colours"], settings["most"]).parse(text, key) or None)
         else:
             assert field.type  # every value field has its type
             found.append(field.type.parse(text, key))

@@ -272,21 +272,24 @@ class CardIds(NamedTuple):
 
 
 class GemColours(NamedTuple):
-    """gem:rry: at least two red and one yellow gem."""
+    """gem:rry: at least two red and one yellow gem; `field`: a game's colours field of its
+    own (aura:rr), whose letters are its value's."""
 
     colours: str
+    field: CardField | None = None
 
     def clause(self, engine: Engine) -> Clause:
         # At least n gems of a colour is the pattern of n such letters with anything between
         # ('%R%R%'): a LIKE costs a third of counting them with length() and replace().
         parts, params = [], []
+        column = self.field.sql if self.field else "c.gems"
         for colour in sorted(set(self.colours)):
-            parts.append("c.gems LIKE ?")
+            parts.append(f"{column} LIKE ?")
             params.append("%" + "%".join(colour * self.colours.count(colour)) + "%")
         return " AND ".join(parts), params
 
     def describe(self) -> str:
-        return f"gem:{self.colours.lower()}"
+        return f"{self.field.name if self.field else 'gem'}:{self.colours.lower()}"
 
 
 class Flag(NamedTuple):
