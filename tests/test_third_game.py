@@ -125,7 +125,7 @@ from cardbase.library import Library
 from tests.web_helpers import Pages
 library = Library(Path(sys.argv[1]))
 card = library.card("pixie-duel:7 C 4")
-page = Pages(Path(sys.argv[1])).get("/search", params={"dust": "5..", "wings": "moth"}).text
+page = Pages(Path(sys.argv[1])).get("/search", params={"dust": "5..6", "wings": "moth"}).text
 print(json.dumps({
     "search": [c.name for c in library.search("dust>3")],
     "options": [c.name for c in library.search(dust="3..", shiny=True)],
@@ -161,6 +161,11 @@ def test_a_third_games_own_fields_are_searched_shown_and_exported(tmp_path: Path
     bad.write_text("\n".join([good[0], good[1].replace(",2,Moth,yes", ",lots,Moth,yes"),
                               good[2].replace(",Butterfly,", ",Beetle,"),
                               good[4].replace(",VV", ",VRVR")]) + "\n")  # fmt: skip
+    changed = tmp_path / "changed.csv"
+    changed.write_text(f"{good[0]}\n{good[1].replace(',2,Moth,yes', ',9,Moth,yes')}\n")
+    without = tmp_path / "without.csv"  # no column of the game's own fields: they are kept
+    without.write_text("code,name,type,sphere,cost,attack,defense,game\n"
+                       "7 C 1,Dawnwing Sprite,Duelist,Sun,1,2,1,pixie-duel\n")  # fmt: skip
     export = tmp_path / "out.csv"
     said, after = run_with_library(
         tmp_path,
@@ -182,11 +187,17 @@ def test_a_third_games_own_fields_are_searched_shown_and_exported(tmp_path: Path
         ["search", "wings:moth", "game:pixie-duel"],
         ["search", "aura:rv", "-o", "json"],
         ["search", "aura:violet", "--aura", "v", "-o", "json"],
+        ["catalog", "import", str(changed)],
+        ["catalog", "import", str(without)],
+        ["search", "dust=9", "is:shiny", "wings:moth", "-o", "json"],
     )
     codes = [step["code"] for step in said]
-    assert codes == [0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 0, 0, 0], said
+    assert codes == [0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], said
     (_, over3, ranged, options, moths, shiny, versus, show, shown, beetle, refused, _, _,
-     imported, catalogued, table, rose_violet, violet) = said  # fmt: skip
+     imported, catalogued, table, rose_violet, violet, change, kept, nine) = said  # fmt: skip
+    assert "0 added, 1 updated, 0 unchanged" in change["out"]  # its dust alone changed
+    assert "0 added, 0 updated, 1 unchanged" in kept["out"]
+    assert [card["name"] for card in json.loads(nine["out"])] == ["Dawnwing Sprite"]
     names = lambda step: [card["name"] for card in json.loads(step["out"])]  # noqa: E731
     assert names(over3) == ["Dewdrop Squire", "Nightshade Dancer", "Queen of Noon"]
     assert names(ranged) == ["Dewdrop Squire", "Owl Knight", "Dawnwing Sprite"]
@@ -221,8 +232,9 @@ def test_a_third_games_own_fields_are_searched_shown_and_exported(tmp_path: Path
                              "The Moon Itself"]  # fmt: skip
     assert "Aura        VV (2)\n" in show["out"]
     assert card["aura"] == "VV"
-    assert after["search"] == names(over3)
-    assert after["options"] == names(options)
+    # after the changed catalogue, whose Dawnwing Sprite has 9 dust
+    assert after["search"] == ["Dawnwing Sprite", *names(over3)]
+    assert after["options"] == ["Dawnwing Sprite", *names(options)]
     assert after["values"] == {"dust": 5, "wings": "Moth", "shiny": True, "aura": "VV"}
     page = after["page"]
     assert 'name="dust"' in page and '<select name="wings"' in page and 'name="shiny"' in page
