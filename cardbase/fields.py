@@ -145,8 +145,9 @@ def _game_field(
 
 
 OWNED_SQL = "(coalesce(o.nonfoil, 0) + coalesce(o.foil, 0))"
-# A game's fields of names the card table has no column for (power, a flag, a word of its
-# list): a row each of a card that has one, its `number` (a flag's is 1) or its `word`.
+# A game's fields of names the card table has no column for (a number, a word of its list,
+# a flag, colours): a row each of a card that has one, its `number` (a flag's is 1) or its
+# `word` (a colours field's letters).
 VALUE_TABLE = "card_value"
 
 

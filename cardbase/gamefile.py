@@ -46,7 +46,7 @@ COMMON_TERMS = frozenset({
 })  # fmt: skip
 # Names a field of a new name may not take either: a card's other keys (JSON, catalogue),
 # the options of the commands that search, and the web search page's parameters, since a
-# field is a query term, a plain option (--power), a JSON key and a catalogue column.
+# field is a query term, a plain option (--dust), a JSON key and a catalogue column.
 RESERVED_NAMES = frozenset({
     "id", "set_name", "lore", "artist", "names", "playset", "all", "count", "db", "debug",
     "desc", "explain", "force", "limit", "output", "copies", "collector", "query", "page",
@@ -441,7 +441,7 @@ class _Checker:
         """Whether a field of a name the card table has no column for may be the game's own
         (kept in card_value): a lower-case word no common term, option or card key takes."""
         if not _ALIAS.fullmatch(name):
-            self.wrong(path, "a field's name is a lower-case word (letters, digits, _): power")
+            self.wrong(path, "a field's name is a lower-case word (letters, digits, _): dust")
             return False
         if name in COMMON_TERMS | RESERVED_NAMES:
             self.wrong(path, f"'{name}' is already a query term, option or card key; "

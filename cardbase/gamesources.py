@@ -136,7 +136,7 @@ def _read_all(shipped: list[Path], user: list[Path]) -> tuple[list[dict[str, Any
         clash = taken_by(game, games)
         if clash:
             setting, message = clash
-            line = game.get("lines", {}).get(shown_setting(setting))
+            line = _line_of(game, setting)
             where = f"{path}:{line}" if line else str(path)
             skipped.append(f"{where}: {shown_setting(setting)}: {message}; the game is left out")
             continue
@@ -145,6 +145,16 @@ def _read_all(shipped: list[Path], user: list[Path]) -> tuple[list[dict[str, Any
 
 
 Clash = tuple[tuple[str | int, ...], str]  # a setting, and what is wrong with it
+
+
+def _line_of(game: dict[str, Any], setting: tuple[str | int, ...]) -> int | None:
+    """The line of a game's file that sets `setting`, or the nearest setting holding it."""
+    from cardbase.gamefile import shown_setting
+
+    lines: dict[str, int] = game.get("lines", {})
+    while setting and shown_setting(setting) not in lines:
+        setting = setting[:-1]
+    return lines.get(shown_setting(setting)) if setting else None
 
 
 def _shipped(game: dict[str, Any]) -> bool:

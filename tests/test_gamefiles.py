@@ -76,7 +76,7 @@ BAD = [
     ("a new field's name not a word", edited("[fields.cost]", '[fields.Power]\nkind = "flag"\n\n'
                                              "[fields.cost]"),
      "game.toml:44: fields.Power: a field's name is a lower-case word (letters, digits, _): "
-     "power"),
+     "dust"),
     ("a new field's header taken", edited("[fields.cost]", '[fields.dust]\nkind = "number"\n'
                                           'header = "Name"\n\n[fields.cost]'),
      "game.toml:46: fields.dust.header: 'Name' is already a card column's header in "

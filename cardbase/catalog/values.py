@@ -47,8 +47,8 @@ _RULE_KEYS = ("game", "code", "type", "hero", "sphere")
 _MADE = ("game", "series", "rarity", "number", "name_key", "type", "hero", "sphere", "names")
 
 # The card table's columns but the id, in `tables.CARD_COLUMNS` order, then the card's
-# values of the games' own fields (`VALUE_FIELDS`: a number, a word or a flag; none where
-# it has none), which `cardbase.catalog.load` keeps in card_value.
+# values of the games' own fields (`VALUE_FIELDS`: a number, a word, a flag or colours;
+# none where it has none), which `cardbase.catalog.load` keeps in card_value.
 Row = tuple[object, ...]
 
 

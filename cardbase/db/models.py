@@ -110,7 +110,7 @@ class CardValueRow(SQLModel, table=True):
     """A card's value of one of its game's own fields (`cardbase.fields.VALUE_FIELDS`): a
     game file may name fields the card table has no column for, and a row here holds one
     a card, its number (a flag's is 1) or its word, so a new game needs no new schema. The
-    indexes serve a term on one field (power>3, suit:cups) and a sort by it."""
+    indexes serve a term on one field (dust>3, wings:moth) and a sort by it."""
 
     __tablename__ = tables.CARD_VALUE_TABLE
     __table_args__ = (
