@@ -50,7 +50,8 @@ COMMON_TERMS = frozenset({
 RESERVED_NAMES = frozenset({
     "id", "set_name", "lore", "artist", "names", "playset", "all", "count", "db", "debug",
     "desc", "explain", "force", "limit", "output", "copies", "collector", "query", "page",
-    "size", "view", "q", "values", "missing", "save", "yes", "out", "help",
+    "size", "view", "q", "values", "missing", "save", "yes", "out", "help", "words",
+    "show_all", "no_headers", "filters", "csrf",
 })  # fmt: skip
 # What a field of a new name's header may not be: a catalogue's and an export's columns
 # are read by key or header, folded (lower case, "_" for a space).

@@ -286,3 +286,21 @@ def test_a_users_field_of_a_new_name_may_not_clash_with_another_games(games_env:
         f"{SHIPPED / 'free-realms.toml'}'s term for attack; name it otherwise; the game is "
         "left out",
     ]
+
+
+def test_a_new_fields_name_takes_no_option_of_the_commands_that_search() -> None:
+    """A field of a new name is a plain option and a parameter of every command that
+    filters: no such command's own option, nor its parameter, may be one."""
+    import typer.main
+
+    from cardbase.cli import app
+    from cardbase.gamefile import RESERVED_NAMES
+
+    commands = typer.main.get_command(app).commands  # type: ignore[attr-defined]
+    filters = {field.name for field in fields.OPTION_FIELDS} | set(fields.FLAGS)
+    for name in ("search", "collection", "missing"):
+        for param in commands[name].params:
+            if param.name in filters:
+                continue
+            words = {param.name, *(o.lstrip("-") for o in (*param.opts, *param.secondary_opts))}
+            assert words <= COMMON_TERMS | RESERVED_NAMES | {"no-headers"}, (name, words)
