@@ -160,6 +160,16 @@ def value_sql(name: str, column: str) -> str:
             f"WHERE cv.card_id = c.id AND cv.field = '{name}')")  # fmt: skip
 
 
+def value_test(name: str, column: str, condition: str) -> str:
+    """SQL, the same on both engines, for the cards whose value of the field `name` (its
+    `column`) meets `condition` (``> ?``): the ids of its rows that do, which SQLite reads
+    from card_value's index of (field, number) or (field, word) rather than asking every
+    card's row in turn, as `value_sql` does. A card without the value does not match, as a
+    column's NULL does not."""
+    return (f"c.id IN (SELECT cv.card_id FROM {VALUE_TABLE} AS cv "
+            f"WHERE cv.field = '{name}' AND cv.{column} {condition})")  # fmt: skip
+
+
 def _value_field(name: str, settings: dict[str, Any]) -> CardField:
     """A game's field of its own (`cardbase.games.value_fields`) as the registry's entry: a
     number or a word of its list is a query term, plain option and sort key; a flag is an

@@ -252,6 +252,7 @@ def test_a_third_games_own_fields_on_postgresql(tmp_path: Path, pg_url: Any) -> 
         ["search", "dust>cost", "order:wings", "-o", "json"],
         ["search", "pd:2..4", "order:-dust", "is:shiny", "aura:r", "-o", "json"],
         ["show", "7 R 7", "-o", "json"],
+        ["search", "dust>2", "-wings:moth", "-o", "json"],
     ]
     done = subprocess.run(
         [sys.executable, "-c", DRIVER.replace("Run(Path(sys.argv[1]))", "Run(sys.argv[1])"),
@@ -260,10 +261,11 @@ def test_a_third_games_own_fields_on_postgresql(tmp_path: Path, pg_url: Any) -> 
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     said = json.loads(done.stdout)
-    assert [step["code"] for step in said] == [0, 0, 0, 0], said
+    assert [step["code"] for step in said] == [0, 0, 0, 0, 0], said
     names = lambda step: [card["name"] for card in json.loads(step["out"])]  # noqa: E731
     assert names(said[1]) == ["Dewdrop Squire", "Queen of Noon", "Dawnwing Sprite",
                               "Nightshade Dancer"]  # fmt: skip
     assert names(said[2]) == ["Dawnwing Sprite"]
     card = json.loads(said[3]["out"])
     assert (card["dust"], card["wings"], card["shiny"]) == (7, "Butterfly", True)
+    assert names(said[4]) == ["Dewdrop Squire", "Queen of Noon", "Owl Knight"]  # no wings too

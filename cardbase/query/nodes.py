@@ -86,6 +86,8 @@ class Compare(NamedTuple):
     value: int
 
     def clause(self, engine: Engine) -> Clause:
+        if self.field.value:  # a game's own field: its rows that compare so
+            return fields.value_test(self.field.name, "number", f"{self.op} ?"), [self.value]
         return f"{self.field.sql} {self.op} ?", [self.value]
 
     def describe(self) -> str:
@@ -114,11 +116,16 @@ class Range(NamedTuple):
     high: int | None
 
     def clause(self, engine: Engine) -> Clause:
+        params: list[Any]
         if self.low is not None and self.high is not None:
-            return f"{self.field.sql} BETWEEN ? AND ?", [self.low, self.high]
-        if self.low is not None:
-            return f"{self.field.sql} >= ?", [self.low]
-        return f"{self.field.sql} <= ?", [self.high]
+            test, params = "BETWEEN ? AND ?", [self.low, self.high]
+        elif self.low is not None:
+            test, params = ">= ?", [self.low]
+        else:
+            test, params = "<= ?", [self.high]
+        if self.field.value:  # a game's own field: its rows in the range
+            return fields.value_test(self.field.name, "number", test), params
+        return f"{self.field.sql} {test}", params
 
     def describe(self) -> str:
         low = "" if self.low is None else self.low
@@ -188,6 +195,8 @@ class Choice(NamedTuple):
     def clause(self, engine: Engine) -> Clause:
         if self.value is None:
             return f"{self.field.sql} IS NULL", []
+        if self.field.value:  # a game's own field: its rows of that word
+            return fields.value_test(self.field.name, "word", "= ?"), [self.value]
         return f"{self.field.sql} = ?", [self.value]
 
     def describe(self) -> str:
