@@ -271,7 +271,9 @@ FIELDS: tuple[CardField, ...] = (
 # that tests it (`cardbase.query.nodes.Flag`); their aliases are is: words of the same.
 FLAGS.update({f.name: f"{f.export} cards only." for f in VALUE_FIELDS if isinstance(f.type, Flag)})
 FLAG_SQL: dict[str, str] = {
-    f.name: f"{f.sql} IS NOT NULL" for f in VALUE_FIELDS if isinstance(f.type, Flag)
+    f.name: value_test(f.name, "number", "IS NOT NULL")
+    for f in VALUE_FIELDS
+    if isinstance(f.type, Flag)
 }
 FLAG_ALIASES: dict[str, str] = {
     alias: name
