@@ -11,7 +11,7 @@ Read commands import this on every start: it holds plain data and imports nothin
 from __future__ import annotations
 
 from enum import Enum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from cardbase.errors import Remedy
 from cardbase.fieldtypes import (
@@ -25,7 +25,7 @@ from cardbase.fieldtypes import (
     Traits,
     Words,
 )
-from cardbase.games import DEFAULT_GAME, GAMES, all_rarities, declared_field
+from cardbase.games import DEFAULT_GAME, GAMES, all_rarities, declared_field, value_fields
 
 # The games' vocabulary, from their files (cardbase/gamefiles).
 RARITY_NAMES: dict[str, str] = all_rarities()
@@ -118,6 +118,7 @@ class CardField(NamedTuple):
     sort: tuple[str, ...] = ()  # sort expressions, when it sorts other than by `sql`
     type: FieldType | None = None
     detail: bool = False  # a line of the card's detail view, under its `export` header
+    value: bool = False  # a game's field of its own, a row of `VALUE_TABLE` a card
 
 
 def _all(attribute: str) -> tuple[str, ...]:
@@ -144,6 +145,64 @@ def _game_field(
 
 
 OWNED_SQL = "(coalesce(o.nonfoil, 0) + coalesce(o.foil, 0))"
+# A game's fields of names the card table has no column for (a number, a word of its list,
+# a flag, colours): a row each of a card that has one, its `number` (a flag's is 1) or its
+# `word` (a colours field's letters).
+VALUE_TABLE = "card_value"
+
+
+def value_sql(name: str, column: str) -> str:
+    """SQL, the same on both engines, for a card `c`'s value of the field `name` (its
+    `column`, number or word), NULL when it has none: a scalar subquery, so every term,
+    sort and option of the query compiler reads it as it reads a column. The name is a
+    lower-case word (`cardbase.gamefile` checks it), safe as a literal."""
+    return (f"(SELECT cv.{column} FROM {VALUE_TABLE} AS cv "
+            f"WHERE cv.card_id = c.id AND cv.field = '{name}')")  # fmt: skip
+
+
+def value_test(name: str, column: str, condition: str) -> str:
+    """SQL, the same on both engines, for the cards whose value of the field `name` (its
+    `column`) meets `condition` (``> ?``): the ids of its rows that do, which SQLite reads
+    from card_value's index of (field, number) or (field, word) rather than asking every
+    card's row in turn, as `value_sql` does. A card without the value does not match, as a
+    column's NULL does not."""
+    return (f"c.id IN (SELECT cv.card_id FROM {VALUE_TABLE} AS cv "
+            f"WHERE cv.field = '{name}' AND cv.{column} {condition})")  # fmt: skip
+
+
+def _value_field(name: str, settings: dict[str, Any]) -> CardField:
+    """A game's field of its own (`cardbase.games.value_fields`) as the registry's entry: a
+    number or a word of its list is a query term, plain option and sort key; a flag is an
+    is: word and a plain flag (`FLAGS`); each a JSON key, a catalogue column, an export
+    column, a table column and a detail line under its header."""
+    kind, header = settings["kind"], settings["header"]
+    words = tuple(settings.get("words", ()))
+    table = settings["column"] or header
+    if kind == "flag":
+        return CardField(name, None, (), value_sql(name, "number"), name, True, export=header,
+                         table=table, type=Flag(), detail=True, value=True)  # fmt: skip
+    if kind == "colours":  # its letters, sorted, as a word; aura:rr is at least two red
+        colours = settings["colours"]
+        return CardField(name, Kind.GEM, tuple(settings["aliases"]), value_sql(name, "word"),
+                         name, True, export=header, table=table,
+                         option=settings["help"] or f"{header} colours it has at least",
+                         example=settings["example"] or next(iter(colours)).lower() * 2,
+                         type=Gems(colours, settings["most"]), detail=True,
+                         value=True)  # fmt: skip
+    number = kind == "number"
+    example = settings["example"] or ("3.." if number else words[0].lower())
+    help_text = settings["help"] or (f"{header}, a number or range" if number
+                                     else f"{header}: {', '.join(words)}")  # fmt: skip
+    return CardField(name, Kind.NUMBER if number else Kind.CHOICE, tuple(settings["aliases"]),
+                     value_sql(name, "number" if number else "word"), name, True,
+                     export=header, table=table, option=help_text, example=example,
+                     choices=words, type=Number() if number else Choice(nullable=True),
+                     detail=True, value=True)  # fmt: skip
+
+
+VALUE_FIELDS: tuple[CardField, ...] = tuple(
+    _value_field(name, settings) for name, settings in value_fields().items()
+)
 
 # In the order a card's JSON object, exports and tables show them.
 FIELDS: tuple[CardField, ...] = (
@@ -178,6 +237,7 @@ FIELDS: tuple[CardField, ...] = (
     _game_field("gems", Kind.NUMBER, Gems(), "length(c.gems)", detail=True),
     CardField("gem", Kind.GEM, (), "c.gems", option="Gem colours it has at least",
               example="rr"),
+    *VALUE_FIELDS,
     CardField("text", Kind.WORDS, ("o", "oracle"), "c.text", "text", True, export="Text",
               text_only=True, option="Game text has these words", example="stun", type=Text(),
               detail=True),
@@ -207,6 +267,20 @@ FIELDS: tuple[CardField, ...] = (
     CardField("order", Kind.SORT, ("sort",)),
 )  # fmt: skip
 
+# The games' flag fields of their own are is: words and plain flags too, each with the SQL
+# that tests it (`cardbase.query.nodes.Flag`); their aliases are is: words of the same.
+FLAGS.update({f.name: f"{f.export} cards only." for f in VALUE_FIELDS if isinstance(f.type, Flag)})
+FLAG_SQL: dict[str, str] = {
+    f.name: value_test(f.name, "number", "IS NOT NULL")
+    for f in VALUE_FIELDS
+    if isinstance(f.type, Flag)
+}
+FLAG_ALIASES: dict[str, str] = {
+    alias: name
+    for name, settings in value_fields().items()
+    if settings["kind"] == "flag"
+    for alias in settings["aliases"]
+}
 FIELD_BY_NAME: dict[str, CardField] = {
     key: field for field in FIELDS if field.kind for key in (field.name, *field.aliases)
 }
@@ -259,7 +333,7 @@ SORT_KEYS: dict[str, tuple[str, ...]] = {
 }
 FIELD_BY_KEY: dict[str, CardField] = {field.key: field for field in FIELDS if field.key}
 # The card table's fields, a column each named by its key (`cardbase.db.tables.CARD_COLUMNS`).
-STORED_FIELDS: tuple[CardField, ...] = tuple(f for f in FIELDS if f.type and f.key)
+STORED_FIELDS: tuple[CardField, ...] = tuple(f for f in FIELDS if f.type and f.key and not f.value)
 DETAIL_FIELDS: tuple[CardField, ...] = tuple(field for field in FIELDS if field.detail)
 
 
@@ -281,7 +355,8 @@ CARD_COLUMN_TYPES: dict[str, FieldType] = _card_column_types()
 # `byte_order`), so a sort is the same on both whatever the server's language; a name sorts
 # by its folded key (case, accents, spaces and punctuation aside), then as spelled.
 TEXT_SORT_PARTS = frozenset(
-    f"c.{column}" for column, kind in CARD_COLUMN_TYPES.items() if kind.python is str
+    [f"c.{column}" for column, kind in CARD_COLUMN_TYPES.items() if kind.python is str]
+    + [f.sql for f in VALUE_FIELDS if f.kind is Kind.CHOICE]
 )
 JSON_KEYS: tuple[str, ...] = tuple(field.key for field in FIELDS if field.key)
 CATALOGUE_COLUMNS: tuple[str, ...] = tuple(f.key for f in FIELDS if f.key and f.catalogue)

@@ -176,21 +176,26 @@ class Traits(FieldType):
 
 
 class Gems(FieldType):
-    """Gem colours, a letter each (RRG), at most `MAX_GEMS`; lists space or punctuate them."""
+    """Gem colours, a letter each (RRG), at most `MAX_GEMS`; lists space or punctuate them.
+    A game's colours field of its own has its own letters and most (`colours`, `most`)."""
 
     repeats = True
 
+    def __init__(self, colours: dict[str, str] | None = None, most: int | None = None) -> None:
+        self.colours = GEM_COLOURS if colours is None else colours
+        self.most = MAX_GEMS if most is None else most
+        self.word = "gems" if colours is None else ""  # what a message calls them
+
     def parse(self, text: str, column: str) -> str:
+        column = self.word or column
         letters = "".join(ch for ch in text.upper() if not ch.isspace() and ch not in ",;-/")
-        bad = sorted({ch for ch in letters if ch not in GEM_COLOURS})
+        bad = sorted({ch for ch in letters if ch not in self.colours})
         if bad:
-            raise RowError(
-                f"gems '{text.strip()}' has {', '.join(bad)}; gems are {', '.join(GEM_COLOURS)}"
-            )
-        if len(letters) > MAX_GEMS:
-            raise RowError(
-                f"gems '{text.strip()}' has {len(letters)} gems; a card has at most {MAX_GEMS}"
-            )
+            raise RowError(f"{column} '{text.strip()}' has {', '.join(bad)}; {column} are "
+                           f"{', '.join(self.colours)}")  # fmt: skip
+        if len(letters) > self.most:
+            raise RowError(f"{column} '{text.strip()}' has {len(letters)} {column}; a card has "
+                           f"at most {self.most}")  # fmt: skip
         return letters
 
     def detail(self, value: Any) -> str:

@@ -25,9 +25,9 @@ from cardbase.similar import closest
 
 MAX_GAME_FILE = 256_000  # bytes: a game file is a few hundred lines
 KINDS = ("number", "word", "colours", "flag")
-# The fields beyond the common ones that a game may give its cards, with their kind: the
-# card table has a column for each. A field of a new name needs a column of its own, which
-# a game file cannot add yet.
+# The fields beyond the common ones that the card table has a column for, with their kind.
+# A game's field of another name is kept in the card_value table (schema 10), a row a
+# card: a number, a word of its list, a flag or its colours' letters.
 GAME_FIELDS: dict[str, str] = {
     "hero": "flag",
     "sphere": "word",
@@ -44,6 +44,20 @@ COMMON_TERMS = frozenset({
     "foil", "condition", "cond", "language", "lang", "location", "in", "loc", "tag", "tags",
     "is", "order", "sort", "gem", "not",
 })  # fmt: skip
+# Names a field of a new name may not take either: a card's other keys (JSON, catalogue),
+# the options of the commands that search, and the web search page's parameters, since a
+# field is a query term, a plain option (--dust), a JSON key and a catalogue column.
+RESERVED_NAMES = frozenset({
+    "id", "set_name", "lore", "artist", "names", "playset", "all", "count", "db", "debug",
+    "desc", "explain", "force", "limit", "output", "copies", "collector", "query", "page",
+    "size", "view", "q", "values", "missing", "save", "yes", "out", "help", "words",
+    "show_all", "no_headers", "filters", "csrf",
+})  # fmt: skip
+# What a field of a new name's header may not be: a catalogue's and an export's columns
+# are read by key or header, folded (lower case, "_" for a space).
+_TAKEN_HEADERS = COMMON_TERMS | RESERVED_NAMES | set(GAME_FIELDS) | {
+    "qty", "quantity", "count", "note", "finish", "rarity_name", "name_key",
+}  # fmt: skip
 CODE_PARTS = ("series", "rarity", "number")
 SEPARATORS = (" ", "-", "/", "")
 MAIN = "main"  # the deck's own section (`cardbase.decks.lists.MAIN`)
@@ -106,11 +120,15 @@ def read_game_file(path: Path) -> dict[str, Any]:
         raise GameFileError([GameProblem(shown, line, "", f"not valid TOML: {message}")]) from None
     except RecursionError:
         raise GameFileError([GameProblem(shown, None, "", "nested too deeply")]) from None
-    checker = _Checker(shown, setting_lines(text))
+    lines = setting_lines(text)
+    checker = _Checker(shown, lines)
     game = checker.game(data)
     if checker.problems:
         raise GameFileError(checker.problems)
     game["source"] = shown
+    # Each setting's line, so a clash with another file's game (`cardbase.gamesources`) is
+    # told at its line too.
+    game["lines"] = {shown_setting(path): line for path, line in lines.items()}
     return game
 
 
@@ -364,15 +382,16 @@ class _Checker:
     def fields(self, data: dict[str, Any]) -> dict[str, dict[str, Any]]:
         table = self.table(data, ("fields",))
         found: dict[str, dict[str, Any]] = {}
-        aliases: dict[str, str] = {}
+        # Every field's name is its own term: no other field's alias may take it.
+        aliases: dict[str, str] = {name: name for name in (*GAME_FIELDS, *table)}
         for name in table:
             path: Path_ = ("fields", name)
             checked = self.field(table, path)
             if checked is None:
                 continue
             for at, alias in enumerate(checked["aliases"]):
-                taken = aliases.get(alias) or (alias if alias in GAME_FIELDS else None)
-                if alias in COMMON_TERMS or (taken and taken != name):
+                taken = aliases.get(alias)
+                if alias in COMMON_TERMS | RESERVED_NAMES or (taken and taken != name):
                     self.wrong((*path, "aliases", at), f"'{alias}' is already a query term "
                                f"({taken or 'a common field'}); choose another")  # fmt: skip
                 aliases[alias] = name
@@ -394,10 +413,9 @@ class _Checker:
                        + ", ".join(KINDS))  # fmt: skip
             return None
         if name not in GAME_FIELDS:
-            self.wrong(path, f"the card table has no '{name}' column; a game's own fields "
-                       f"are for now among {', '.join(GAME_FIELDS)}")  # fmt: skip
-            return None
-        if GAME_FIELDS[name] != kind:
+            if not self.new_name(name, path):
+                return None
+        elif GAME_FIELDS[name] != kind:
             self.wrong((*path, "kind"), f"{name} is a {GAME_FIELDS[name]} field; "
                        f'kind = "{GAME_FIELDS[name]}"')  # fmt: skip
             return None
@@ -405,15 +423,32 @@ class _Checker:
         for at, alias in enumerate(aliases):
             if not _ALIAS.fullmatch(alias):
                 self.wrong((*path, "aliases", at), "an alias is a lower-case word: atk")
+        header = self.text(given, (*path, "header")) or name.capitalize()
+        if name not in GAME_FIELDS and header.lower().replace(" ", "_") in _TAKEN_HEADERS:
+            self.wrong((*path, "header"), f"'{header}' is already a card column's header "
+                       "in catalogues and exports; choose another")  # fmt: skip
         return {
             "kind": kind,
+            "in_card_value": name not in GAME_FIELDS,  # a row of card_value, not a column
             "aliases": aliases,
-            "header": self.text(given, (*path, "header")) or name.capitalize(),
+            "header": header,
             "column": self.text(given, (*path, "column")),
             "help": self.text(given, (*path, "help")),
             "example": self.text(given, (*path, "example")) or "",
             **self.kind_settings(kind, given, path),
         }
+
+    def new_name(self, name: str, path: Path_) -> bool:
+        """Whether a field of a name the card table has no column for may be the game's own
+        (kept in card_value): a lower-case word no common term, option or card key takes."""
+        if not _ALIAS.fullmatch(name):
+            self.wrong(path, "a field's name is a lower-case word (letters, digits, _): dust")
+            return False
+        if name in COMMON_TERMS | RESERVED_NAMES:
+            self.wrong(path, f"'{name}' is already a query term, option or card key; "
+                       "name the field otherwise")  # fmt: skip
+            return False
+        return True
 
     def kind_settings(self, kind: str, given: dict[str, Any], path: Path_) -> dict[str, Any]:
         for setting, owner in (("words", "word"), ("colours", "colours"), ("most", "colours")):

@@ -124,6 +124,24 @@ def declared_field(name: str) -> dict[str, Any]:
     return {**declaring[0], "aliases": list(dict.fromkeys(aliases))}
 
 
+def value_fields() -> dict[str, dict[str, Any]]:
+    """The games' fields the card table has no column for, kept in its card_value table
+    (schema 10), for the registry (`cardbase.fields`): each as the first game that gives
+    its cards the field says it, with every such game's aliases, words and colours."""
+    found: dict[str, dict[str, Any]] = {}
+    for game in GAMES.values():
+        for name, settings in game.fields.items():
+            if not settings.get("in_card_value"):
+                continue
+            known = found.setdefault(name, {**settings, "aliases": [], "words": []})
+            for part in ("aliases", "words"):
+                known[part] = list(dict.fromkeys([*known[part], *settings.get(part, [])]))
+            if "colours" in settings:  # every game's letters, the first one's names
+                known["colours"] = {**settings["colours"], **known["colours"]}
+                known["most"] = max(known["most"], settings["most"])
+    return found
+
+
 def all_rarities() -> dict[str, str]:
     """Every game's rarity letters and names, the default game's first (its order is the
     catalogue's: C U R E P S)."""

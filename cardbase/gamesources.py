@@ -31,7 +31,7 @@ CONFIG_ENV = "CARDBASE_CONFIG"  # as `cardbase.config` reads it (not imported: i
 SHIPPED = Path(__file__).resolve().parent / "gamefiles"
 DEFAULT_GAME = "free-realms"  # the shipped games' first; databases' cards default to it
 OLD_SAMPLE = "cardbase-sample"  # the old sample's cards (`cardbase.games.OLD_SAMPLE`)
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 
 
 def game_files() -> tuple[list[Path], list[Path]]:
@@ -136,13 +136,25 @@ def _read_all(shipped: list[Path], user: list[Path]) -> tuple[list[dict[str, Any
         clash = taken_by(game, games)
         if clash:
             setting, message = clash
-            skipped.append(f"{path}: {shown_setting(setting)}: {message}; the game is left out")
+            line = _line_of(game, setting)
+            where = f"{path}:{line}" if line else str(path)
+            skipped.append(f"{where}: {shown_setting(setting)}: {message}; the game is left out")
             continue
         games.append(game)
     return games, skipped
 
 
 Clash = tuple[tuple[str | int, ...], str]  # a setting, and what is wrong with it
+
+
+def _line_of(game: dict[str, Any], setting: tuple[str | int, ...]) -> int | None:
+    """The line of a game's file that sets `setting`, or the nearest setting holding it."""
+    from cardbase.gamefile import shown_setting
+
+    lines: dict[str, int] = game.get("lines", {})
+    while setting and shown_setting(setting) not in lines:
+        setting = setting[:-1]
+    return lines.get(shown_setting(setting)) if setting else None
 
 
 def _shipped(game: dict[str, Any]) -> bool:
@@ -189,6 +201,17 @@ def taken_by(game: dict[str, Any], games: list[dict[str, Any]]) -> Clash | None:
         if other["key"] == game["key"]:
             return ("key",), f"'{game['key']}' is already the game of {other['source']}; rename one"
         for name, field in game["fields"].items():
+            theirs = other["fields"].get(name)
+            if theirs and theirs["kind"] != field["kind"]:
+                return ("fields", name, "kind"), (
+                    f"{name} is a {theirs['kind']} field of {other['source']}; "
+                    f'kind = "{theirs["kind"]}", or name the field otherwise'
+                )
+            owner = _alias_owner(other, name)
+            if owner not in (None, name):
+                return ("fields", name), (
+                    f"'{name}' is already {other['source']}'s term for {owner}; name it otherwise"
+                )
             for at, alias in enumerate(field["aliases"]):
                 owner = _alias_owner(other, alias)
                 if owner not in (None, name):

@@ -39,7 +39,7 @@ def copy(*args: str) -> Any:
 def league_db(db_path: Path, run: Run, tmp_path: Path) -> Path:
     """Two collectors, holdings of every attribute, history with an undone batch, decks (one
     built, one saved twice), an event with a round paired, a player's report and the
-    organiser's result."""
+    organiser's result, and a card's value of a game's own field."""
     ok(run, "collectors", "add", "Bo")
     ok(run, "add", "1 C 14 x2 foil lp fr", "--location", "Binder 1", "--tag", "trade",
        "--note", "signed by the artist")  # fmt: skip
@@ -79,6 +79,10 @@ def league_db(db_path: Path, run: Run, tmp_path: Path) -> Path:
             "INSERT INTO card_text SELECT id, 'de', 'Betäube einen Gegner.', 'Sumpf.' FROM card "
             "WHERE name = 'Bog Cook'"
         )
+        # a value of a game's own field, as a catalogue of such a game stores it (the
+        # shipped games have none)
+        conn.execute("INSERT INTO card_value SELECT id, 'dust', 3, NULL FROM card "
+                     "WHERE name = 'Bog Cook'")  # fmt: skip
     return db_path
 
 

@@ -69,9 +69,23 @@ BAD = [
     ("unknown kind", edited('kind = "number"\nheader = "Cost"', 'kind = "numeric"'),
      "game.toml:45: fields.cost.kind: unknown field kind 'numeric'; did you mean 'number'? "
      "kinds: number, word, colours, flag"),
-    ("a field without a column", edited("[fields.cost]", '[fields.power]\nkind = "number"\n\n[fields.cost]'),
-     "game.toml:44: fields.power: the card table has no 'power' column; a game's own fields "
-     "are for now among hero, sphere, cost, attack, defense, gems"),
+    ("a new field's name taken", edited("[fields.cost]", '[fields.limit]\nkind = "number"\n\n'
+                                        "[fields.cost]"),
+     "game.toml:44: fields.limit: 'limit' is already a query term, option or card key; name "
+     "the field otherwise"),
+    ("a new field's name not a word", edited("[fields.cost]", '[fields.Power]\nkind = "flag"\n\n'
+                                             "[fields.cost]"),
+     "game.toml:44: fields.Power: a field's name is a lower-case word (letters, digits, _): "
+     "dust"),
+    ("a new field's header taken", edited("[fields.cost]", '[fields.dust]\nkind = "number"\n'
+                                          'header = "Name"\n\n[fields.cost]'),
+     "game.toml:46: fields.dust.header: 'Name' is already a card column's header in "
+     "catalogues and exports; choose another"),
+    ("an alias that is a field", edited('[fields.cost]\nkind = "number"', '[fields.power]\n'
+                                        'kind = "number"\naliases = ["cost"]\n\n[fields.cost]\n'
+                                        'kind = "number"'),
+     "game.toml:46: fields.power.aliases[0]: 'cost' is already a query term (cost); choose "
+     "another"),
     ("wrong kind", edited('kind = "number"\nheader = "Cost"', 'kind = "flag"'),
      'game.toml:45: fields.cost.kind: cost is a number field; kind = "number"'),
     ("code parts", edited('parts = ["series", "rarity", "number"]', 'parts = ["number"]'),
@@ -177,7 +191,7 @@ def test_a_bad_or_clashing_users_game_is_left_out_and_said(
         f"{games_env / 'a.toml'}:45: fields.cost.kind: unknown field kind 'nmber'; did you mean "
         f"'number'? kinds: number, word, colours, flag; the game is left out (cardbase games "
         f"check {games_env / 'a.toml'} lists every problem)",
-        f"{games_env / 'b.toml'}: key: 'wildhearts' is already the game of "
+        f"{games_env / 'b.toml'}:4: key: 'wildhearts' is already the game of "
         f"{SHIPPED / 'wildhearts.toml'}; rename one; the game is left out",
     ]
 
@@ -239,3 +253,54 @@ def test_a_users_game_cannot_go_beyond_the_card_tables_checks(run: Run, tmp_path
         "message": "the card table takes the rarity letters CUREPS; a letter of a game's own "
         "is not possible yet: use one of those, with this game's name for it",
     }]  # fmt: skip
+
+
+def with_field(text: str, field: str) -> str:
+    """A game file's text with one more field before its cost."""
+    return text.replace("[fields.cost]", f"{field}\n\n[fields.cost]", 1)
+
+
+def test_a_users_field_of_a_new_name_may_not_clash_with_another_games(games_env: Path) -> None:
+    """A field of a new name is one term for every game: another game's field of that name
+    is of its kind, and no game's alias for another field takes it; the game that would
+    clash is left out, told at the field's line."""
+    dust = '[fields.dust]\nkind = "number"\naliases = ["pd"]'
+    (games_env / "a.toml").write_text(with_field(third_game("moth-duel"), dust))
+    word = '[fields.dust]\nkind = "word"\nwords = ["Gold"]'
+    bee = third_game("bee-duel").replace('prefix = "px"', 'prefix = "bd"')
+    (games_env / "b.toml").write_text(with_field(bee, word))
+    power = third_game("owl-duel").replace('prefix = "px"', 'prefix = "od"')
+    (games_env / "c.toml").write_text(with_field(power, '[fields.power]\nkind = "number"'))
+    same = third_game("elf-duel").replace('prefix = "px"', 'prefix = "ed"')
+    (games_env / "d.toml").write_text(with_field(same, dust))
+    games, skipped = gamesources.load_games()
+    assert [game["key"] for game in games] == ["free-realms", "wildhearts", "moth-duel",
+                                               "elf-duel"]  # fmt: skip
+    assert games[2]["fields"]["dust"]["in_card_value"] is True
+    assert games[0]["fields"]["cost"]["in_card_value"] is False
+    assert skipped == [
+        f"{games_env / 'b.toml'}:45: fields.dust.kind: dust is a number field of "
+        f'{games_env / "a.toml"}; kind = "number", or name the field otherwise; the game is '
+        "left out",
+        f"{games_env / 'c.toml'}:44: fields.power: 'power' is already "
+        f"{SHIPPED / 'free-realms.toml'}'s term for attack; name it otherwise; the game is "
+        "left out",
+    ]
+
+
+def test_a_new_fields_name_takes_no_option_of_the_commands_that_search() -> None:
+    """A field of a new name is a plain option and a parameter of every command that
+    filters: no such command's own option, nor its parameter, may be one."""
+    import typer.main
+
+    from cardbase.cli import app
+    from cardbase.gamefile import RESERVED_NAMES
+
+    commands = typer.main.get_command(app).commands  # type: ignore[attr-defined]
+    filters = {field.name for field in fields.OPTION_FIELDS} | set(fields.FLAGS)
+    for name in ("search", "collection", "missing"):
+        for param in commands[name].params:
+            if param.name in filters:
+                continue
+            words = {param.name, *(o.lstrip("-") for o in (*param.opts, *param.secondary_opts))}
+            assert words <= COMMON_TERMS | RESERVED_NAMES | {"no-headers"}, (name, words)

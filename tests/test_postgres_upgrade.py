@@ -142,7 +142,7 @@ def test_the_upgrade_keeps_every_row(v4: PostgresUrl) -> None:
     vectors_before = vectors(v4)
     assert query(v4, "SELECT count(*) FROM pg_collation WHERE collname = 'nocase'")[0][0] == 1
     upgrade(v4)
-    assert version(v4) == tables.SCHEMA_VERSION == 9
+    assert version(v4) == tables.SCHEMA_VERSION == 10
     # the imitation of SQLite's COLLATE NOCASE is gone (version 7)
     assert query(v4, "SELECT count(*) FROM pg_collation WHERE collname = 'nocase'")[0][0] == 0
     # every card keeps its id and values, and gains an empty artist and names
@@ -158,6 +158,8 @@ def test_the_upgrade_keeps_every_row(v4: PostgresUrl) -> None:
         (deck[0], 1, deck[4]) for deck in expected["deck"]
     ]
     assert rows(v4, "deck_sleeve") == rows(v4, "event_report") == []
+    # a game's own fields' values are a new table, empty (version 10)
+    assert rows(v4, "card_value") == []
     # recomputed, and the same: an old card's name vector reads its name and empty names
     assert vectors(v4) == vectors_before
     assert query(v4, "SELECT key, value FROM cardbase_meta ORDER BY key") == [
@@ -183,7 +185,7 @@ def test_the_upgraded_database_is_healthy_and_works(v4: PostgresUrl) -> None:
     assert "Chugawug Cook" in found.stdout and "Chugawug Elder" in found.stdout
     doctor = run("doctor")
     assert doctor.exit_code == 0, doctor.output
-    assert "schema version: 9 (this cardbase: 9)" in doctor.stdout
+    assert "schema version: 10 (this cardbase: 10)" in doctor.stdout
     assert all(line.startswith("✔") for line in doctor.stdout.splitlines())
     added = run("add", "1 U 15 x2 foil")
     assert added.exit_code == 0, added.output
@@ -263,7 +265,7 @@ def test_an_upgrade_the_role_may_not_make_is_one_line_and_changes_nothing(
         assert result.exit_code == 2
         lines = result.stderr.splitlines()
         assert len(lines) == 1, result.stderr
-        assert "cannot upgrade the database from schema 4 to 9" in lines[0]
+        assert "cannot upgrade the database from schema 4 to 10" in lines[0]
         assert "must be owner of table card" in lines[0] and "nothing was changed" in lines[0]
         assert "the role that owns its tables" in lines[0]
         assert version(v4) == 4 and shape(v4) == before

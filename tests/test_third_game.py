@@ -122,3 +122,155 @@ def test_a_third_game_from_files_in_tests_alone(tmp_path: Path) -> None:
     )  # fmt: skip
     card = json.loads(show["out"])
     assert (card["game"], card["set_name"], card["rarity"]) == ("pixie-duel", "Moonrise", "U")
+
+
+# After the commands: the library's reading of the same database, and the web search page.
+AFTER = """
+from cardbase.library import Library
+from tests.web_helpers import Pages
+library = Library(Path(sys.argv[1]))
+card = library.card("pixie-duel:7 C 4")
+page = Pages(Path(sys.argv[1])).get("/search", params={"dust": "5..6", "wings": "moth"}).text
+print(json.dumps({
+    "search": [c.name for c in library.search("dust>3")],
+    "options": [c.name for c in library.search(dust="3..", shiny=True)],
+    "values": dict(card.values),
+    "page": page,
+}))
+"""
+
+
+def run_with_library(tmp_path: Path, *commands: list[str]) -> tuple[list[dict[str, Any]], Any]:
+    """`run_all`'s commands, then `AFTER` in the same child process."""
+    db = new_database(tmp_path / "three.db", MINI_CATALOGUE)
+    env = {**subprocess_env(), "CARDBASE_GAMES": str(GAMES), "CARDBASE_CONFIG": os.devnull,
+           "XDG_CACHE_HOME": str(tmp_path / "cache")}  # fmt: skip
+    driver = DRIVER.replace("print(json.dumps(said))", "print(json.dumps(said))" + AFTER)
+    done = subprocess.run(
+        [sys.executable, "-c", driver, str(db), json.dumps(commands)],
+        env=env, capture_output=True, text=True, timeout=120, cwd=tmp_path, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    said, after = done.stdout.splitlines()[-2:]
+    return json.loads(said), json.loads(after)
+
+
+@pytest.mark.slow  # a child process that imports every command and the web app
+def test_a_third_games_own_fields_are_searched_shown_and_exported(tmp_path: Path) -> None:
+    """Pixie Duel's dust (a number), wings (a word of its list), shiny (a flag) and aura
+    (colours of its own), fields the card table has no column for: loaded from its catalogue (wings under its header,
+    Wing Kind), searched, sorted and filtered as every field is, shown, in JSON, exported
+    under their headers and read back; a bad value refused with its row and column."""
+    bad = tmp_path / "bad.csv"
+    good = CATALOGUE.read_text(encoding="utf-8").splitlines()
+    bad.write_text("\n".join([good[0], good[1].replace(",2,Moth,yes", ",lots,Moth,yes"),
+                              good[2].replace(",Butterfly,", ",Beetle,"),
+                              good[4].replace(",VV", ",VRVR")]) + "\n")  # fmt: skip
+    changed = tmp_path / "changed.csv"
+    changed.write_text(f"{good[0]}\n{good[1].replace(',2,Moth,yes', ',9,Moth,yes')}\n")
+    without = tmp_path / "without.csv"  # no column of the game's own fields: they are kept
+    without.write_text("code,name,type,sphere,cost,attack,defense,game\n"
+                       "7 C 1,Dawnwing Sprite,Duelist,Sun,1,2,1,pixie-duel\n")  # fmt: skip
+    export = tmp_path / "out.csv"
+    said, after = run_with_library(
+        tmp_path,
+        ["catalog", "import", str(CATALOGUE)],
+        ["search", "dust>3", "-o", "json"],
+        ["search", "game:pixie-duel", "pd:2..4", "order:-dust", "-o", "json"],
+        ["search", "--dust", "3..", "--shiny", "-o", "json"],
+        ["search", "wings:moth", "-o", "json"],
+        ["search", "is:shiny", "-wings:moth", "-o", "json"],
+        ["search", "dust>cost", "order:wings", "-o", "json"],
+        ["show", "7 C 4"],
+        ["show", "7 C 4", "-o", "json"],
+        ["search", "wings:beetle"],
+        ["catalog", "import", str(bad)],
+        ["add", "7 C 4 x2", "7 R 7"],
+        ["export", str(export)],
+        ["import", str(export)],
+        ["catalog", "import", str(export)],
+        ["search", "wings:moth", "game:pixie-duel"],
+        ["search", "aura:rv", "-o", "json"],
+        ["search", "aura:violet", "--aura", "v", "-o", "json"],
+        ["catalog", "import", str(changed)],
+        ["catalog", "import", str(without)],
+        ["search", "dust=9", "is:shiny", "wings:moth", "-o", "json"],
+    )
+    codes = [step["code"] for step in said]
+    assert codes == [0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], said
+    (_, over3, ranged, options, moths, shiny, versus, show, shown, beetle, refused, _, _,
+     imported, catalogued, table, rose_violet, violet, change, kept, nine) = said  # fmt: skip
+    assert "0 added, 1 updated, 0 unchanged" in change["out"]  # its dust alone changed
+    assert "0 added, 0 updated, 1 unchanged" in kept["out"]
+    assert [card["name"] for card in json.loads(nine["out"])] == ["Dawnwing Sprite"]
+    names = lambda step: [card["name"] for card in json.loads(step["out"])]  # noqa: E731
+    assert names(over3) == ["Dewdrop Squire", "Nightshade Dancer", "Queen of Noon"]
+    assert names(ranged) == ["Dewdrop Squire", "Owl Knight", "Dawnwing Sprite"]
+    assert names(options) == ["Nightshade Dancer", "Queen of Noon"]
+    assert names(moths) == ["Dawnwing Sprite", "Nightshade Dancer"]
+    assert names(shiny) == ["Queen of Noon"]
+    # by wings' words as bytes order them: Butterfly, Moth, Moth
+    assert names(versus) == ["Dewdrop Squire", "Queen of Noon", "Dawnwing Sprite",
+                             "Nightshade Dancer"]  # fmt: skip
+    assert "Pixie Dust  5\n" in show["out"] and "Wing Kind   Moth\n" in show["out"]
+    assert "Shiny       yes\n" in show["out"]
+    card = json.loads(shown["out"])
+    assert (card["dust"], card["wings"], card["shiny"]) == (5, "Moth", True)
+    assert list(card).index("dust") == list(card).index("gems") + 1  # in the registry's order
+    assert beetle["err"].startswith("cardbase: unknown wings 'beetle'")
+    assert refused["err"].startswith(f"cardbase: {bad}: 3 bad rows, so nothing was imported")
+    assert f"{bad}, row 4: aura 'VRVR' has 4 aura; a card has at most 3" in refused["err"]
+    assert f"{bad}, row 2: dust 'lots' is not a whole number" in refused["err"]
+    assert (
+        f"{bad}, row 3: wings 'Beetle' is not one of Moth, Butterfly, Dragonfly" in refused["err"]
+    )
+    header = export.read_text(encoding="utf-8").splitlines()[0].split(",")
+    assert header[header.index("Gems") + 1 : header.index("Gems") + 4] == [
+        "Pixie Dust", "Wing Kind", "Shiny"
+    ]  # fmt: skip
+    assert ",5,Moth,yes," in export.read_text(encoding="utf-8")
+    assert "Pixie Dust, Wing Kind, Shiny" in imported["out"]  # the card's, as its other columns
+    assert "0 added, 0 updated, 2 unchanged" in catalogued["out"]  # the same values read back
+    assert "Moth" in table["out"].splitlines()[1] and "yes" in table["out"].splitlines()[1]
+    assert names(rose_violet) == ["Dewdrop Squire", "Queen of Noon"]
+    assert names(violet) == ["Dewdrop Squire", "Nightshade Dancer", "Queen of Noon",
+                             "The Moon Itself"]  # fmt: skip
+    assert "Aura        VV (2)\n" in show["out"]
+    assert card["aura"] == "VV"
+    # after the changed catalogue, whose Dawnwing Sprite has 9 dust
+    assert after["search"] == ["Dawnwing Sprite", *names(over3)]
+    assert after["options"] == ["Dawnwing Sprite", *names(options)]
+    assert after["values"] == {"dust": 5, "wings": "Moth", "shiny": True, "aura": "VV"}
+    page = after["page"]
+    assert 'name="dust"' in page and '<select name="wings"' in page and 'name="shiny"' in page
+    assert "Nightshade Dancer" in page and "Dawnwing Sprite" not in page
+
+
+@pytest.mark.slow  # a PostgreSQL database and a child process
+def test_a_third_games_own_fields_on_postgresql(tmp_path: Path, pg_url: Any) -> None:
+    """The same terms, sorts and catalogue checks on PostgreSQL: the fields' SQL is the
+    same on both engines, a word sorts by its bytes on both."""
+    env = {**subprocess_env(), "CARDBASE_GAMES": str(GAMES), "CARDBASE_CONFIG": os.devnull,
+           "XDG_CACHE_HOME": str(tmp_path / "cache")}  # fmt: skip
+    commands = [
+        ["catalog", "import", str(CATALOGUE)],
+        ["search", "dust>cost", "order:wings", "-o", "json"],
+        ["search", "pd:2..4", "order:-dust", "is:shiny", "aura:r", "-o", "json"],
+        ["show", "7 R 7", "-o", "json"],
+        ["search", "dust>2", "-wings:moth", "-o", "json"],
+    ]
+    done = subprocess.run(
+        [sys.executable, "-c", DRIVER.replace("Run(Path(sys.argv[1]))", "Run(sys.argv[1])"),
+         pg_url.url, json.dumps(commands)],
+        env=env, capture_output=True, text=True, timeout=120, cwd=tmp_path, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    said = json.loads(done.stdout)
+    assert [step["code"] for step in said] == [0, 0, 0, 0, 0], said
+    names = lambda step: [card["name"] for card in json.loads(step["out"])]  # noqa: E731
+    assert names(said[1]) == ["Dewdrop Squire", "Queen of Noon", "Dawnwing Sprite",
+                              "Nightshade Dancer"]  # fmt: skip
+    assert names(said[2]) == ["Dawnwing Sprite"]
+    card = json.loads(said[3]["out"])
+    assert (card["dust"], card["wings"], card["shiny"]) == (7, "Butterfly", True)
+    assert names(said[4]) == ["Dewdrop Squire", "Queen of Noon", "Owl Knight"]  # no wings too

@@ -13,24 +13,40 @@ import dataclasses
 import functools
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, NamedTuple, Protocol
 
 from cardbase.codes import CollectorCode, format_code
 from cardbase.db import tables
 from cardbase.db.engine import Connection
-from cardbase.fields import DETAIL_FIELDS, FIELD_BY_KEY, JSON_KEYS, NAMES, STORED_FIELDS
+from cardbase.fields import (
+    DETAIL_FIELDS,
+    FIELD_BY_KEY,
+    JSON_KEYS,
+    NAMES,
+    STORED_FIELDS,
+    VALUE_FIELDS,
+    value_sql,
+)
 from cardbase.fieldtypes import FieldType
 from cardbase.games import DEFAULT_GAME, game_prefix, set_name
 from cardbase.text import plural
 
 # Named, not ``c.*``: a table made by an older schema and upgraded has its later columns
 # last, where a new one has them in the registry's order.
+# The games' own fields (`VALUE_FIELDS`) follow the card table's columns, each the scalar
+# subquery its field reads (a flag's as its number, 1 or none).
+VALUE_KEYS: tuple[str, ...] = tuple(f.key for f in VALUE_FIELDS if f.key)
+VALUE_COLUMNS_SQL = "".join(f", {f.sql if f.kind else value_sql(f.name, 'number')}"
+                            for f in VALUE_FIELDS)  # fmt: skip
 CARD_COLUMNS_SQL = (
     ", ".join(f"c.{column}" for column in tables.CARD_COLUMNS)
+    + VALUE_COLUMNS_SQL
     + ", coalesce(o.nonfoil, 0) AS nonfoil, coalesce(o.foil, 0) AS foil"
 )
+NO_VALUES: Mapping[str, Any] = MappingProxyType({})  # a card of a game without fields of its own
 CARD_FROM_SQL = f"{tables.CARD_TABLE} AS c"
 OWNERSHIP_JOIN_SQL = f"LEFT JOIN {tables.MY_OWNERSHIP} AS o ON o.card_id = c.id"
 SELECT_CARDS = f"SELECT {CARD_COLUMNS_SQL} FROM {CARD_FROM_SQL} {OWNERSHIP_JOIN_SQL}"
@@ -59,6 +75,9 @@ class Card:
     names: str = ""  # its names in other languages: `split_names` reads them
     nonfoil: int = 0
     foil: int = 0
+    # Its values of the games' own fields (`VALUE_KEYS`: key -> number, word or flag; none
+    # where it has none), read with `value`.
+    values: Mapping[str, Any] = dataclasses.field(default_factory=lambda: NO_VALUES)
 
     @property
     def owned(self) -> int:
@@ -90,6 +109,10 @@ class Card:
         sends back, which reads as this card whichever game the server or the user chose."""
         return f"{game_prefix(self.game)}:{self.code}"
 
+    def value(self, key: str) -> Any:
+        """A field's value by its key, an attribute or one of the games' own fields."""
+        return self.values[key] if key in self.values else getattr(self, key)
+
     def label(self) -> str:
         """How messages name a card: its name and its code as tables show it (``wh:1 C 41``
         for another game's), so a message about two games' 1 C 41 says which it changed."""
@@ -104,6 +127,8 @@ class Card:
         code = self.code
         derived = {"code": str(code), "series": code.series, "rarity": code.rarity,
                    "number": code.number, "set_name": set_name(self.game, code.series)}  # fmt: skip
+        if self.values:
+            derived.update(self.values)
         found = {key: derived[key] if key in derived else getattr(self, key) for key in JSON_KEYS}
         for key, to_json in _TO_JSON:
             found[key] = to_json(found[key])
@@ -117,7 +142,7 @@ _TO_JSON: tuple[tuple[str, Callable[[Any], Any]], ...] = tuple(
     for key, field in FIELD_BY_KEY.items()
     if field.type and type(field.type).json is not FieldType.json
 )
-_HELD = frozenset({"id", "code", "nonfoil", "foil"})  # what `Card` holds besides the fields
+_HELD = frozenset({"id", "code", "nonfoil", "foil", "values"})  # besides the stored fields
 _ATTRIBUTES = {f.key for f in STORED_FIELDS if f.key and f.key not in CODE_PARTS}
 if {f.name for f in dataclasses.fields(Card)} != _HELD | _ATTRIBUTES:  # pragma: no cover
     raise TypeError(
@@ -171,7 +196,8 @@ def translation_tag(translations: dict[str, str], language: str) -> str | None:
     return next((tag for tag in translations if tag.split("-")[0].lower() == base), None)
 
 
-_OWNED_AT = len(tables.CARD_COLUMNS)
+_VALUES_AT = len(tables.CARD_COLUMNS)
+_OWNED_AT = _VALUES_AT + len(VALUE_KEYS)
 _make_code = functools.partial(tuple.__new__, CollectorCode)  # skips NamedTuple's __new__
 
 
@@ -181,17 +207,21 @@ def _card_maker() -> Callable[[Sequence[Any]], Card]:
     whole made one function, because a search can turn thousands of rows into cards on a
     cold start and a call per value would cost three times as much."""
     names = [f"v{position}" for position in range(_OWNED_AT)]
-    at = dict(zip(tables.CARD_COLUMNS, names, strict=True))
+    at = dict(zip((*tables.CARD_COLUMNS, *VALUE_KEYS), names, strict=True))
+    values = ", ".join(
+        f"{f.key!r}: {f.type.load.format(at[f.key])}" for f in VALUE_FIELDS if f.key and f.type
+    )
     sources = {
         "id": at["id"],
         "code": f"_code(({', '.join(at[part] for part in CODE_PARTS)}))",
         "nonfoil": f"(row[{_OWNED_AT}] if owned else 0)",
         "foil": f"(row[{_OWNED_AT + 1}] if owned else 0)",
+        "values": f"{{{values}}}" if values else "_no_values",
     }
-    for field in STORED_FIELDS:
-        key = field.key
-        if key and key in _ATTRIBUTES and field.type:
-            sources[key] = field.type.load.format(at[key])
+    for stored in STORED_FIELDS:
+        key = stored.key
+        if key and key in _ATTRIBUTES and stored.type:
+            sources[key] = stored.type.load.format(at[key])
     arguments = ", ".join(sources[attribute.name] for attribute in dataclasses.fields(Card))
     source = (
         f"def card_from_row(row):\n"
@@ -199,12 +229,12 @@ def _card_maker() -> Callable[[Sequence[Any]], Card]:
         f"    owned = len(row) > {_OWNED_AT}\n"
         f"    return Card({arguments})"
     )
-    namespace: dict[str, Any] = {"Card": Card, "_code": _make_code}
+    namespace: dict[str, Any] = {"Card": Card, "_code": _make_code, "_no_values": NO_VALUES}
     exec(source, namespace)
     made: Callable[[Sequence[Any]], Card] = namespace["card_from_row"]
     made.__doc__ = (
-        "A card from a row of `CARD_COLUMNS_SQL` (`tables.CARD_COLUMNS`, then nonfoil and "
-        "foil, which a row may leave out)."
+        "A card from a row of `CARD_COLUMNS_SQL` (`tables.CARD_COLUMNS`, the games' own "
+        "fields' values, then nonfoil and foil, which a row may leave out)."
     )
     return made
 
@@ -362,10 +392,13 @@ def detail_lines(card: Card) -> list[tuple[str, str]]:
 def _detail(card: Card, key: str) -> str:
     """One detail field's wording, '' for none: a cost counts the coins (stars for a trick)
     it takes; the rest are as their types word them."""
-    value = getattr(card, key)
+    value = card.value(key)
     if key == "cost" and value is not None:
         return plural(value, "star" if card.type == "Trick" else "coin")
-    field_type = FIELD_BY_KEY[key].type
+    field = FIELD_BY_KEY[key]
+    if field.value and (value is None or value is False or value == ""):
+        return ""  # a game's own field the card has no value of (or its game has not)
+    field_type = field.type
     return field_type.detail(value) if field_type else str(value)
 
 

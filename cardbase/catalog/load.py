@@ -19,7 +19,7 @@ from cardbase.catalog.values import CONTROL, Row, RowError, RowReader
 from cardbase.db import tables
 from cardbase.db.engine import Connection
 from cardbase.errors import CardbaseError, CatalogueError, first_few
-from cardbase.fields import CATALOGUE_COLUMNS, NAME_COLUMNS, REQUIRED_COLUMNS
+from cardbase.fields import CATALOGUE_COLUMNS, NAME_COLUMNS, REQUIRED_COLUMNS, VALUE_FIELDS
 from cardbase.limits import MAX_CATALOGUE_FILE, MAX_COLUMNS
 from cardbase.progress import Progress, Stage, quiet
 from cardbase.text import plural
@@ -130,19 +130,30 @@ def _read_rows(
         rows.append(values)
 
 
+# The games' own fields, by their key, and by their header as a catalogue column names it.
+VALUE_KEYS: tuple[str, ...] = tuple(field.key for field in VALUE_FIELDS if field.key)
+_VALUE_HEADERS: dict[str, str] = {
+    (field.export or "").strip().lower().replace(" ", "_"): field.key
+    for field in VALUE_FIELDS
+    if field.key and (field.export or "").strip().lower() not in CATALOGUE_COLUMNS
+}
+
+
 def _given(columns: dict[str, int]) -> frozenset[str]:
-    """The card-table columns a file with these catalogue columns fills."""
+    """The card-table columns a file with these catalogue columns fills, and the games' own
+    fields it gives (a card keeps its values of those it does not)."""
     derived = {"code": ("series", "rarity", "number"), "name": ("name", "name_key")}
     given = {"id", "game", "type", "hero", "sphere"}  # always decided, if only by default
     for column in columns:
         given.update(derived.get(column, (column,)))
     if any(column in NAME_COLUMNS for column in columns):
         given.add("names")
-    return frozenset(given & set(tables.CARD_COLUMNS))
+    return frozenset(given & {*tables.CARD_COLUMNS, *VALUE_KEYS})
 
 
 def _column(header: str) -> str:
-    return header.strip().lower().replace(" ", "_")
+    name = header.strip().lower().replace(" ", "_")
+    return _VALUE_HEADERS.get(name, name)
 
 
 def _map_header(header: list[str], source: str) -> dict[str, int]:
@@ -182,6 +193,9 @@ def store_rows(
     from cardbase.db.bulkload import is_bulk
 
     columns = tables.CARD_COLUMNS[1:]  # all but the id, in the table's order
+    own = _OwnValues(conn, rows, given) if VALUE_KEYS else None
+    if own is not None:
+        rows = [values[: len(columns)] for values in rows]
     cursor = conn.cursor()
     cursor.row_factory = None  # plain tuples, compared whole with each row
     found = cursor.execute(f"SELECT {', '.join(tables.CARD_COLUMNS)} FROM {tables.CARD_TABLE}")
@@ -196,7 +210,7 @@ def store_rows(
             continue
         if kept:
             values = tuple(old[at + 1] if at in kept else v for at, v in enumerate(values))
-        if old[1:] != values:
+        if old[1:] != values or (own is not None and own.changed(old[0], values[:4])):
             changed_rows.append((*values, old[0]))
     written = len(new_rows) + len(changed_rows)
     stage = Stage("Writing", written, progress)
@@ -212,7 +226,62 @@ def store_rows(
         stage.finish()
     if written:
         index_card_names(conn)
+        if own is not None:
+            own.store()
     return ImportCounts(len(new_rows), len(changed_rows), len(rows) - written, skipped)
+
+
+class _OwnValues:
+    """A catalogue's values of the games' own fields (the rows' last cells, `VALUE_KEYS`),
+    kept in card_value in the same transaction as the cards: for each field the file gives,
+    a card's row of it is replaced by the file's value (none, or a flag that is no, is no
+    row); a field it does not give keeps its rows."""
+
+    def __init__(self, conn: Connection, rows: list[Row], given: frozenset[str]) -> None:
+        self.conn = conn
+        width = len(tables.CARD_COLUMNS) - 1
+        self.keys = [(at, key) for at, key in enumerate(VALUE_KEYS) if key in given]
+        self.wanted = {
+            row[:4]: {key: _as_stored(row[width + at]) for at, key in self.keys} for row in rows
+        }
+        self.held: dict[int, dict[str, tuple[object, object]]] = {}
+        for card_id, name, number, word in conn.execute(
+            f"SELECT card_id, field, number, word FROM {tables.CARD_VALUE_TABLE}"
+        ):
+            self.held.setdefault(card_id, {})[name] = (number, word)
+
+    def changed(self, card_id: int, card: tuple[object, ...]) -> bool:
+        """Whether the file changes a card already stored's values."""
+        held = self.held.get(card_id, {})
+        wanted = self.wanted[card]
+        return any(held.get(key) != wanted[key] for _, key in self.keys)
+
+    def store(self) -> None:
+        """Every card of the file's values of the fields it gives, as it gives them."""
+        if not self.keys:
+            return
+        ids = {row[1:]: row[0] for row in self.conn.execute(
+            f"SELECT id, game, series, rarity, number FROM {tables.CARD_TABLE}")}  # fmt: skip
+        gone, added = [], []
+        for card, values in self.wanted.items():
+            card_id = ids[card]
+            for _, key in self.keys:
+                gone.append((card_id, key))
+                if values[key] is not None:
+                    added.append((card_id, key, *values[key]))  # type: ignore[misc]
+        table = tables.CARD_VALUE_TABLE
+        self.conn.executemany(f"DELETE FROM {table} WHERE card_id = ? AND field = ?", gone)
+        columns = ", ".join(tables.CARD_VALUE_COLUMNS)
+        self.conn.executemany(f"INSERT INTO {table} ({columns}) VALUES (?, ?, ?, ?)", added)
+
+
+def _as_stored(value: object) -> tuple[object, object] | None:
+    """A value of a game's own field as card_value holds it: (number, word), None for none."""
+    if value is None or value is False:
+        return None
+    if isinstance(value, str):
+        return (None, value)
+    return (int(value), None)  # type: ignore[call-overload]
 
 
 def checked_rows(parsed: CatalogueFile, source: str, skip_bad: bool) -> list[Row]:

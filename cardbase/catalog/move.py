@@ -229,6 +229,6 @@ def _merged_note(kept: str, moved: str) -> str:
 
 def _drop(conn: Connection, card_ids: list[int]) -> None:
     """The sample cards nothing points at any more, with their names and texts."""
-    for table in (tables.CARD_NAME_TABLE, tables.CARD_TEXT_TABLE):
+    for table in (tables.CARD_NAME_TABLE, tables.CARD_TEXT_TABLE, tables.CARD_VALUE_TABLE):
         conn.executemany(f"DELETE FROM {table} WHERE card_id = ?", [(i,) for i in card_ids])
     conn.executemany(f"DELETE FROM {tables.CARD_TABLE} WHERE id = ?", [(i,) for i in card_ids])

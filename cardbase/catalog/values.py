@@ -17,8 +17,8 @@ from typing import Any
 from cardbase.catalog.cards import name_key
 from cardbase.codes import game_code, parse_code
 from cardbase.db.tables import CARD_COLUMNS
-from cardbase.fields import FIELDS, NAME_COLUMNS, NAMES
-from cardbase.fieldtypes import Choice, Flag, Names, RowError
+from cardbase.fields import FIELDS, NAME_COLUMNS, NAMES, VALUE_FIELDS, CardField
+from cardbase.fieldtypes import Choice, Flag, Gems, Names, RowError
 from cardbase.games import DEFAULT_GAME, GAMES, Game
 from cardbase.limits import MAX_CELL
 from cardbase.similar import closest
@@ -35,7 +35,10 @@ _HERO = Flag()
 PLAIN_FIELDS = tuple(
     field
     for field in CATALOGUE_FIELDS
-    if field.type and field.key != "code" and not isinstance(field.type, _BY_RULE)
+    if field.type
+    and field.key != "code"
+    and not isinstance(field.type, _BY_RULE)
+    and not field.value
 )
 _ORDER: tuple[str, ...] = (*(field.key or "" for field in CATALOGUE_FIELDS), *NAME_COLUMNS)
 _STORED = CARD_COLUMNS[1:]  # the card table's columns but the id, in its order
@@ -43,7 +46,10 @@ _RULE_KEYS = ("game", "code", "type", "hero", "sphere")
 # The stored columns the rules make, in the order `RowReader` makes them.
 _MADE = ("game", "series", "rarity", "number", "name_key", "type", "hero", "sphere", "names")
 
-Row = tuple[object, ...]  # the card table's columns but the id, in `tables.CARD_COLUMNS` order
+# The card table's columns but the id, in `tables.CARD_COLUMNS` order, then the card's
+# values of the games' own fields (`VALUE_FIELDS`: a number, a word, a flag or colours;
+# none where it has none), which `cardbase.catalog.load` keeps in card_value.
+Row = tuple[object, ...]
 
 
 def _plain_reader(at: dict[str, int]) -> Callable[[Sequence[str]], tuple[object, ...]]:
@@ -98,6 +104,7 @@ class RowReader:
         self._name_at, self._attack_at, self._defense_at = (
             plain_keys.index(key) for key in ("name", "attack", "defense")
         )
+        self._own = tuple((f, at[f.key]) for f in VALUE_FIELDS if f.key)
         # The stored row out of the rules' values, then the plain ones.
         self._stored = itemgetter(
             *(_MADE.index(c) if c in _MADE else len(_MADE) + plain_keys.index(c) for c in _STORED)
@@ -131,6 +138,8 @@ class RowReader:
                 name_key(str(plain[self._name_at])), card_type, hero, sphere,
                 NAMES.joined(cells[self._names_at :]))  # fmt: skip
         stored: Row = self._stored((*made, *plain))
+        if self._own:
+            return (*stored, *own_values(game, self._own, cells))
         return stored
 
     def _check_characters(self, row: list[str]) -> None:
@@ -147,6 +156,30 @@ class RowReader:
                     f"{column} has the control character U+{ord(bad.group()):04X} at character "
                     f"{bad.start() + 1}; remove it (tabs and line breaks are fine)"
                 )
+
+
+def own_values(game: Game, own: tuple[tuple[CardField, int], ...], cells: Sequence[str],
+               ) -> tuple[object, ...]:  # fmt: skip
+    """A row's values of the games' own fields (`own`: each field with its cell's place),
+    checked by the field's kind as the row's game declares it: a number as a card's
+    numbers are, a word among the game's words, a flag as yes or no, colours among its
+    letters. A game that has not the field takes no value of it."""
+    found: list[object] = []
+    for field, at in own:
+        text, key = cells[at], str(field.key)
+        settings = game.fields.get(key)
+        if settings is None:
+            if text.strip() and not (isinstance(field.type, Flag) and not _HERO.parse(text, key)):
+                raise RowError(f"{key} '{text.strip()}': a {game.title} card has no {key}")
+            found.append(False if isinstance(field.type, Flag) else None)
+        elif settings["kind"] == "word":
+            found.append(_choice(key, text, settings["words"]) if text.strip() else None)
+        elif settings["kind"] == "colours":  # the game's own letters, not every game's
+            found.append(Gems(settings["colours"], settings["most"]).parse(text, key) or None)
+        else:
+            assert field.type  # every value field has its type
+            found.append(field.type.parse(text, key))
+    return tuple(found)
 
 
 def _game(text: str) -> Game:

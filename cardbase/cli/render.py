@@ -21,8 +21,10 @@ from cardbase.fields import (
     NAME_COLUMNS,
     NAME_LANGUAGES,
     TABLE_FIELDS,
+    CardField,
     name_column,
 )
+from cardbase.fieldtypes import Flag
 from cardbase.text import UNSEEN_IN_JSON, pattern, shown, visible
 
 if TYPE_CHECKING:
@@ -89,12 +91,21 @@ _SHOWN = {
 }
 
 
+def _cell(field: CardField) -> str:
+    """A field's plain cell over `card`: its attribute, or its value of the games' own
+    fields (a flag as 'yes' or nothing)."""
+    if not field.value:
+        return f"_text(card.{field.key or field.name})"
+    return f"{'_flag' if isinstance(field.type, Flag) else '_text'}(card.values[{field.key!r}])"
+
+
 def _row_function() -> Callable[[Card], tuple[str, ...]]:
     """One function that makes a whole row, as `collections.namedtuple` makes its methods:
     a search prints thousands of rows, and a call per cell cost a cold search 4 ms."""
-    cells = [_SHOWN.get(f.name) or f"_text(card.{f.key or f.name})" for f in TABLE_FIELDS]
+    cells = [_SHOWN.get(f.name) or _cell(f) for f in TABLE_FIELDS]
     source = f"lambda card: ({', '.join(cells)},)"
-    row: Callable[[Card], tuple[str, ...]] = eval(source, {"_count": _count, "_text": _text})
+    names = {"_count": _count, "_text": _text, "_flag": Flag().shown}
+    row: Callable[[Card], tuple[str, ...]] = eval(source, names)
     return row
 
 

@@ -502,8 +502,31 @@ def _to_v9(conn: Connection) -> None:
         conn.execute(f"ALTER TABLE new_{table} RENAME TO {table}")
 
 
+_V10_CARD_VALUE = (
+    """CREATE TABLE card_value (
+        card_id INTEGER NOT NULL,
+        field VARCHAR NOT NULL,
+        number INTEGER,
+        word VARCHAR,
+        PRIMARY KEY (card_id, field),
+        CONSTRAINT ck_card_value_one CHECK ((number IS NULL) <> (word IS NULL)),
+        FOREIGN KEY(card_id) REFERENCES card (id)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX ix_card_value_number ON card_value (field, number)",
+    "CREATE INDEX ix_card_value_word ON card_value (field, word)",
+)
+
+
+def _to_v10(conn: Connection) -> None:
+    """Version 10 (cardbase 0.9): a game's fields of names the card table has no column for
+    (a number, a word of its list, a flag), a row of card_value each a card has; a new
+    table, empty until a game's catalogue fills it, nothing altered."""
+    for statement in _V10_CARD_VALUE:
+        conn.execute(statement)
+
+
 # MIGRATIONS[n] upgrades a database at schema version n - 1 to version n.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     2: _to_v2, 3: _to_v3, 4: _to_v4, 5: _to_v5, 6: _to_v6, 7: _to_v7, 8: _to_v8,
-    9: _to_v9,
+    9: _to_v9, 10: _to_v10,
 }  # fmt: skip

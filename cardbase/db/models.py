@@ -106,6 +106,26 @@ class CardTextRow(SQLModel, table=True):
     lore: str = ""
 
 
+class CardValueRow(SQLModel, table=True):
+    """A card's value of one of its game's own fields (`cardbase.fields.VALUE_FIELDS`): a
+    game file may name fields the card table has no column for, and a row here holds one
+    a card, its number (a flag's is 1) or its word, so a new game needs no new schema. The
+    indexes serve a term on one field (dust>3, wings:moth) and a sort by it."""
+
+    __tablename__ = tables.CARD_VALUE_TABLE
+    __table_args__ = (
+        CheckConstraint("(number IS NULL) <> (word IS NULL)", name="ck_card_value_one"),
+        Index("ix_card_value_number", "field", "number"),
+        Index("ix_card_value_word", "field", "word"),
+        {"sqlite_with_rowid": False},
+    )
+
+    card_id: int = Field(foreign_key=f"{tables.CARD_TABLE}.id", primary_key=True)
+    field: str = Field(primary_key=True)
+    number: int | None = None
+    word: str | None = None
+
+
 class CollectorRow(SQLModel, table=True):
     """Whose cards: one database can hold a playgroup's collections over one catalogue.
     Exactly one collector is the default, the one commands use unless told otherwise."""
@@ -407,6 +427,7 @@ TABLES = tuple(
         tables.CARD_TABLE,
         tables.CARD_NAME_TABLE,
         tables.CARD_TEXT_TABLE,
+        tables.CARD_VALUE_TABLE,
         tables.COLLECTOR_TABLE,
         tables.HOLDING_TABLE,
         tables.OWNERSHIP_TABLE,

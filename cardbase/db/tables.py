@@ -7,7 +7,7 @@ checks that they have exactly these columns, so the two cannot drift apart.
 
 from __future__ import annotations
 
-from cardbase.fields import CARD_COLUMN_TYPES
+from cardbase.fields import CARD_COLUMN_TYPES, VALUE_TABLE
 
 CARD_TABLE = "card"
 CARD_FTS_TABLE = "card_fts"
@@ -23,6 +23,7 @@ DECK_VERSION_ENTRY_TABLE = "deck_version_entry"
 DECK_SLEEVE_TABLE = "deck_sleeve"
 CARD_NAME_TABLE = "card_name"
 CARD_TEXT_TABLE = "card_text"
+CARD_VALUE_TABLE = VALUE_TABLE  # a game's own fields' values (`cardbase.fields`)
 EVENT_TABLE = "event"
 EVENT_PLAYER_TABLE = "event_player"
 EVENT_ROUND_TABLE = "event_round"
@@ -38,6 +39,9 @@ CARD_NAME_COLUMNS: tuple[str, ...] = ("card_id", "language", "name", "name_key")
 # A card's game text and lore in the client's other languages, read from the user's client
 # (`catalog import-client`); the English ones are the card row's `text` and `lore`.
 CARD_TEXT_COLUMNS: tuple[str, ...] = ("card_id", "language", "text", "lore")
+# A card's value of one of its game's own fields, a row a field it has (schema 10): a
+# number (a flag's is 1) or a word of the field's list.
+CARD_VALUE_COLUMNS: tuple[str, ...] = ("card_id", "field", "number", "word")
 
 # Columns the full-text index covers: what the game client's search box looked at, and the
 # names in other languages. A `name:` term searches `NAME_FTS_COLUMNS`.
@@ -121,7 +125,7 @@ def collector_views(collector: str) -> dict[str, str]:
 # somebody else's SQLite file for ours, nor write into it.
 APPLICATION_ID = 0x43524442
 # Bumped with every schema change; `cardbase.db.migrations.MIGRATIONS` knows how to get here.
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 
 
 def copies_of(finish: str, table: str = "") -> str:

@@ -86,6 +86,8 @@ class Compare(NamedTuple):
     value: int
 
     def clause(self, engine: Engine) -> Clause:
+        if self.field.value:  # a game's own field: its rows that compare so
+            return fields.value_test(self.field.name, "number", f"{self.op} ?"), [self.value]
         return f"{self.field.sql} {self.op} ?", [self.value]
 
     def describe(self) -> str:
@@ -114,11 +116,16 @@ class Range(NamedTuple):
     high: int | None
 
     def clause(self, engine: Engine) -> Clause:
+        params: list[Any]
         if self.low is not None and self.high is not None:
-            return f"{self.field.sql} BETWEEN ? AND ?", [self.low, self.high]
-        if self.low is not None:
-            return f"{self.field.sql} >= ?", [self.low]
-        return f"{self.field.sql} <= ?", [self.high]
+            test, params = "BETWEEN ? AND ?", [self.low, self.high]
+        elif self.low is not None:
+            test, params = ">= ?", [self.low]
+        else:
+            test, params = "<= ?", [self.high]
+        if self.field.value:  # a game's own field: its rows in the range
+            return fields.value_test(self.field.name, "number", test), params
+        return f"{self.field.sql} {test}", params
 
     def describe(self) -> str:
         low = "" if self.low is None else self.low
@@ -188,6 +195,8 @@ class Choice(NamedTuple):
     def clause(self, engine: Engine) -> Clause:
         if self.value is None:
             return f"{self.field.sql} IS NULL", []
+        if self.field.value:  # a game's own field: its rows of that word
+            return fields.value_test(self.field.name, "word", "= ?"), [self.value]
         return f"{self.field.sql} = ?", [self.value]
 
     def describe(self) -> str:
@@ -272,21 +281,24 @@ class CardIds(NamedTuple):
 
 
 class GemColours(NamedTuple):
-    """gem:rry: at least two red and one yellow gem."""
+    """gem:rry: at least two red and one yellow gem; `field`: a game's colours field of its
+    own (aura:rr), whose letters are its value's."""
 
     colours: str
+    field: CardField | None = None
 
     def clause(self, engine: Engine) -> Clause:
         # At least n gems of a colour is the pattern of n such letters with anything between
         # ('%R%R%'): a LIKE costs a third of counting them with length() and replace().
         parts, params = [], []
+        column = self.field.sql if self.field else "c.gems"
         for colour in sorted(set(self.colours)):
-            parts.append("c.gems LIKE ?")
+            parts.append(f"{column} LIKE ?")
             params.append("%" + "%".join(colour * self.colours.count(colour)) + "%")
         return " AND ".join(parts), params
 
     def describe(self) -> str:
-        return f"gem:{self.colours.lower()}"
+        return f"{self.field.name if self.field else 'gem'}:{self.colours.lower()}"
 
 
 class Flag(NamedTuple):
@@ -295,6 +307,8 @@ class Flag(NamedTuple):
     def clause(self, engine: Engine) -> Clause:
         if self.flag == "hero":
             return "c.hero = TRUE", []
+        if self.flag in fields.FLAG_SQL:  # a game's flag of its own
+            return fields.FLAG_SQL[self.flag], []
         if self.flag == "owned":
             return f"{fields.OWNED_SQL} > 0", []
         if self.flag == "playset":

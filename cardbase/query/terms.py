@@ -17,7 +17,7 @@ from cardbase.codes import parse_code
 from cardbase.db import tables
 from cardbase.errors import CardbaseError, CodeError, QueryError, Remedy, Suggestion, shorten
 from cardbase.fields import FIELD_BY_NAME, CardField, Kind
-from cardbase.fieldtypes import GEM_COLOURS
+from cardbase.fieldtypes import GEM_COLOURS, Gems
 from cardbase.limits import MAX_QUERY_CHARS, MAX_QUERY_NUMBER
 from cardbase.query import nodes as q
 from cardbase.query.holdings import HOLDING_BUILDERS
@@ -250,19 +250,30 @@ def build_words(field: CardField, op: str, value: str, at: Span, errors: Errors)
 
 
 def build_gem(field: CardField, op: str, value: str, at: Span, errors: Errors) -> q.Node:
+    own = field if field.value else None  # a game's colours field of its own (aura:rr)
+    colours = _colours(field)
     if op not in (":", "="):
-        raise errors.error(f"gem takes ':', not '{op}'; for a count of gems use gems{op}N", at)
-    names = {name: letter for letter, name in GEM_COLOURS.items()}
+        count = "" if own else f"; for a count of gems use gems{op}N"
+        raise errors.error(f"{field.name} takes ':', not '{op}'{count}", at)
+    names = {name.lower(): letter for letter, name in colours.items()}
     letters = names.get(value.lower()) or value.upper()
-    if not letters or any(ch not in GEM_COLOURS for ch in letters):
-        raise errors.error(
-            f"unknown gem colours '{shorten(value)}'", at, "Use letters R G B Y, e.g. gem:rr"
-        )
-    return q.GemColours(letters)
+    if not letters or any(ch not in colours for ch in letters):
+        example = f"{field.name}:{2 * next(iter(colours), 'r').lower()}"
+        raise errors.error(f"unknown {'gem' if own is None else field.name} colours "
+                           f"'{shorten(value)}'", at,
+                           f"Use letters {' '.join(colours)}, e.g. {example}")  # fmt: skip
+    return q.GemColours(letters, own)
+
+
+def _colours(field: CardField) -> dict[str, str]:
+    """The colours (letter -> name) a colours term reads: the gems', or a game's own field's."""
+    if field.value and isinstance(field.type, Gems):
+        return field.type.colours
+    return GEM_COLOURS
 
 
 def build_flag(field: CardField, op: str, value: str, at: Span, errors: Errors) -> q.Node:
-    word = value.lower()
+    word = fields.FLAG_ALIASES.get(value.lower(), value.lower())
     if op != ":" or word not in fields.FLAGS:
         close = closest(word, list(fields.FLAGS))
         hint = (
@@ -310,7 +321,7 @@ def _vocabulary(field: CardField) -> list[str]:
     if field.kind is Kind.FLAG:
         return list(fields.FLAGS)
     if field.kind is Kind.GEM:
-        return [name.lower() for name in GEM_COLOURS.values()]
+        return [name.lower() for name in _colours(field).values()]
     if field.kind is Kind.SORT:
         return list(fields.SORT_KEYS)
     if field.kind is Kind.CONDITION:

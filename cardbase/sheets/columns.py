@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardbase.fields import VALUE_FIELDS
+
 # role -> header -> the apps that write it ("people" for what people type in their own sheets).
 HEADERS: dict[str, dict[str, str]] = {
     # A card's game, where a file holds several games' cards (their codes repeat).
@@ -137,6 +139,11 @@ IGNORED: dict[str, str] = {
     "traits": "cardbase", "attack": "cardbase", "defense": "cardbase", "gems": "cardbase",
     "text": "cardbase", "lore": "cardbase",
 }  # fmt: skip
+# A game's own fields (`cardbase.fields.VALUE_FIELDS`), by header and key: exports write
+# them, and a collection takes its cards' values from the catalogue, so they are read as
+# the card's and left as the other card columns are.
+IGNORED.update({word: "cardbase (a game's own field)" for field in VALUE_FIELDS
+                for word in (field.export or field.name, field.name)})  # fmt: skip
 # Words in a header that no role claims which say it counts copies, or says which finish,
 # condition or language they are: such a column is an error, never silently left out.
 SUSPECT_WORDS: dict[str, tuple[str, ...]] = {

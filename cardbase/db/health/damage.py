@@ -114,11 +114,12 @@ _INDEXES = (
     "deck_entry_deck", "card_attack_up", "card_attack_down", "card_defense_up",
     "card_defense_down", "card_cost_up", "card_cost_down", "card_name_key",
     "card_series_number", "event_pairing_round", "deck_version_entry_version",
-    "deck_sleeve_card",
+    "deck_sleeve_card", "card_value_number", "card_value_word",
 )  # fmt: skip
 _FTS_SHADOWS = ("data", "idx", "docsize", "config")  # FTS5's own tables
+_CARD_SIDE_TABLES = (tables.CARD_NAME_TABLE, tables.CARD_TEXT_TABLE, tables.CARD_VALUE_TABLE)
 SCHEMA_OBJECTS = frozenset(
-    [("table", name) for name in (*_TABLES, tables.CARD_NAME_TABLE, tables.CARD_TEXT_TABLE)]
+    [("table", name) for name in (*_TABLES, *_CARD_SIDE_TABLES)]
     + [("table", f"{tables.CARD_FTS_TABLE}_{part}") for part in _FTS_SHADOWS]
     + [("index", f"ix_{name}") for name in _INDEXES]
 )
