@@ -44,6 +44,8 @@ class Game(NamedTuple):
     catalogue: str | None = None  # the game's catalogue file, beside its game file
     source: str = ""  # the game file
     prefix: str = ""  # what a code is prefixed with to say its game (wh:1 C 41); "": its key
+    # Each type's fields beyond the common ones (its `carries`): what a card of it may say.
+    carries: dict[str, tuple[str, ...]] = {}  # noqa: RUF012 (read-only data)
 
 
 def _game(data: dict[str, Any]) -> Game:
@@ -69,6 +71,7 @@ def _game(data: dict[str, Any]) -> Game:
         catalogue=data["catalogue"],
         source=data["source"],
         prefix=data["prefix"] or data["key"],
+        carries={name: tuple(kind["carries"]) for name, kind in types.items()},
     )
 
 

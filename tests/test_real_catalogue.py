@@ -124,6 +124,10 @@ def test_search_show_and_stats_are_the_real_game(real: Run) -> None:
     assert "FreeRealms" in shown
     assert "Fehr / Dillon" in shown
     assert "de: Chugawug-Leibwächter" in shown
+    # the names' later lines stand under the first, in the value's column
+    names = shown[shown.index("Names") :].splitlines()
+    column = names[0].index("de:")
+    assert names[1].index("es:") == column and names[1][:column].strip() == ""
     stats = ok(real, "stats")
     for name in ("1 FreeRealms", "2 Shattered Past", "3 Baron Von Darkcheat", "4 Heroes",
                  "5 Rumbledome"):  # fmt: skip

@@ -274,3 +274,33 @@ def test_a_third_games_own_fields_on_postgresql(tmp_path: Path, pg_url: Any) -> 
     card = json.loads(said[3]["out"])
     assert (card["dust"], card["wings"], card["shiny"]) == (7, "Butterfly", True)
     assert names(said[4]) == ["Dewdrop Squire", "Queen of Noon", "Owl Knight"]  # no wings too
+
+
+@pytest.mark.slow  # a child process that imports every command
+def test_each_games_cards_show_what_their_types_carry(tmp_path: Path) -> None:
+    """A table of other games' cards has no column of Pixie Duel's own fields (they would be
+    empty), a table of its cards has them; a card shows the fields its type carries in its
+    game's file (no Gems line for a game without gems, no Sphere for a Wildhearts Judge),
+    its cost in coins only where the game counts coins, and its game by title."""
+    said = run_all(
+        tmp_path,
+        ["catalog", "import", str(CATALOGUE)],
+        ["catalog", "import", "wildhearts"],
+        ["search", "chugawug"],
+        ["search", "game:pixie-duel", "is:shiny"],
+        ["show", "7 R 7"],
+        ["show", "wh:1 C 41"],
+        ["show", "1 C 14"],
+    )
+    assert [step["code"] for step in said] == [0] * 7, said[-1]
+    fr_table, pixie_table = said[2]["out"], said[3]["out"]
+    assert "Chugawug Cook" in fr_table and "Pixie Dust" not in fr_table
+    assert "Pixie Dust" in pixie_table.splitlines()[0]
+    assert "Wing Kind" in pixie_table.splitlines()[0]
+    pixie = dict(line.split(maxsplit=1) for line in said[4]["out"].splitlines() if " " in line)
+    assert pixie["Cost"].strip() == "4" and "Gems" not in pixie
+    assert "Game        Pixie Duel" in said[4]["out"]
+    judge = said[5]["out"]
+    assert "Judge: High Winds" in judge and "Sphere" not in judge
+    assert "Game   Wildhearts TCG" in judge
+    assert "Chugawug Cook" in said[6]["out"] and "2 coins" in said[6]["out"]

@@ -31,7 +31,8 @@ from cardbase.fields import (
     value_sql,
 )
 from cardbase.fieldtypes import FieldType
-from cardbase.games import DEFAULT_GAME, game_prefix, set_name
+from cardbase.gamefile import GAME_FIELDS
+from cardbase.games import DEFAULT_GAME, GAMES, game_prefix, set_name
 from cardbase.text import plural
 
 # Named, not ``c.*``: a table made by an older schema and upgraded has its later columns
@@ -366,6 +367,8 @@ def detail_lines(card: Card) -> list[tuple[str, str]]:
     export header as its type words it, left out when the card has none."""
     series = card.code.series
     named = set_name(card.game, series)
+    game = GAMES.get(card.game)
+    carried = _carried(card)
     lines = [
         ("Name", card.name),
         (
@@ -374,10 +377,13 @@ def detail_lines(card: Card) -> list[tuple[str, str]]:
         ),
         *([("Set", named)] if named else []),
         ("Type", f"{card.type} - Hero" if card.hero else card.type),
-        ("Sphere", card.sphere or "none (Hero)"),
+        *([("Sphere", card.sphere or "none (Hero)")] if "sphere" in carried else []),
     ]
     for field in DETAIL_FIELDS:
-        shown = _detail(card, field.key or field.name)
+        key = field.key or field.name
+        if (key in GAME_FIELDS or field.value) and key not in carried:
+            continue  # a field its game's type does not give its cards
+        shown = _detail(card, key)
         if shown:
             lines.append((field.export or field.name, shown))
     names = {tag: name for tag, name in split_names(card.names).items() if name != card.name}
@@ -385,16 +391,27 @@ def detail_lines(card: Card) -> list[tuple[str, str]]:
         lines.append(("Names", "\n".join(f"{tag}: {name}" for tag, name in names.items())))
     lines.append(("Owned", f"{card.nonfoil} non-foil, {card.foil} foil"))
     if card.game != DEFAULT_GAME:
-        lines.append(("Game", card.game))
+        lines.append(("Game", game.title if game else card.game))
     return lines
+
+
+def _carried(card: Card) -> frozenset[str]:
+    """The fields beyond the common ones that `card` may say: its type's `carries` in its
+    game's file, so a Wildhearts Judge has no Sphere line and a Pixie Duel card no Gems;
+    every game's fields for a type its game does not list."""
+    game = GAMES.get(card.game)
+    carries = game.carries.get(card.type) if game else None
+    if carries is None:
+        return frozenset(GAME_FIELDS).union(*(g.fields for g in GAMES.values()))
+    return frozenset(carries)
 
 
 def _detail(card: Card, key: str) -> str:
     """One detail field's wording, '' for none: a cost counts the coins (stars for a trick)
     it takes; the rest are as their types word them."""
     value = card.value(key)
-    if key == "cost" and value is not None:
-        return plural(value, "star" if card.type == "Trick" else "coin")
+    if key == "cost" and value is not None and card.game == DEFAULT_GAME:
+        return plural(value, "star" if card.type == "Trick" else "coin")  # the game's words
     field = FIELD_BY_KEY[key]
     if field.value and (value is None or value is False or value == ""):
         return ""  # a game's own field the card has no value of (or its game has not)

@@ -196,13 +196,29 @@ def print_cards(
     elif output is Output.csv:
         print_csv(CARD_CSV_HEADERS, (card_csv_row(card) for card in cards))
     elif in_decks:
-        print_table(
+        print_table(*_shown_columns(
             (*CARD_HEADERS, "In decks", "Free"),
-            ((*card_cells(card), _count(in_decks.get(card.id, 0)),
-              str(max(0, card.owned - in_decks.get(card.id, 0)))) for card in cards),
-        )  # fmt: skip
+            [(*card_cells(card), _count(in_decks.get(card.id, 0)),
+              str(max(0, card.owned - in_decks.get(card.id, 0)))) for card in cards],
+        ))  # fmt: skip
     else:
-        print_table(CARD_HEADERS, (card_cells(card) for card in cards))
+        print_table(*_shown_columns(CARD_HEADERS, [card_cells(card) for card in cards]))
+
+
+# Columns of the fields a game file gives its cards of its own (`CardField.value`): shown
+# when a card in the table has a value, so a user's game does not widen every other game's
+# tables with empty columns.
+_OWN_COLUMNS = tuple(at for at, field in enumerate(TABLE_FIELDS) if field.value)
+
+
+def _shown_columns(
+    headers: Sequence[str], rows: list[Sequence[str]]
+) -> tuple[Sequence[str], list[Sequence[str]]]:
+    empty = [at for at in _OWN_COLUMNS if not any(row[at] for row in rows)]
+    if not empty:
+        return headers, rows
+    kept = [at for at in range(len(headers)) if at not in empty]
+    return [headers[at] for at in kept], [[row[at] for at in kept] for row in rows]
 
 
 COPY_HEADERS = (
@@ -251,7 +267,12 @@ def print_card_detail(card: Card) -> None:
         Console().print(table)
         return
     width = max(len(label) for label, _ in lines)
-    sys.stdout.write("".join(f"{label.ljust(width)}  {value}\n" for label, value in lines))
+    indent = "\n" + " " * (width + 2)  # a value's later lines under its first, as rich has them
+    sys.stdout.write(
+        "".join(
+            f"{label.ljust(width)}  {value.replace(chr(10), indent)}\n" for label, value in lines
+        )
+    )
 
 
 PROGRESS_DELAY = 2.0  # seconds of work before a bar appears: quick commands never show one
