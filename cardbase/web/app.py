@@ -52,7 +52,8 @@ def create_app(site: Site) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         yield
-        shutil.rmtree(site.uploads, ignore_errors=True)  # uploaded sheets go with the server
+        if site.owns_uploads:  # uploaded sheets go with the server (its first process)
+            shutil.rmtree(site.uploads, ignore_errors=True)
 
     app = FastAPI(
         title="cardbase",
