@@ -154,3 +154,25 @@ def test_a_tabbed_search_and_count_answer_as_any_other(pages: Pages) -> None:
     count = pages.get("/search/count", params={"q": "chug*"}, headers={TAB_HEADER: "tab-9"})
     assert count.status_code == 200 and "cards" in text_of(count.text)
     assert pages.site.tabs.running_tabs() == 0
+
+
+def test_the_collector_chooser_is_read_once_while_nothing_commits(
+    pages: Pages, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every page's chooser (the request's collector, everyone's names) is kept as the
+    counts are: a search page opens one connection, its search's, not a second for the
+    chooser; a collector added (here by the command line) is in the next page's chooser."""
+    pages.get("/search", params={"q": "chug*"})
+    opened: list[object] = []
+    connect = type(pages.site).connect
+
+    def counted(site: object, request: object) -> object:
+        opened.append(request)
+        return connect(site, request)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(type(pages.site), "connect", counted)
+    assert "Zed" not in text_of(pages.get("/search", params={"q": "chug*"}).text)
+    if isinstance(pages.site.db_path, Path):  # a league's database has no cheap signal
+        assert len(opened) == 1
+    assert run("collectors", "add", "Zed").exit_code == 0
+    assert "Zed" in text_of(pages.get("/search", params={"q": "chug*"}).text)

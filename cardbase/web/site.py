@@ -35,6 +35,7 @@ from cardbase.web.superseded import TabWork
 from cardbase.web.trylog import TryLog
 
 if TYPE_CHECKING:
+    from cardbase.collection.collectors import Collector
     from cardbase.library import Library
 
 COLLECTOR_COOKIE = "cardbase_collector"
@@ -179,14 +180,9 @@ def render(
     page's JSON twin, the library's result as the command line's ``-o json`` gives it."""
     if twin is not None and wants_json(request):
         return JSONResponse(twin(), status_code=status)
-    from cardbase.collection.collectors import all_collectors
-
     site = site_of(request)
-    with site.connect(request) as conn:
-        from cardbase.collection.collectors import current_collector
-
-        me = current_collector(conn)
-        everyone = [c.name for c in all_collectors(conn)]
+    me, everyone = site.counts.kept(("chooser", site.collector_of(request)),
+                                    lambda: _chooser(site, request))  # fmt: skip
     flash = unquote(request.cookies.get(FLASH_COOKIE, ""))
     html = ENV.get_template(template).render(
         request=request, csrf=site.csrf_token, collector=me.name,
@@ -197,6 +193,14 @@ def render(
     if flash:
         response.delete_cookie(FLASH_COOKIE)
     return response
+
+
+def _chooser(site: Site, request: Request) -> tuple[Collector, tuple[str, ...]]:
+    """The request's collector and everyone's names, for the chooser every page shows."""
+    from cardbase.collection.collectors import all_collectors, current_collector
+
+    with site.connect(request) as conn:
+        return current_collector(conn), tuple(c.name for c in all_collectors(conn))
 
 
 def partial(template: str, context: Mapping[str, Any], status: int = 200) -> HTMLResponse:
