@@ -9,8 +9,10 @@ process holds the server's end), put each request on the worker the test chooses
 
 from __future__ import annotations
 
+import gc
 import http.client
 import os
+import pickle
 import re
 import signal
 import subprocess
@@ -20,11 +22,13 @@ from pathlib import Path
 
 import pytest
 
+pytest.importorskip("fastapi", reason="the web extra is not installed: pip install '.[web]'")
+
 from cardbase.library import Library
+from cardbase.web.site import Site
+from cardbase.web.trylog import TryLog
 from tests.conftest import ROOT, Run, subprocess_env
 from tests.helpers import assert_one_line
-
-pytest.importorskip("fastapi", reason="the web extra is not installed: pip install '.[web]'")
 
 EVENT = "Spring Open"
 PIN = "4817"
@@ -33,6 +37,32 @@ PIN = "4817"
 @pytest.mark.parametrize("given", ["0", "-1", "two", "65"])
 def test_a_bad_number_of_workers_is_one_line(run: Run, given: str) -> None:
     assert "--workers" in assert_one_line(run("serve", "--workers", given))
+
+
+def test_a_workers_site_has_the_first_ones_secrets_and_leaves_its_folder(tmp_path: Path) -> None:
+    """What a worker process is given (pickled, as uvicorn's processes are spawned): the
+    same secrets and uploads folder, which it does not remove when it goes."""
+    first = Site(tmp_path / "cards.db", "Ann", organiser_pin=PIN, public=True)
+    worker = Site(**pickle.loads(pickle.dumps(first.for_workers())))
+    same = ("db_path", "collector", "csrf_token", "organiser_pin", "organiser_session",
+            "uploads", "public")  # fmt: skip
+    assert all(getattr(worker, name) == getattr(first, name) for name in same)
+    assert worker.counts is not first.counts and worker.tabs is not first.tabs
+    folder = worker.uploads
+    del worker
+    gc.collect()
+    assert folder.is_dir()
+
+
+def test_workers_tries_are_counted_together(tmp_path: Path) -> None:
+    shared = tmp_path / ".wrong-tries.db"
+    one, other = TryLog(shared), TryLog(shared)
+    one.add("10.0.0.5")
+    other.add("10.0.0.5")
+    other.add("10.0.0.6")
+    assert one.recent("10.0.0.5", 60) == 2 and one.recent("10.0.0.6", 60) == 1
+    assert other.recent("10.0.0.5", 0) == 0  # past the window: gone
+    assert TryLog().recent("10.0.0.5", 60) == 0  # one process's own, in memory
 
 
 def _children(pid: int) -> list[int]:
