@@ -93,10 +93,12 @@ def test_the_count_line_follows_the_collection_as_it_changes(pages: Pages, run: 
 
 
 class Tabbed:
-    """What `TabWork` reads of a request: its headers."""
+    """What `TabWork` reads of a request: its headers, and its scope (where `StopWhenGone`
+    leaves its `Gone`; none here)."""
 
     def __init__(self, tab: str | None) -> None:
         self.headers = {TAB_HEADER: tab} if tab else {}
+        self.scope: dict[str, object] = {}
 
 
 LONG = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n"
@@ -176,3 +178,45 @@ def test_the_collector_chooser_is_read_once_while_nothing_commits(
         assert len(opened) == 1
     assert run("collectors", "add", "Zed").exit_code == 0
     assert "Zed" in text_of(pages.get("/search", params={"q": "chug*"}).text)
+
+
+def test_a_search_whose_client_has_gone_is_stopped() -> None:
+    """`StopWhenGone`: a GET's searches are interrupted once its connection closes (a
+    browser dropping a request it replaced), in whichever worker process runs it; one that
+    had not begun yet is never run."""
+    import asyncio
+
+    from cardbase.web.superseded import GONE, Gone, StopWhenGone
+
+    outcome: list[object] = []
+
+    async def app(scope: dict, receive: object, send: object) -> None:  # type: ignore[type-arg]
+        def search() -> None:
+            conn = sqlite3.connect(":memory:", check_same_thread=False)
+            scope[GONE].add(conn)
+            try:
+                conn.execute(LONG).fetchone()
+            except sqlite3.OperationalError as exc:
+                outcome.append(exc)
+
+        await asyncio.to_thread(search)
+
+    async def client() -> None:
+        sent = iter([{"type": "http.request", "body": b"", "more_body": False}])
+
+        async def receive() -> dict:  # type: ignore[type-arg]
+            message = next(sent, None)
+            if message is None:
+                await asyncio.sleep(0.2)  # the client goes while the search runs
+                return {"type": "http.disconnect"}
+            return message
+
+        scope = {"type": "http", "method": "GET", "path": "/search"}
+        await asyncio.wait_for(StopWhenGone(app)(scope, receive, None), timeout=20)  # type: ignore[arg-type]
+
+    asyncio.run(client())
+    assert len(outcome) == 1 and "interrupt" in str(outcome[0])
+    gone = Gone()
+    gone.stop()
+    with pytest.raises(Superseded):
+        gone.add(sqlite3.connect(":memory:"))
