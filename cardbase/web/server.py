@@ -103,9 +103,9 @@ def _serve(site: Site, sock: socket.socket, workers: int) -> None:
 def worker_app(settings: dict[str, Any]) -> ASGIApp:
     """A worker process's app (`serve --workers`), over a `Site` of its own made of the
     first process's settings (`Site.for_workers`): its own connections, counts kept and
-    searches running. A newer search from a tab stops that tab's older ones only where
-    they run in the same process; in another they run to their end, and their answers,
-    which the browser no longer waits for, are dropped as before."""
+    searches running. A newer search from a tab stops that tab's older ones itself only
+    where they run in the same process (`TabWork`); in another, the older one is stopped
+    when the browser drops its request and so its connection (`StopWhenGone`)."""
     from cardbase.web.app import create_app
 
     return create_app(Site(**settings))
