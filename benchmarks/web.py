@@ -7,6 +7,7 @@ Run through benchmarks/run.py (`--only web`); needs the web extra and httpx.
 
 from __future__ import annotations
 
+import os
 import re
 import statistics
 import subprocess
@@ -14,12 +15,16 @@ import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from urllib.parse import unquote_plus, urlencode
 
 from harness import Context, Row, has
 
 CLIENTS = 4
+# `serve --workers N` for the rows that name workers, beside the one process of the rest:
+# $CARDBASE_BENCH_WORKERS, else 2 (the machine's cores here).
+WORKERS = int(os.environ.get("CARDBASE_BENCH_WORKERS", "2"))
 # Besides the in-process benchmark's queries (run.py's QUERIES), the page as people use it:
 # plain options, a sort by clicking a column, later pages, the whole catalogue.
 PAGE_SEARCHES = (
@@ -34,9 +39,9 @@ DECK_CARDS = 60
 ROUNDS = 60  # search requests per client; deck updates in all
 
 
-def _server(db: Path) -> tuple[subprocess.Popen[str], str]:
+def _server(db: Path, workers: int = 1) -> tuple[subprocess.Popen[str], str]:
     child = subprocess.Popen(
-        [sys.executable, "-m", "cardbase", "--db", str(db), "serve"],
+        [sys.executable, "-m", "cardbase", "--db", str(db), "serve", "--workers", str(workers)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     assert child.stdout is not None
@@ -157,53 +162,84 @@ def _odds(url: str, rounds: int) -> list[float]:
     return times
 
 
+def _search_rows(
+    url: str, searches: list[dict[str, str]], rounds: int, detail: str
+) -> Iterator[Row]:
+    """The search page and its count, `CLIENTS` at once (the first of each search warmed)."""
+    _searches(url, searches, len(searches))  # warm: the first of each opens pages
+    with ThreadPoolExecutor(CLIENTS) as pool:
+        done = list(pool.map(lambda n: _searches(url, searches[n:] + searches[:n], rounds),
+                             range(CLIENTS)))  # fmt: skip
+    server = [ms for times, _, _, _ in done for ms in times]
+    client = [ms for _, times, _, _ in done for ms in times]
+    counts = [ms for _, _, times, _ in done for ms in times]
+    detail = f"{CLIENTS} clients, {len(server)} pages, {detail}"
+    yield Row("search page", "server p95", _p95(server) / 1000,
+              f"{detail}; {_slowest(done)}", target="<= 30 ms")  # fmt: skip
+    yield Row("search page", "server p50", sorted(server)[len(server) // 2] / 1000, detail)
+    yield Row("search page", "client p95", _p95(client) / 1000, "loopback, queueing included")
+    if counts:
+        yield Row("search page", "its count, server p95", _p95(counts) / 1000,
+                  f"{len(counts)} counts, fetched after the page; the same search's "
+                  "count is kept until the database changes", target="<= 30 ms")  # fmt: skip
+
+
+def _deck_rows(url: str, rounds: int, detail: str) -> Iterator[Row]:
+    with ThreadPoolExecutor(CLIENTS) as pool:
+        decks = list(pool.map(lambda _: _deck(url, rounds), range(CLIENTS)))
+    deck = [ms for times in decks for ms in times]
+    yield Row("deck update", "server p95", _p95(deck) / 1000,
+              f"{CLIENTS} clients, {DECK_CARDS}-card deck, {len(deck)} updates{detail}",
+              target="<= 10 ms")  # fmt: skip
+
+
 def bench_web(ctx: Context, queries: tuple[str, ...]) -> Iterator[Row]:
     if not (has("fastapi") and has("httpx")):
         yield Row("web pages", "skipped", 0.0, "pip install -e '.[web,test]'")
         return
+    searches = [{"q": query} for query in queries] + list(PAGE_SEARCHES)
+    rounds = max(ROUNDS // 7 * ctx.reps, len(searches))
     child, url = _server(ctx.database("large"))
     try:
-        searches = [{"q": query} for query in queries] + list(PAGE_SEARCHES)
-        rounds = max(ROUNDS // 7 * ctx.reps, len(searches))
-        _searches(url, searches, len(searches))  # warm: the first of each opens pages
-        with ThreadPoolExecutor(CLIENTS) as pool:
-            done = list(pool.map(lambda n: _searches(url, searches[n:] + searches[:n], rounds),
-                                 range(CLIENTS)))  # fmt: skip
-        server = [ms for times, _, _, _ in done for ms in times]
-        client = [ms for _, times, _, _ in done for ms in times]
-        counts = [ms for _, _, times, _ in done for ms in times]
-        detail = f"{CLIENTS} clients, {len(server)} pages, {ctx.size} cards"
-        yield Row("search page", "server p95", _p95(server) / 1000,
-                  f"{detail}; {_slowest(done)}", target="<= 30 ms")  # fmt: skip
-        yield Row("search page", "server p50", sorted(server)[len(server) // 2] / 1000, detail)
-        yield Row("search page", "client p95", _p95(client) / 1000, "loopback, queueing included")
-        if counts:
-            yield Row("search page", "its count, server p95", _p95(counts) / 1000,
-                      f"{len(counts)} counts, fetched after the page; the same search's "
-                      "count is kept until the database changes", target="<= 30 ms")  # fmt: skip
-            anew = _counts_anew(url, ctx.database("large"), searches, max(ctx.reps, 3))
-            yield Row("search page", "its count taken anew, server p95", _p95(anew) / 1000,
-                      f"1 client, {len(anew)} counts, each after a commit (as a new search "
-                      "or a changed collection asks)")  # fmt: skip
-        with ThreadPoolExecutor(CLIENTS) as pool:
-            decks = list(pool.map(lambda _: _deck(url, rounds), range(CLIENTS)))
-        deck = [ms for times in decks for ms in times]
-        yield Row("deck update", "server p95", _p95(deck) / 1000,
-                  f"{CLIENTS} clients, {DECK_CARDS}-card deck, {len(deck)} updates",
-                  target="<= 10 ms")  # fmt: skip
-        alone = _deck(url, rounds)
-        yield Row("deck update", "server p95, 1 client", _p95(alone) / 1000,
-                  f"{DECK_CARDS}-card deck, {len(alone)} updates, nobody else asking")  # fmt: skip
-        alone = _odds(url, rounds)
-        yield Row("deck odds", "server p95, 1 client", _p95(alone) / 1000,
-                  f"{DECK_CARDS}-card deck, {len(alone)} questions, nobody else asking",
-                  target="<= 20 ms")  # fmt: skip
-        with ThreadPoolExecutor(CLIENTS) as pool:
-            asked = list(pool.map(lambda _: _odds(url, rounds), range(CLIENTS)))
-        odds = [ms for times in asked for ms in times]
-        yield Row("deck odds", "server p95", _p95(odds) / 1000,
-                  f"{CLIENTS} clients, {DECK_CARDS}-card deck, {len(odds)} questions "
-                  "(a creature of cost 2 or less by turn 3)")  # fmt: skip
+        yield from _search_rows(url, searches, rounds, f"{ctx.size} cards, 1 process")
+        anew = _counts_anew(url, ctx.database("large"), searches, max(ctx.reps, 3))
+        yield Row("search page", "its count taken anew, server p95", _p95(anew) / 1000,
+                  f"1 client, {len(anew)} counts, each after a commit (as a new search "
+                  "or a changed collection asks)")  # fmt: skip
+        yield from _deck_rows(url, rounds, "")
+        yield from _alone_rows(url, rounds)
     finally:
         child.terminate()
         child.wait(timeout=30)
+    if WORKERS > 1:
+        yield from _workers_rows(ctx, searches, rounds)
+
+
+def _workers_rows(ctx: Context, searches: list[dict[str, str]], rounds: int) -> Iterator[Row]:
+    """The 4-client rows again with `serve --workers WORKERS`: one process per core rather
+    than four clients' Python queueing for one process's GIL."""
+    child, url = _server(ctx.database("large"), WORKERS)
+    try:
+        for row in (*_search_rows(url, searches, rounds, f"{ctx.size} cards"),
+                    *_deck_rows(url, rounds, "")):  # fmt: skip
+            yield replace(row, benchmark=f"{row.benchmark}, {WORKERS} workers")
+    finally:
+        child.terminate()
+        child.wait(timeout=30)
+
+
+def _alone_rows(url: str, rounds: int) -> Iterator[Row]:
+    """The Deck Builder with one client, then its odds with one and with `CLIENTS`."""
+    alone = _deck(url, rounds)
+    yield Row("deck update", "server p95, 1 client", _p95(alone) / 1000,
+              f"{DECK_CARDS}-card deck, {len(alone)} updates, nobody else asking")  # fmt: skip
+    alone = _odds(url, rounds)
+    yield Row("deck odds", "server p95, 1 client", _p95(alone) / 1000,
+              f"{DECK_CARDS}-card deck, {len(alone)} questions, nobody else asking",
+              target="<= 20 ms")  # fmt: skip
+    with ThreadPoolExecutor(CLIENTS) as pool:
+        asked = list(pool.map(lambda _: _odds(url, rounds), range(CLIENTS)))
+    odds = [ms for times in asked for ms in times]
+    yield Row("deck odds", "server p95", _p95(odds) / 1000,
+              f"{CLIENTS} clients, {DECK_CARDS}-card deck, {len(odds)} questions "
+              "(a creature of cost 2 or less by turn 3)")  # fmt: skip

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardbase.db import interrupt
+from cardbase.errors import CardbaseError
 from cardbase.fields import SORT_INDEXED, SORT_KEYS
 from cardbase.library import Library
 from cardbase.query import search as lib
@@ -142,6 +143,48 @@ def test_walked_or_scanned_the_page_is_the_head_of_the_whole_order(
         patch.setattr(lib, "WALK_STEPS_PER_ROW", budget // 500)
         page = [card.code for card in lib.search(bundled, query, limit)]
     assert page == everything[:limit]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    text=st.sampled_from((*FILTERS, "dragon", "the", "the t:creature", "chug* order:cost")),
+    key=st.sampled_from([None, *sorted(SORT_KEYS)]),
+    limit=st.integers(0, 60),
+    offset=st.integers(0, 300),
+    budget=st.sampled_from([0, lib.WALK_STEPS]),
+)
+def test_a_later_page_skipped_in_sql_is_the_slice_of_the_whole_order(
+    bundled: sqlite3.Connection,
+    text: str,
+    key: str | None,
+    limit: int,
+    offset: int,
+    budget: int,
+) -> None:
+    """A page after the first (the web's page=N) is the same cards as fetching every
+    earlier page too and slicing, walked, scanned or ranked by the full-text index."""
+    query = parse_query(f"{text} order:{key}" if key else text)
+    everything = [card.code for card in lib.search(bundled, query)]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(lib, "WALK_STEPS", budget)
+        patch.setattr(lib, "WALK_STEPS_PER_ROW", budget // 500)
+        page = [card.code for card in lib.search(bundled, query, limit, offset=offset)]
+    assert page == everything[offset : offset + limit]
+
+
+def test_a_walk_reads_the_earlier_pages_rows_too() -> None:
+    """The walk of a sort index reads the rows it skips: its budget and its limit count
+    them, so a deep page scans and sorts as a long first page would."""
+    query = parse_query("cost:2..4 order:attack")
+    assert lib.plan(query, 50, offset=900).fallback is not None
+    assert lib.plan(query, 50, offset=900).limit == 950
+    assert lib.plan(query, 50, offset=lib.WALK_LIMIT).fallback is None
+    assert lib.plan(query, 50, offset=900).params[-2:] == [50, 900]
+
+
+def test_an_offset_is_never_below_zero() -> None:
+    with pytest.raises(CardbaseError, match="offset must be 0 or more"):
+        lib.plan(parse_query("dragon"), 50, offset=-1)
 
 
 def test_upgraded_and_new_databases_have_the_sort_indexes(db_path: Path) -> None:

@@ -93,10 +93,12 @@ def test_the_count_line_follows_the_collection_as_it_changes(pages: Pages, run: 
 
 
 class Tabbed:
-    """What `TabWork` reads of a request: its headers."""
+    """What `TabWork` reads of a request: its headers, and its scope (where `StopWhenGone`
+    leaves its `Gone`; none here)."""
 
     def __init__(self, tab: str | None) -> None:
         self.headers = {TAB_HEADER: tab} if tab else {}
+        self.scope: dict[str, object] = {}
 
 
 LONG = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n"
@@ -154,3 +156,67 @@ def test_a_tabbed_search_and_count_answer_as_any_other(pages: Pages) -> None:
     count = pages.get("/search/count", params={"q": "chug*"}, headers={TAB_HEADER: "tab-9"})
     assert count.status_code == 200 and "cards" in text_of(count.text)
     assert pages.site.tabs.running_tabs() == 0
+
+
+def test_the_collector_chooser_is_read_once_while_nothing_commits(
+    pages: Pages, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every page's chooser (the request's collector, everyone's names) is kept as the
+    counts are: a search page opens one connection, its search's, not a second for the
+    chooser; a collector added (here by the command line) is in the next page's chooser."""
+    pages.get("/search", params={"q": "chug*"})
+    opened: list[object] = []
+    connect = type(pages.site).connect
+
+    def counted(site: object, request: object) -> object:
+        opened.append(request)
+        return connect(site, request)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(type(pages.site), "connect", counted)
+    assert "Zed" not in text_of(pages.get("/search", params={"q": "chug*"}).text)
+    if isinstance(pages.site.db_path, Path):  # a league's database has no cheap signal
+        assert len(opened) == 1
+    assert run("collectors", "add", "Zed").exit_code == 0
+    assert "Zed" in text_of(pages.get("/search", params={"q": "chug*"}).text)
+
+
+def test_a_search_whose_client_has_gone_is_stopped() -> None:
+    """`StopWhenGone`: a GET's searches are interrupted once its connection closes (a
+    browser dropping a request it replaced), in whichever worker process runs it; one that
+    had not begun yet is never run."""
+    import asyncio
+
+    from cardbase.web.superseded import GONE, Gone, StopWhenGone
+
+    outcome: list[object] = []
+
+    async def app(scope: dict, receive: object, send: object) -> None:  # type: ignore[type-arg]
+        def search() -> None:
+            conn = sqlite3.connect(":memory:", check_same_thread=False)
+            scope[GONE].add(conn)
+            try:
+                conn.execute(LONG).fetchone()
+            except sqlite3.OperationalError as exc:
+                outcome.append(exc)
+
+        await asyncio.to_thread(search)
+
+    async def client() -> None:
+        sent = iter([{"type": "http.request", "body": b"", "more_body": False}])
+
+        async def receive() -> dict:  # type: ignore[type-arg]
+            message = next(sent, None)
+            if message is None:
+                await asyncio.sleep(0.2)  # the client goes while the search runs
+                return {"type": "http.disconnect"}
+            return message
+
+        scope = {"type": "http", "method": "GET", "path": "/search"}
+        await asyncio.wait_for(StopWhenGone(app)(scope, receive, None), timeout=20)  # type: ignore[arg-type]
+
+    asyncio.run(client())
+    assert len(outcome) == 1 and "interrupt" in str(outcome[0])
+    gone = Gone()
+    gone.stop()
+    with pytest.raises(Superseded):
+        gone.add(sqlite3.connect(":memory:"))

@@ -81,6 +81,35 @@ def test_results_are_paged_and_sorted_by_clicking_a_column(pages: Pages, run: Ru
     assert "sort=cost" in link and "desc" not in link and "size=5" in link
 
 
+@pytest.mark.parametrize(
+    ("cli", "form"),
+    [
+        ((), {}),
+        (("--sort", "attack", "--desc"), {"sort": "attack", "desc": "1"}),
+        (("the",), {"q": "the"}),  # ranked by the full-text index alone
+        (("foe", "--type", "creature"), {"q": "foe", "type": "creature"}),
+    ],
+)
+def test_a_deep_page_is_its_slice_of_the_whole_search(
+    pages: Pages, run: Run, cli: tuple[str, ...], form: dict[str, str]
+) -> None:
+    """Every page, earlier ones skipped in SQL, is its slice of the command line's order,
+    and counts and links say the same as on the first page."""
+    lines = run("search", *cli, "-o", "csv").stdout.splitlines()[1:]
+    every = [line.split(",")[0] for line in lines]
+    last = len(every)  # a card a page: pages deep enough to skip some
+    assert last >= 3
+    seen = []
+    for page in range(1, last + 2):
+        params = {**form, "size": "1", "page": str(page)}
+        shown = pages.get("/search", params=params).text
+        seen += codes_in(shown)
+        assert ("Next" in text_of(shown)) == (page < last), page
+        count = text_of(pages.get("/search/count", params=params).text)
+        assert count == f"{len(every)} cards, page {page} of {last}"
+    assert seen == every
+
+
 def test_the_url_holds_the_search_and_htmx_gets_only_the_results(pages: Pages) -> None:
     page = pages.get("/search", params={"q": "chug*", "type": "creature"}).text
     assert 'value="chug*"' in page and '<option value="creature" selected>' in page

@@ -9,6 +9,8 @@ import typer
 from cardbase.cli.root import STATE, app, command
 from cardbase.errors import CardbaseError
 
+MAX_WORKERS = 64  # processes: past this, a typo rather than a machine's cores
+
 
 @command(app)
 def serve(
@@ -33,6 +35,16 @@ def serve(
             "the server, never stored.",
         ),
     ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            min=1,
+            max=MAX_WORKERS,
+            help="Server processes answering at once (default 1); more use more cores when "
+            "several people search at once.",
+        ),
+    ] = 1,
 ) -> None:
     """Search, cards, collection, Deck Builder, import, Trade Lobby and events as local web
     pages.
@@ -54,7 +66,7 @@ def serve(
     site = Site(STATE.db_path, STATE.collector, STATE.defaults, STATE.config.get("format"),
                 game=STATE.game)  # fmt: skip
     site.organiser_pin = None if pin is None else _pin(pin)
-    run(site, host, port, open_browser)
+    run(site, host, port, open_browser, workers)
 
 
 def _pin(given: str) -> str:

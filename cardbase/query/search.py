@@ -51,7 +51,7 @@ class SearchPlan(NamedTuple):
     sql: str
     params: list[Any]
     fallback: str | None = None  # with `sql` a walk of a sort index: the scan-and-sort one
-    limit: int | None = None
+    limit: int | None = None  # the rows a walk reads: the page's and every earlier page's
 
     def to_dict(self) -> dict[str, Any]:
         """`--explain -o json`: the query as understood, its SQL and the SQL's parameters."""
@@ -144,19 +144,19 @@ def plan(
     copies: bool = False,
     engine: Engine | None = None,
     spellings: Callable[[str], Sequence[str]] | None = None,
+    offset: int = 0,
 ) -> SearchPlan:
     """The statement for `query`, on `engine` (SQLite's when None): of cards, or with
     `copies` of the collector's holdings (one row each, copy terms testing each copy). A
     `limit` past `MAX_RESULTS` means every match, as that one does, and is read as it:
-    SQLite holds no integer past 2**63."""
+    SQLite holds no integer past 2**63. `offset`: the first that many rows are skipped in
+    SQL (a later page), not fetched and dropped."""
     if engine is None:
         from cardbase.db.sqlite import SQLITE
 
         engine = SQLITE
-    if limit is not None:
-        if limit < 0:
-            raise CardbaseError(f"the limit must be 0 or more, not {shorten(str(limit))}")
-        limit = min(limit, MAX_RESULTS)
+    limit, offset = _bounds(limit, offset)
+    read = None if limit is None else limit + offset  # the rows SQLite reads, skipped ones too
     if copies:  # loaded only for a listing of copies
         from cardbase.query import copies as listing
     root = q.with_labels(q.per_holding(query.root) if copies else query.root, engine, spellings)
@@ -172,7 +172,7 @@ def plan(
         # 12.4 ms against 17.4 for "draw a card"'s 10.8k matches on 100k cards).
         top = not rest and not query.sort and not count and limit is not None and not copies
         join, join_params = engine.ranked_text(
-            [term.term for term in text_terms], limit if top else None, rank=not count
+            [term.term for term in text_terms], read if top else None, rank=not count
         )
         sql += join
         params += join_params
@@ -182,18 +182,30 @@ def plan(
     if count:
         return SearchPlan(query, sql, params)
     if limit is not None:
-        params.append(limit)
+        params += [limit, offset] if offset else [limit]
+    paged = (limit, offset)
     if not engine.walks_sort_index:  # PostgreSQL chooses a walk or a sort with its statistics
         return SearchPlan(
-            query, _ordered(sql, query, engine, text_terms, copies, limit, walk=True), params
+            query, _ordered(sql, query, engine, text_terms, copies, paged, walk=True), params
         )
     walk = bool(
         query.sort and query.sort[0].key in SORT_INDEXED and not (text_terms or copies)
-    ) and (limit is not None and limit <= WALK_LIMIT)
+    ) and (read is not None and read <= WALK_LIMIT)
     ordered = [
-        _ordered(sql, query, engine, text_terms, copies, limit, walk=w) for w in (walk, False)
+        _ordered(sql, query, engine, text_terms, copies, paged, walk=w) for w in (walk, False)
     ]
-    return SearchPlan(query, ordered[0], params, ordered[1] if walk else None, limit)
+    return SearchPlan(query, ordered[0], params, ordered[1] if walk else None, read)
+
+
+def _bounds(limit: int | None, offset: int) -> tuple[int | None, int]:
+    """The limit within `MAX_RESULTS`, and the offset; an offset needs a limit in SQLite's
+    SQL, so one without is every row after it."""
+    for name, value in (("limit", limit), ("offset", offset)):
+        if value is not None and value < 0:
+            raise CardbaseError(f"the {name} must be 0 or more, not {shorten(str(value))}")
+    if limit is None and offset:
+        limit = MAX_RESULTS
+    return (None if limit is None else min(limit, MAX_RESULTS)), min(offset, MAX_RESULTS)
 
 
 def _joined_where(
@@ -222,10 +234,11 @@ def _ordered(
     engine: Engine,
     text_terms: list[q.TextMatch],
     copies: bool,
-    limit: int | None,
+    paged: tuple[int | None, int],
     walk: bool,
 ) -> str:
-    """`sql` with its ORDER BY and LIMIT; `walk` lets SQLite read a sort index in order."""
+    """`sql` with its ORDER BY, LIMIT and OFFSET (`paged`); `walk` lets SQLite read a sort
+    index in order."""
     order = [key.sql(engine, walk) for key in query.sort]
     if text_terms and not order:
         order.append("f.fts_rank")
@@ -235,7 +248,10 @@ def _ordered(
 
         order.append(ORDER)
     sql += f" ORDER BY {', '.join(order)}"
-    return sql + " LIMIT ?" if limit is not None else sql
+    limit, offset = paged
+    if limit is None:
+        return sql
+    return sql + (" LIMIT ? OFFSET ?" if offset else " LIMIT ?")
 
 
 def stored_spellings(conn: Connection) -> Callable[[str], list[str]]:
@@ -260,8 +276,11 @@ def plan_on(
     return plan(query, limit, engine=conn.engine, spellings=stored_spellings(conn), **options)
 
 
-def search(conn: Connection, query: q.Query, limit: int | None = None) -> list[Card]:
-    found = plan_on(conn, query, limit)
+def search(
+    conn: Connection, query: q.Query, limit: int | None = None, offset: int = 0
+) -> list[Card]:
+    """The cards `query` finds, best first: `limit` of them after the first `offset`."""
+    found = plan_on(conn, query, limit, offset=offset)
     with interruptible():
         return [card_from_row(row) for row in found.rows(conn)]
 

@@ -21,6 +21,7 @@ from cardbase.web.failures import error_page, form_error_page, http_error_page
 from cardbase.web.gate import Gate, SecurityHeaders
 from cardbase.web.guard import guard
 from cardbase.web.site import COLLECTOR_COOKIE, HERE, Site, redirect, site_of
+from cardbase.web.superseded import StopWhenGone
 
 
 def _include_pages(app: FastAPI) -> None:
@@ -52,7 +53,8 @@ def create_app(site: Site) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         yield
-        shutil.rmtree(site.uploads, ignore_errors=True)  # uploaded sheets go with the server
+        if site.owns_uploads:  # uploaded sheets go with the server (its first process)
+            shutil.rmtree(site.uploads, ignore_errors=True)
 
     app = FastAPI(
         title="cardbase",
@@ -64,6 +66,7 @@ def create_app(site: Site) -> FastAPI:
     )
     app.state.site = site
     app.add_middleware(Gate)  # innermost: its refusals get the headers and the timing too
+    app.add_middleware(StopWhenGone)  # a search whose client has gone is stopped
     app.add_middleware(SecurityHeaders)
     app.add_middleware(ServerTiming)
     app.add_middleware(RequestNotices)

@@ -7,6 +7,10 @@ query, and each asks for the same count again; so the server keeps the last coun
 throws them all away as soon as anything commits to the database, from this server or any
 other process (SQLite's `PRAGMA data_version`, read on a connection of the cache's own).
 
+The same holds for what every page's collector chooser shows (`kept`): which collector
+the request's is, and everyone's names, read on a connection of their own, which cost a
+search page about 1 ms of its 5 at 100k cards when the search itself took 0.6.
+
 A PostgreSQL league's database has no such cheap signal, so there every count is taken
 anew.
 """
@@ -18,29 +22,36 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from pathlib import Path
+from typing import Any, TypeVar
 
 from cardbase.db.location import Location
 
 KEPT = 512  # counts remembered, the least recently used going first
+T = TypeVar("T")
 
 
 class CountCache:
     def __init__(self, location: Location, kept: int = KEPT) -> None:
         self._path = location if isinstance(location, Path) else None
         self._kept = kept
-        self._counts: OrderedDict[Hashable, int] = OrderedDict()
+        self._counts: OrderedDict[Hashable, Any] = OrderedDict()
         self._lock = threading.Lock()
         self._watcher: sqlite3.Connection | None = None
         self._version: int | None = None
 
     def count(self, key: Hashable, compute: Callable[[], int]) -> int:
-        """The count for `key` as last computed, if nothing has committed since; else
-        `compute()`'s, remembered. A count being computed holds no lock: two requests for
-        one new count may both compute it."""
+        return self.kept(("count", key), compute)
+
+    def kept(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """The value for `key` as last computed, if nothing has committed since; else
+        `compute()`'s, remembered (not when it raises). A value being computed holds no
+        lock: two requests for one new value may both compute it. Kept values are shared:
+        the caller must not change one."""
         with self._lock:
             if self._unchanged() and key in self._counts:
                 self._counts.move_to_end(key)
-                return self._counts[key]
+                kept: T = self._counts[key]
+                return kept
             version = self._version
         total = compute()
         with self._lock:

@@ -3,14 +3,20 @@ uvicorn serving the app on it, and Ctrl-C stopping it cleanly."""
 
 from __future__ import annotations
 
+import functools
 import ipaddress
+import shutil
 import socket
 import sys
 import threading
 import webbrowser
+from typing import TYPE_CHECKING, Any
 
 from cardbase.errors import CardbaseError
 from cardbase.web.site import Site
+
+if TYPE_CHECKING:
+    from starlette.types import ASGIApp
 
 
 def is_loopback(host: str) -> bool:
@@ -45,13 +51,10 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def run(site: Site, host: str, port: int, open_browser: bool = False) -> None:
+def run(site: Site, host: str, port: int, open_browser: bool = False, workers: int = 1) -> None:
     """Serve until Ctrl-C. The database and collector are checked first, so a wrong --db or
     --collector is the command line's one line, not a page of errors later."""
-    import uvicorn
-
     from cardbase.library import Library
-    from cardbase.web.app import create_app
 
     Library(site.db_path, site.collector).connect().close()
     site.public = not is_loopback(host)
@@ -62,16 +65,47 @@ def run(site: Site, host: str, port: int, open_browser: bool = False) -> None:
     if site.public:
         say(f"cardbase: warning: listening on {host}: anyone who can reach this computer on "
             "that address can read and change the collection (there is no login)\n")  # fmt: skip
-    sys.stdout.write(f"cardbase: serving {site.db_path} at {url} (Ctrl-C stops)\n")
+    processes = f", {workers} worker processes" if workers > 1 else ""
+    sys.stdout.write(f"cardbase: serving {site.db_path} at {url}{processes} (Ctrl-C stops)\n")
     sys.stdout.flush()
-    config = uvicorn.Config(create_app(site), log_level="warning", access_log=False)
-    server = uvicorn.Server(config)
     if open_browser:
         threading.Timer(0.5, webbrowser.open, [url]).start()
     try:
-        server.run(sockets=[sock])
+        _serve(site, sock, workers)
     except KeyboardInterrupt:
         pass  # uvicorn stops cleanly on Ctrl-C, then raises it again for the caller: done
     finally:
         sock.close()
+        shutil.rmtree(site.uploads, ignore_errors=True)
     sys.stdout.write("cardbase: stopped\n")
+
+
+def _serve(site: Site, sock: socket.socket, workers: int) -> None:
+    """uvicorn on `sock`: in this process, or in `workers` processes taking turns at its
+    connections, each with an app of its own (`worker_app`). One process runs one
+    request's Python at a time (the GIL), so 4 clients on 2 cores queued for one core."""
+    import uvicorn
+
+    from cardbase.web.app import create_app
+
+    if workers == 1:
+        config = uvicorn.Config(create_app(site), log_level="warning", access_log=False)
+        uvicorn.Server(config).run(sockets=[sock])
+        return
+    from uvicorn.supervisors import Multiprocess
+
+    app = functools.partial(worker_app, site.for_workers())
+    config = uvicorn.Config(app, factory=True, workers=workers, log_level="warning",
+                            access_log=False)  # fmt: skip
+    Multiprocess(config, sockets=[sock]).run()
+
+
+def worker_app(settings: dict[str, Any]) -> ASGIApp:
+    """A worker process's app (`serve --workers`), over a `Site` of its own made of the
+    first process's settings (`Site.for_workers`): its own connections, counts kept and
+    searches running. A newer search from a tab stops that tab's older ones itself only
+    where they run in the same process (`TabWork`); in another, the older one is stopped
+    when the browser drops its request and so its connection (`StopWhenGone`)."""
+    from cardbase.web.app import create_app
+
+    return create_app(Site(**settings))

@@ -14,7 +14,7 @@ import tempfile
 import weakref
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote, urlencode
@@ -32,8 +32,10 @@ from cardbase.fields import FLAGS
 from cardbase.text import plural
 from cardbase.web.counts import CountCache
 from cardbase.web.superseded import TabWork
+from cardbase.web.trylog import TryLog
 
 if TYPE_CHECKING:
+    from cardbase.collection.collectors import Collector
     from cardbase.library import Library
 
 COLLECTOR_COOKIE = "cardbase_collector"
@@ -57,19 +59,36 @@ class Site:
     # earns is this server's own secret, so a restart signs every organiser out.
     organiser_pin: str | None = None
     organiser_session: str = field(default_factory=lambda: secrets.token_urlsafe(32))
-    wrong_tries: dict[str, list[float]] = field(default_factory=dict)  # by client address
     uploads: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="cardbase-web-")))
     game: str | None = None  # the game a code several games share means (`Library.game`)
+    # A worker process of several (`serve --workers`) shares the uploads folder, which the
+    # server's first process removes, and keeps the wrong tries in a file there.
+    owns_uploads: bool = True
+    tries_file: Path | None = None
 
     counts: CountCache = field(init=False, repr=False)
-    tabs: TabWork = field(default_factory=TabWork, repr=False)
+    tabs: TabWork = field(init=False, repr=False)
+    wrong_tries: TryLog = field(init=False, repr=False)  # by client address
 
     def __post_init__(self) -> None:
         """Uploaded sheets go with the server: when it stops (the app's lifespan), and also
         when a site that was never started as a server (a test's client) is let go."""
-        weakref.finalize(self, shutil.rmtree, self.uploads, True)
+        if self.owns_uploads:
+            weakref.finalize(self, shutil.rmtree, self.uploads, True)
         self.counts = CountCache(self.db_path)
         weakref.finalize(self, self.counts.close)
+        self.wrong_tries = TryLog(self.tries_file)
+        self.tabs = TabWork()
+
+    def for_workers(self) -> dict[str, Any]:
+        """What a worker process makes its own `Site` of (`serve --workers`; it is pickled
+        across): the same database, collector and settings, the same secrets, so that a
+        form or an organiser's cookie one worker gave is good at every other, and the same
+        uploads folder, so an import's preview and its confirmation may reach different
+        workers. Counts, running searches and connections stay each process's own."""
+        shared = {f.name: getattr(self, f.name) for f in fields(self) if f.init}
+        tries = self.uploads / ".wrong-tries.db"  # never an upload's token (no dots in one)
+        return shared | {"owns_uploads": False, "tries_file": tries}
 
     def collector_of(self, request: Request) -> str | None:
         """Whose pages: ?collector= on a link, else the cookie the chooser set, else the
@@ -163,14 +182,9 @@ def render(
     page's JSON twin, the library's result as the command line's ``-o json`` gives it."""
     if twin is not None and wants_json(request):
         return JSONResponse(twin(), status_code=status)
-    from cardbase.collection.collectors import all_collectors
-
     site = site_of(request)
-    with site.connect(request) as conn:
-        from cardbase.collection.collectors import current_collector
-
-        me = current_collector(conn)
-        everyone = [c.name for c in all_collectors(conn)]
+    me, everyone = site.counts.kept(("chooser", site.collector_of(request)),
+                                    lambda: _chooser(site, request))  # fmt: skip
     flash = unquote(request.cookies.get(FLASH_COOKIE, ""))
     html = ENV.get_template(template).render(
         request=request, csrf=site.csrf_token, collector=me.name,
@@ -181,6 +195,14 @@ def render(
     if flash:
         response.delete_cookie(FLASH_COOKIE)
     return response
+
+
+def _chooser(site: Site, request: Request) -> tuple[Collector, tuple[str, ...]]:
+    """The request's collector and everyone's names, for the chooser every page shows."""
+    from cardbase.collection.collectors import all_collectors, current_collector
+
+    with site.connect(request) as conn:
+        return current_collector(conn), tuple(c.name for c in all_collectors(conn))
 
 
 def partial(

@@ -8,8 +8,6 @@ is.
 
 from __future__ import annotations
 
-import time
-
 from fastapi import Request
 
 from cardbase.web.guard import Refused
@@ -19,22 +17,17 @@ MAX_WRONG = 10
 WINDOW = 60.0  # seconds
 
 
-def _recent(request: Request) -> list[float]:
-    who = request.client.host if request.client else ""
-    tries = site_of(request).wrong_tries
-    now = time.monotonic()
-    kept = [at for at in tries.get(who, []) if now - at < WINDOW]
-    tries[who] = kept
-    return kept
+def _who(request: Request) -> str:
+    return request.client.host if request.client else ""
 
 
 def check(request: Request) -> None:
     """Refuse a device past its wrong tries, before its guess is even compared."""
-    if len(_recent(request)) >= MAX_WRONG:
+    if site_of(request).wrong_tries.recent(_who(request), WINDOW) >= MAX_WRONG:
         raise Refused(
             "too many wrong codes from this device; wait a minute, then type it again", 429
         )
 
 
 def wrong(request: Request) -> None:
-    _recent(request).append(time.monotonic())
+    site_of(request).wrong_tries.add(_who(request))

@@ -23,7 +23,7 @@ router = APIRouter()
 def collection_page(request: Request) -> Response:
     try:
         context = search_context(request, "/collection", owned=True)
-    except Superseded:  # a newer search from this tab: nobody waits for this one
+    except Superseded:  # a newer search from this tab, or its client gone: nobody waits
         return Response(status_code=204)
     status = 400 if context["query_error"] else 200
     site = site_of(request)

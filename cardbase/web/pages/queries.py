@@ -118,10 +118,12 @@ def results_twin(context: Mapping[str, Any]) -> Callable[[], Any]:
 def run_search(conn: Connection, form: SearchForm, owned: bool = False) -> Results:
     """One page of cards, one more read to know whether a next page exists. The count of
     every match is left to `count_matches` (the page asks for it once shown): on 100k cards
-    it can cost as much again as the page, and the results need not wait for it."""
+    it can cost as much again as the page, and the results need not wait for it. The
+    earlier pages are skipped in SQL: fetched and sliced off, page 20 made 1,001 cards of
+    Python objects for 51."""
     first = (form.page - 1) * form.size
     query, warned = advice.warnings(conn, form.query(owned), form.text, form.filters)
-    cards = lib.search(conn, query, first + form.size + 1)[first:]
+    cards = lib.search(conn, query, form.size + 1, offset=first)
     more = len(cards) > form.size
     total = first + len(cards) if not more and (cards or form.page == 1) else None
     if not cards and form.page == 1 and not owned and not warned:

@@ -64,7 +64,7 @@ def results_answer(request: Request, context: dict[str, object]) -> Response | N
 def search_page(request: Request) -> Response:
     try:
         context = search_context(request, "/search")
-    except Superseded:  # a newer search from this tab: nobody waits for this one
+    except Superseded:  # a newer search from this tab, or its client gone: nobody waits
         return Response(status_code=204)
     status = 400 if context["query_error"] else 200
     answer = results_answer(request, context)
