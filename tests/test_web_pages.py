@@ -273,6 +273,29 @@ def test_every_page_has_a_json_twin_equal_to_the_command_lines(pages: Pages, run
     )
 
 
+def test_the_deck_builders_and_import_pages_have_json_twins(
+    pages: Pages, run: Run, tmp_path: Path
+) -> None:
+    """The Deck Builder's twin is `deck list -o json` and, for an opened deck, its list,
+    `deck check -o json`, its stats and `deck history -o json`; the empty import page's
+    says there is no plan yet and the modes a posted sheet takes."""
+    import json
+
+    listed = tmp_path / "deck.txt"
+    listed.write_text("3 Chugawug Cook\n", encoding="utf-8")
+    run("deck", "save", str(listed), "--name", "Kitchen")
+    builder = pages.get("/deck.json").json()
+    assert builder == {"decks": json.loads(run("deck", "list", "-o", "json").stdout),
+                       "deck": None}  # fmt: skip
+    opened = pages.get("/deck.json", params={"open": "kitchen"}).json()["deck"]
+    assert opened["name"] == "Kitchen" and "3 1 C 14" in opened["text"]  # as the list saved it
+    assert opened["check"] == json.loads(run("deck", "check", "Kitchen", "-o", "json").stdout)
+    history = json.loads(run("deck", "history", "Kitchen", "-o", "json").stdout)
+    assert opened["versions"] == list(reversed(history["versions"]))
+    assert opened["stats"]["cards"] == 3
+    assert pages.get("/import.json").json() == {"plan": None, "modes": ["add", "set", "replace"]}
+
+
 @pytest.mark.parametrize("address", ["/search?q=chugawug", "/collection", "/card/1C14"])
 def test_a_pages_dot_json_address_is_its_json_twin(pages: Pages, run: Run, address: str) -> None:
     """As datasette names them: `/search.json?q=chug` answers what `?format=json` does."""

@@ -160,7 +160,22 @@ def deck_page(request: Request) -> Response:
             unopened, name = refused.said("web"), ""
         shown = panel(conn, read_state(site, text, fmt, None, False, name))
     context = {**page_context(request, shown), "unopened": unopened, "versions": versions}
-    return render(request, "deck.html", context, 404 if unopened else 200)
+    status = 404 if unopened else 200
+    return render(request, "deck.html", context, status, twin=lambda: builder_twin(context, name))
+
+
+def builder_twin(context: dict[str, Any], opened: str) -> dict[str, Any]:
+    """The Deck Builder's JSON twin: the saved decks as `deck list -o json` gives them and,
+    for an opened deck, its list, its check (`deck check -o json`), its stats and its
+    versions (`deck history -o json`), so a script reads what the page shows."""
+    shown: Panel = context["panel"]
+    decks = [{**deck.to_dict(), **context["built"][deck.id].to_dict()} for deck in context["decks"]]
+    if not opened:
+        return {"decks": decks, "deck": None}
+    deck = {"name": opened, "format": shown.state.format, "text": shown.state.text,
+            "check": shown.report.to_dict(), "stats": shown.stats.to_dict(),
+            "versions": [version.to_dict() for version in context["versions"]]}  # fmt: skip
+    return {"decks": decks, "deck": deck}
 
 
 @router.get("/deck/results", response_class=HTMLResponse)

@@ -48,9 +48,15 @@ def _held(request: Request, site: Site) -> int:
 
 def _page(request: Request, context: dict[str, object], status: int = 200) -> Response:
     report = context.get("report")
-    twin = None if report is None else report.to_dict  # type: ignore[attr-defined]
+    twin = _no_plan_yet if report is None else report.to_dict  # type: ignore[attr-defined]
     context.setdefault("modes", list(ImportMode))
     return render(request, "import.html", context, status, twin=twin)
+
+
+def _no_plan_yet() -> dict[str, object]:
+    """The empty import page's twin: no plan until a sheet is posted, and the modes it takes
+    (a script posts its sheet to /import with format=json for the plan itself)."""
+    return {"plan": None, "modes": [mode.value for mode in ImportMode]}
 
 
 @router.get("/import", response_class=HTMLResponse)
