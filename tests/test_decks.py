@@ -426,6 +426,27 @@ def test_an_invalid_decks_forced_sheet_counts_its_problems(
     assert "marked NOT VALID (1 problem)" in result.stdout
 
 
+def test_a_deck_files_registration_sheet_is_written_as_a_saved_decks(
+    both_games: Path, tmp_path: Path
+) -> None:
+    """`deck sheet` reads a deck file as the other deck commands do, not only a saved deck."""
+    from openpyxl import load_workbook
+
+    path = copy_database(both_games, tmp_path / "saved.db")
+    deck = tmp_path / "Ann.txt"
+    deck.write_text(BASE + "\n1 Ninja Blade Adept\n")
+    run = Run(path)
+    sheet = tmp_path / "reg.xlsx"
+    result = run("deck", "sheet", str(deck), str(sheet), "--player", "Ann")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"{sheet}: registration sheet for 'Ann.txt' written\n"
+    values = list(load_workbook(sheet)["Registration"].iter_rows(values_only=True))
+    assert (40, None, "Total cards") in [row[:3] for row in values]
+    deck.write_text(BASE)
+    refused = run("deck", "sheet", str(deck), str(tmp_path / "short.xlsx"), "--player", "Ann")
+    assert refused.exit_code == 1 and "too-few-cards" in refused.stderr
+
+
 def test_a_bad_count_line_is_quoted_once(run: Run, tmp_path: Path) -> None:
     deck = tmp_path / "deck.txt"
     deck.write_text("3 Chugawug Elder\n0 Pixie Dewdancer\n")

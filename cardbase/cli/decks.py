@@ -513,7 +513,7 @@ def import_code(
 
 @command(deck_app, "sheet")
 def sheet(
-    name: Annotated[str, typer.Argument(help="A saved deck's name.")],
+    deck: DeckArg,
     file: Annotated[
         Path, typer.Argument(readable=False, help="Where to write the .xlsx registration sheet.")
     ],
@@ -527,12 +527,15 @@ def sheet(
         ),
     ] = False,
 ) -> None:
-    """Write a printable tournament registration sheet for a saved deck; an illegal deck is
-    refused (exit 1) unless --force.
+    """Write a printable tournament registration sheet for a deck file or saved deck; an
+    illegal deck is refused (exit 1) unless --force.
 
     Example: cardbase deck sheet "Bog Stew" registration.xlsx --player "Ada"
+    Example: cardbase deck sheet my-deck.txt registration.xlsx --player "Ada" --paper letter
     """
-    report = STATE.library.registration_sheet(name, file, player, paper, force=force)
+    report = STATE.library.registration_sheet(
+        deck, file, player, paper, force=force, default_format=STATE.config.get("format")
+    )
     note = "" if report.valid else f", marked NOT VALID ({plural(len(report.problems), 'problem')})"
     render.echo(f"{file}: registration sheet for '{report.source}' written{note}")
 

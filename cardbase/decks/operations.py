@@ -332,30 +332,41 @@ def export_saved(conn: Connection, name: str, file: Path, force: bool = False) -
 
 
 def registration_sheet(
-    conn: Connection, name: str, file: Path, player: str, paper: str, force: bool = False
+    conn: Connection,
+    where: str,
+    file: Path,
+    player: str,
+    paper: str,
+    force: bool = False,
+    default_format: str | None = None,
 ) -> DeckReport:
-    """A saved deck's printable tournament registration sheet, on A4 or letter paper.
+    """A deck's (a deck file's or saved deck's) printable tournament registration sheet, on
+    A4 or letter paper; a file is judged in its "Format:" line's format, else
+    `default_format` (the config file's), else the default.
 
     An illegal deck is refused (`InvalidDeckError`, nothing written): a sheet handed in for
     a 39-card deck is a game loss. With `force` it is written, marked NOT VALID with the
     reasons."""
     if paper.lower() not in PAPERS:
         raise CardbaseError(f"--paper {paper}: use {' or '.join(PAPERS)}")
-    deck = find_deck(conn, name)
+    opened = open_deck(conn, where)
+    name = opened.saved.name if opened.saved else opened.deck.source
     check_target(file, force, (".xlsx",))
-    placed = saved_placed(conn, deck)
-    report = check_deck(conn, saved_deck_list(conn, deck), deck.format)
+    fmt = deck_format(opened, None, default_format)
+    placed = _placed(conn, opened, fmt.key)
+    own = opened.saved.id if opened.saved else None
+    report = check_deck(conn, opened.deck, fmt.key, own=own)
     if not report.valid and not force:
         reasons = "; ".join(first_few([p.describe() for p in report.problems], SHOWN_PROBLEMS))
         raise InvalidDeckError(
-            f"'{deck.name}' is not a valid {report.format.title} deck ({reasons}); nothing "
+            f"'{name}' is not a valid {report.format.title} deck ({reasons}); nothing "
             "was written. Fix the deck, or add --force for a sheet marked NOT VALID"
         )
     write_registration_sheet(
-        file, deck.name, report.format, placed, player, paper.lower(),
+        file, name, report.format, placed, player, paper.lower(),
         problems=report.problems, force=force,
     )  # fmt: skip
-    return report._replace(source=deck.name)
+    return report._replace(source=name)
 
 
 class BuiltDeck(NamedTuple):
