@@ -110,6 +110,35 @@ def test_messages_name_cards_lines_and_fixes(both_games: Path) -> None:
     )
 
 
+def test_messages_count_one_line_and_one_card_in_the_singular(both_games: Path) -> None:
+    """'line 2', '1 card', 'an Ally': the messages read as a person would write them."""
+    from cardbase.decks.formats import _lines
+    from cardbase.text import a
+
+    one = report(both_games, "4 Chugawug Cook\n" + BASE.replace("3 Pixie", "1 Pixie"))
+    [copies] = [p for p in one.problems if p.code == "too-many-copies"]
+    assert "Chugawug Cook x4 (line 1: 1 C 14 x4)" in copies.describe()
+    assert (
+        report(both_games, "1 Chugawug Cook\n")
+        .problems[0]
+        .describe()
+        .startswith("too-few-cards: 1 card in the deck,")
+    )
+    assert (_lines((16,)), _lines((20, 21))) == ("line 16", "lines 20, 21")
+    assert (a("Ally"), a("Hero"), a("Order"), a("Free Realms")) == (
+        "an Ally", "a Hero", "an Order", "a Free Realms"
+    )  # fmt: skip
+
+
+def test_a_hint_in_lower_case_runs_on_after_a_semicolon() -> None:
+    from cardbase.errors import CardbaseError, Remedy
+
+    paper = CardbaseError("unknown paper 'a5'", Remedy("use --paper a4", "choose a4"))
+    assert str(paper) == "unknown paper 'a5'; use --paper a4"
+    assert paper.said("web") == "unknown paper 'a5'. Choose a4"
+    assert str(CardbaseError("no card", "Did you mean X?")) == "no card. Did you mean X?"
+
+
 def test_empty_deck(both_games: Path) -> None:
     result = report(both_games, "# nothing yet\n")
     assert codes(result) == ["too-few-cards"]

@@ -24,7 +24,7 @@ from cardbase.cli.root import (
 )
 from cardbase.decks import builder
 from cardbase.errors import first_few
-from cardbase.text import plural
+from cardbase.text import a, plural
 
 if TYPE_CHECKING:
     from cardbase.decks.operations import BuiltDeck
@@ -613,7 +613,7 @@ def build(
     result, stats = built.result, built.stats
     if result.shortage or built.report is None:
         short = result.shortage.cli if result.shortage else ""
-        render.echo(f"{CROSS} cannot build a {result.sphere} deck: {short}", err=True)
+        render.echo(f"{CROSS} cannot build {a(result.sphere)} deck: {short}", err=True)
         raise typer.Exit(1)
     if output is Output.json:
         render.print_json(
