@@ -238,6 +238,39 @@ def test_the_verdict_names_the_player_count_it_was_given(both_games: Path) -> No
     assert found.players == 0
 
 
+def test_a_deck_naming_no_format_takes_its_cards_games_first(
+    both_games: Path, tmp_path: Path
+) -> None:
+    """A Wildhearts deck without a Format: line is checked as Wildhearts Free-For-All, and a
+    note says so; a Free Realms deck, a deck of both games' cards and --format are as they
+    were."""
+    run = Run(both_games)
+    deck = tmp_path / "ffa.txt"
+    deck.write_text(wildhearts())
+    checked = run("deck", "check", str(deck))
+    assert checked.exit_code == 0, checked.output
+    assert checked.stdout.startswith("\u2714 valid: ffa.txt, ")
+    assert "Wildhearts Free-For-All, 4 players" in checked.stdout
+    assert "wrong-game" not in checked.output
+    assert (
+        "ffa.txt names no format and its cards are Wildhearts TCG cards: read as Wildhearts "
+        "Free-For-All (a 'Format: wildhearts-ffa' line or --format chooses)"
+    ) in checked.stderr
+    other = tmp_path / "ffa2.txt"
+    other.write_text(wildhearts())
+    desk = run("deck", "check", str(deck), str(other))
+    assert desk.stdout.count("Wildhearts Free-For-All, valid") == 2
+    told = run("deck", "check", str(deck), "--format", "free-realms")
+    assert "wrong-game" in told.stdout and "names no format" not in told.stderr
+    mixed = tmp_path / "mixed.txt"
+    mixed.write_text(wildhearts() + "\n3 Chugawug Cook\n")
+    assert "Free Realms Constructed" in run("deck", "check", str(mixed)).stdout
+    free = tmp_path / "fr.txt"
+    free.write_text(BASE)
+    plain = run("deck", "check", str(free))
+    assert "Free Realms Constructed" in plain.stdout and "names no format" not in plain.stderr
+
+
 def test_formats_are_data() -> None:
     ffa = FORMATS["wildhearts-ffa"]
     assert ffa.rules_for(3)["fields"].min_cards == 2

@@ -22,6 +22,7 @@ from cardbase.decks.check import (
     DeckStats,
     check_deck,
     deck_stats,
+    format_of_cards,
     get_format,
     own_format,
     place,
@@ -71,12 +72,19 @@ def open_deck(conn: Connection, where: str) -> OpenedDeck:
     return OpenedDeck(saved_deck_list(conn, saved), saved.format, saved)
 
 
-def deck_format(opened: OpenedDeck, format_key: str | None, default: str | None) -> Format:
+def deck_format(
+    opened: OpenedDeck, format_key: str | None, default: str | None, conn: Connection | None = None
+) -> Format:
     """The format to judge a deck by: the one asked for, else the deck's own (a saved deck's,
-    a file's "Format:" line), else `default` (the config file's), else Free Realms."""
+    a file's "Format:" line), else `default` (the config file's), else Free Realms; but a
+    deck naming no format whose cards (read on `conn`) are all another game's is judged by
+    that game's first format, and a notice says so."""
     if format_key:
         return get_format(format_key)
-    return own_format(opened.deck.source, opened.format, default or DEFAULT_FORMAT)
+    fallback = own_format(opened.deck.source, opened.format, default or DEFAULT_FORMAT)
+    if opened.format or conn is None:
+        return fallback
+    return format_of_cards(conn, opened.deck, fallback)
 
 
 def check(
@@ -90,7 +98,7 @@ def check(
     """Check a deck file or saved deck: in `format_key`, else its own format, else
     `default_format` (the config file's), else the default."""
     opened = open_deck(conn, where)
-    fmt = deck_format(opened, format_key, default_format)
+    fmt = deck_format(opened, format_key, default_format, conn)
     own = opened.saved.id if opened.saved else None
     return check_deck(conn, opened.deck, fmt.key, players, owned, own=own)
 
@@ -107,7 +115,7 @@ def stats(
     opened = open_deck(conn, where)
     if opened.saved is not None and not format_key:
         return deck_stats(saved_placed(conn, opened.saved))
-    fmt = deck_format(opened, format_key, default_format)
+    fmt = deck_format(opened, format_key, default_format, conn)
     placed, _problems = place(conn, opened.deck, fmt.game)
     return deck_stats(placed)
 
@@ -124,8 +132,8 @@ def save_file(
     file's "Format:" line, else `default_format` (the config file's); every line must name
     a card (the deck need not be legal)."""
     deck = read_deck_file(file)
-    fmt = deck_format(OpenedDeck(deck, deck.format), format_key, default_format)
     with db.reading() as conn:
+        fmt = deck_format(OpenedDeck(deck, deck.format), format_key, default_format, conn)
         placed, problems = place(conn, deck, fmt.game)
     if problems:
         listed = "; ".join(first_few([p.message for p in problems], SHOWN_PROBLEMS))
@@ -174,7 +182,7 @@ def save_code(
 
 def first_format(game: str) -> Format:
     """The format a deck of `game` is checked by when none is named."""
-    return next(f for f in FORMATS.values() if f.game == game)
+    return next(f for f in FORMATS.values() if f.game == game)  # as check.format_of_cards
 
 
 def placed_of_code(conn: Connection, code: str, unchanged: str) -> tuple[str, list[Placed]]:
@@ -314,7 +322,7 @@ def _placed(
     must name a card, in the game of its format)."""
     if opened.saved is not None:
         return saved_placed(conn, opened.saved)
-    fmt = deck_format(opened, format_key, default)
+    fmt = deck_format(opened, format_key, default, conn)
     placed, problems = place(conn, opened.deck, fmt.game)
     if problems:
         listed = "; ".join(first_few([p.message for p in problems], SHOWN_PROBLEMS))
@@ -352,7 +360,7 @@ def registration_sheet(
     opened = open_deck(conn, where)
     name = opened.saved.name if opened.saved else opened.deck.source
     check_target(file, force, (".xlsx",))
-    fmt = deck_format(opened, None, default_format)
+    fmt = deck_format(opened, None, default_format, conn)
     placed = _placed(conn, opened, fmt.key)
     own = opened.saved.id if opened.saved else None
     report = check_deck(conn, opened.deck, fmt.key, own=own)
