@@ -127,7 +127,7 @@ def _print_items(title: str, items: list[TradeItem]) -> None:
     from cardbase.trades.files import list_headers
     from cardbase.trades.items import has_detail
 
-    render.echo(f"{title}: {plural(sum(item.copies for item in items), 'card')}")
+    render.echo(f"{title}: {_cards(items)}")
     if items:
         detail = has_detail(items)
         render.print_table(list_headers(detail), [[str(c) for c in i.row(detail)] for i in items])
@@ -190,7 +190,13 @@ def export(
     rules = _rules(playset, keep_decks, complete_series, tag, location, min_condition)
     offered, wanted = _lists(rules)
     write_trade_lists(file, offered, wanted, force=force)
-    render.echo(f"{file}: {len(offered)} offered, {len(wanted)} wanted")
+    render.echo(f"{file}: {_cards(offered)} offered, {_cards(wanted)} wanted")
+
+
+def _cards(items: list[TradeItem]) -> str:
+    """A list's size as `trade list` says it: in cards, not lines (a line is a card in one
+    finish, any number of copies)."""
+    return plural(sum(item.copies for item in items), "card")
 
 
 @command(trade_app, "match")
