@@ -26,6 +26,7 @@ from cardbase.text import plural
 if TYPE_CHECKING:
     from cardbase.events.operations import Paired, Reported
     from cardbase.events.standings import Standing
+    from cardbase.events.state import Snapshot
     from cardbase.events.store import Event, Player, Seat
 
 event_app = typer.Typer(
@@ -69,13 +70,26 @@ def _seat_lines(seats: list[Seat]) -> None:
         )
 
 
-def _event_line(event: Event, players: int, rounds: int) -> str:
+def _event_line(event: Event, players: int, rounds: int, state: Snapshot | None = None) -> str:
+    """The event in a line: its round as "round 2 of 3" in the Swiss rounds, and in the top
+    cut as what it is ("top cut: semi-finals (round 4, after 3 Swiss rounds)")."""
     planned = event.rounds or "auto"
     cut = f", top {event.cut}" if event.cut else ""
+    where = f"round {rounds} of {planned}{cut}"
+    last = state.round_seats() if state is not None else []
+    if last and last[0].stage == "cut":
+        swiss = plural(state.swiss_rounds_paired if state else 0, "Swiss round")
+        where = f"top {event.cut} cut: {_cut_round(len(last))} (round {rounds}, after {swiss})"
     return (
-        f"{event.name}: {event.format}, {plural(players, 'player')}, round {rounds} of "
-        f"{planned}{cut}, best of {event.best_of}, seed {event.seed}, {event.state}"
+        f"{event.name}: {event.format}, {plural(players, 'player')}, {where}, "
+        f"best of {event.best_of}, seed {event.seed}, {event.state}"
     )
+
+
+def _cut_round(tables: int) -> str:
+    """A single-elimination round by its tables: the final, the semi-finals, and so on."""
+    named = {1: "final", 2: "semi-finals", 4: "quarter-finals"}
+    return named.get(tables, f"round of {2 * tables}")
 
 
 @command(event_app, "create")
@@ -162,7 +176,7 @@ def show(name: EventArg, output: OutputOption = Output.table) -> None:
     if output is Output.csv:
         render.print_csv(SEAT_HEADERS, [_seat_row(seat) for seat in state.seats])
         return
-    render.echo(_event_line(state.event, len(state.players), state.last_round))
+    render.echo(_event_line(state.event, len(state.players), state.last_round, state))
     render.echo(f"  deck lists {'published' if state.event.lists_published else 'hidden'}")
     for player in state.players:
         render.echo(f"  {player.name}  code {player.code}{_player_note(player)}")
