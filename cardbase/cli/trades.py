@@ -145,6 +145,7 @@ def list_(
 ) -> None:
     """What you can offer (copies beyond a playset) and what you want (for decks, or a series).
 
+    \b
     Example: cardbase trade list --keep-decks --tag trade --min-condition lp
     """
     from cardbase.trades.files import list_headers
@@ -183,6 +184,7 @@ def export(
 ) -> None:
     """Write your Offered and Wanted lists for another collector.
 
+    \b
     Example: cardbase trade export my-trades.xlsx --tag trade
     """
     from cardbase.trades import write_trade_lists
@@ -219,7 +221,9 @@ def match(
     """Trades I can do: what they offer that I want, what they want that I can spare, and a
     proposal balanced by count and rarity.
 
-    Example: cardbase trade match their-trades.xlsx; cardbase trade match --with Bo
+    \b
+    Example: cardbase trade match their-trades.xlsx
+    Example: cardbase trade match --with Bo
     """
     if (their_file is None) == (with_ is None):
         raise CardbaseError(
@@ -296,6 +300,7 @@ def lobby(
     """Every other collector of this database you could trade with: how many cards they offer
     that you want, how many you offer that they want, and the balanced proposal; most first.
 
+    \b
     Example: cardbase trade lobby --tag trade
     """
     from cardbase.trades import LobbyEntry, check_offer
@@ -361,6 +366,7 @@ def make(
     Copies tagged trade go first, then the worst condition; the trade lists which it took.
     On a terminal it shows the trade and asks first (--yes does not ask).
 
+    \b
     Example: cardbase trade make Bo --give "1 C 14 x2" --get "1 R 20 foil" --dry-run
     """
     library = STATE.library
