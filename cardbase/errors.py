@@ -44,9 +44,13 @@ class CardbaseError(Exception):
         self.hint = hint
 
     def said(self, face: Face = "cli") -> str:
-        """The error as `face` says it; `str()` is the command line's."""
+        """The error as `face` says it; `str()` is the command line's. A hint in lower case
+        (the command line's) runs on after a semicolon, never as a sentence after a full
+        stop starting small."""
         hint = _hint_said(self.hint, face)
-        return f"{self.message}. {hint}" if hint else self.message
+        if not hint:
+            return self.message
+        return f"{self.message}{'; ' if hint[:1].islower() else '. '}{hint}"
 
     def __str__(self) -> str:
         return self.said()

@@ -588,15 +588,20 @@ class Library:
             return export_saved(conn, name, Path(file), force=force)
 
     def registration_sheet(
-        self, name: str, file: str | Path, player: str = "", paper: str = "a4", *,
-        force: bool = False,
+        self, where: str | Path, file: str | Path, player: str = "", paper: str = "a4", *,
+        force: bool = False, default_format: str | None = None,
     ) -> DeckReport:  # fmt: skip
-        """A saved deck's printable registration sheet; an illegal deck is refused
-        (`InvalidDeckError`) unless `force`, which marks the sheet NOT VALID."""
+        """A deck's (a deck file's or saved deck's) printable registration sheet; an illegal
+        deck is refused (`InvalidDeckError`) unless `force`, which marks the sheet NOT
+        VALID. A file without a "Format:" line is judged in `default_format`, else the
+        default."""
         from cardbase.decks.operations import registration_sheet
 
         with self.reading() as conn:
-            return registration_sheet(conn, name, Path(file), player, paper, force=force)
+            return registration_sheet(
+                conn, str(where), Path(file), player, paper, force=force,
+                default_format=default_format,
+            )  # fmt: skip
 
     def proxy_sheet(
         self,

@@ -68,6 +68,12 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count:,} {word if count == 1 else many or word + 's'}"
 
 
+def a(word: str) -> str:
+    """'a Hero', 'an Ally', 'an Adventure': the article a person would write before `word`
+    (by its first letter, which serves the games' words)."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
 def shown(name: str | PurePath) -> str:
     """`name` with every byte that is not UTF-8 as a ``\\xNN`` escape; other text as it is."""
     text = os.fspath(name)

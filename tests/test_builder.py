@@ -151,6 +151,30 @@ def test_gaps_are_filled_with_heroes_only_within_the_limit(tmp_path: Path) -> No
     assert "filled with Heroes (no --heroes limit)" in explained.stderr
 
 
+def test_no_cards_of_the_sphere_is_no_deck_of_it(tmp_path: Path) -> None:
+    """Heroes have no sphere: a collection of Heroes and Nature cards builds no Chaos deck,
+    rather than 40 Heroes called one."""
+    path = tmp_path / "h.db"
+    new_database(path)
+    run = Run(path)
+    nature = json.loads(run("search", "s:nature", "-o", "json", "--limit", "30").stdout)
+    heroes = json.loads(run("search", "is:hero", "-o", "json", "--limit", "100").stdout)
+    items = [f"3x{c['code']}" for c in nature] + [f"3x{c['code']}" for c in heroes]
+    assert run("add", "-", input="\n".join(items)).exit_code == 0
+    with Library(path).reading() as conn:
+        result = build_deck(conn, "chaos")
+    assert result.choices == [] and result.shortage
+    owned = 3 * len({c["name"] for c in heroes})  # up to 3 of a name count
+    assert result.shortage.cli == (
+        f"no Chaos cards owned; a Chaos deck needs its sphere's cards, and Heroes ({owned} "
+        "owned) only go beside them"
+    )
+    refused = run("deck", "build", "--sphere", "chaos")
+    assert refused.exit_code == 1 and refused.stdout == ""
+    assert refused.stderr.startswith("\u2718 cannot build a Chaos deck: no Chaos cards owned;")
+    assert run("deck", "build", "--sphere", "nature").exit_code == 0
+
+
 def test_out_and_save_follow_the_overwrite_rule(collection: Path, tmp_path: Path) -> None:
     from tests.helpers import copy_database
 

@@ -53,6 +53,8 @@ def test_an_event_from_registration_to_the_final(run: Run, tmp_path: Path) -> No
     assert set(standings[0]["reckoned"]) == {"omw", "gw", "ogw"}
     cut = ok(run, "event", "cut", EVENT)
     assert "round 3 (top cut)" in cut and f"table 1: {standings[0]['player']} v" in cut
+    shown = ok(run, "event", "show", EVENT).splitlines()[0]  # it said "round 3 of 2"
+    assert ", top 2 cut: final (round 3, after 2 Swiss rounds), best of 3," in shown
     done = ok(run, "event", "report", EVENT, "--table", "1", "2-0")
     assert "round 3 is over: the event is finished" in done
     assert "finished" in ok(run, "event", "list")

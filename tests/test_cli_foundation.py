@@ -175,6 +175,12 @@ def test_every_command_has_help_with_an_example() -> None:
         result = CliRunner().invoke(app, [*path, "--help"])
         assert result.exit_code == 0, path
         assert "Example" in result.stdout, path
+        # Each example on a line of its own, whole, as typed (click's \b keeps the lines):
+        # `deck sleeve --help` ran its two examples together as one paragraph.
+        examples = [line.strip() for line in command.help.splitlines() if "Example:" in line]
+        shown = [line.strip() for line in result.stdout.splitlines() if "Example" in line]
+        assert shown == examples, path
+        assert all(example.startswith("Example: cardbase ") for example in examples), path
 
 
 def test_card_keys_match_the_card_object(run: Run) -> None:

@@ -110,6 +110,35 @@ def test_messages_name_cards_lines_and_fixes(both_games: Path) -> None:
     )
 
 
+def test_messages_count_one_line_and_one_card_in_the_singular(both_games: Path) -> None:
+    """'line 2', '1 card', 'an Ally': the messages read as a person would write them."""
+    from cardbase.decks.formats import _lines
+    from cardbase.text import a
+
+    one = report(both_games, "4 Chugawug Cook\n" + BASE.replace("3 Pixie", "1 Pixie"))
+    [copies] = [p for p in one.problems if p.code == "too-many-copies"]
+    assert "Chugawug Cook x4 (line 1: 1 C 14 x4)" in copies.describe()
+    assert (
+        report(both_games, "1 Chugawug Cook\n")
+        .problems[0]
+        .describe()
+        .startswith("too-few-cards: 1 card in the deck,")
+    )
+    assert (_lines((16,)), _lines((20, 21))) == ("line 16", "lines 20, 21")
+    assert (a("Ally"), a("Hero"), a("Order"), a("Free Realms")) == (
+        "an Ally", "a Hero", "an Order", "a Free Realms"
+    )  # fmt: skip
+
+
+def test_a_hint_in_lower_case_runs_on_after_a_semicolon() -> None:
+    from cardbase.errors import CardbaseError, Remedy
+
+    paper = CardbaseError("unknown paper 'a5'", Remedy("use --paper a4", "choose a4"))
+    assert str(paper) == "unknown paper 'a5'; use --paper a4"
+    assert paper.said("web") == "unknown paper 'a5'. Choose a4"
+    assert str(CardbaseError("no card", "Did you mean X?")) == "no card. Did you mean X?"
+
+
 def test_empty_deck(both_games: Path) -> None:
     result = report(both_games, "# nothing yet\n")
     assert codes(result) == ["too-few-cards"]
@@ -207,6 +236,39 @@ def test_the_verdict_names_the_player_count_it_was_given(both_games: Path) -> No
     found = report(both_games, wildhearts(), "wildhearts-ffa", 0)
     assert codes(found) == ["wrong-players"]
     assert found.players == 0
+
+
+def test_a_deck_naming_no_format_takes_its_cards_games_first(
+    both_games: Path, tmp_path: Path
+) -> None:
+    """A Wildhearts deck without a Format: line is checked as Wildhearts Free-For-All, and a
+    note says so; a Free Realms deck, a deck of both games' cards and --format are as they
+    were."""
+    run = Run(both_games)
+    deck = tmp_path / "ffa.txt"
+    deck.write_text(wildhearts())
+    checked = run("deck", "check", str(deck))
+    assert checked.exit_code == 0, checked.output
+    assert checked.stdout.startswith("\u2714 valid: ffa.txt, ")
+    assert "Wildhearts Free-For-All, 4 players" in checked.stdout
+    assert "wrong-game" not in checked.output
+    assert (
+        "ffa.txt names no format and its cards are Wildhearts TCG cards: read as Wildhearts "
+        "Free-For-All (a 'Format: wildhearts-ffa' line or --format chooses)"
+    ) in checked.stderr
+    other = tmp_path / "ffa2.txt"
+    other.write_text(wildhearts())
+    desk = run("deck", "check", str(deck), str(other))
+    assert desk.stdout.count("Wildhearts Free-For-All, valid") == 2
+    told = run("deck", "check", str(deck), "--format", "free-realms")
+    assert "wrong-game" in told.stdout and "names no format" not in told.stderr
+    mixed = tmp_path / "mixed.txt"
+    mixed.write_text(wildhearts() + "\n3 Chugawug Cook\n")
+    assert "Free Realms Constructed" in run("deck", "check", str(mixed)).stdout
+    free = tmp_path / "fr.txt"
+    free.write_text(BASE)
+    plain = run("deck", "check", str(free))
+    assert "Free Realms Constructed" in plain.stdout and "names no format" not in plain.stderr
 
 
 def test_formats_are_data() -> None:
@@ -424,6 +486,27 @@ def test_an_invalid_decks_forced_sheet_counts_its_problems(
     result = run("deck", "sheet", "Short", str(tmp_path / "reg.xlsx"), "--force")
     assert result.exit_code == 0, result.output
     assert "marked NOT VALID (1 problem)" in result.stdout
+
+
+def test_a_deck_files_registration_sheet_is_written_as_a_saved_decks(
+    both_games: Path, tmp_path: Path
+) -> None:
+    """`deck sheet` reads a deck file as the other deck commands do, not only a saved deck."""
+    from openpyxl import load_workbook
+
+    path = copy_database(both_games, tmp_path / "saved.db")
+    deck = tmp_path / "Ann.txt"
+    deck.write_text(BASE + "\n1 Ninja Blade Adept\n")
+    run = Run(path)
+    sheet = tmp_path / "reg.xlsx"
+    result = run("deck", "sheet", str(deck), str(sheet), "--player", "Ann")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"{sheet}: registration sheet for 'Ann.txt' written\n"
+    values = list(load_workbook(sheet)["Registration"].iter_rows(values_only=True))
+    assert (40, None, "Total cards") in [row[:3] for row in values]
+    deck.write_text(BASE)
+    refused = run("deck", "sheet", str(deck), str(tmp_path / "short.xlsx"), "--player", "Ann")
+    assert refused.exit_code == 1 and "too-few-cards" in refused.stderr
 
 
 def test_a_bad_count_line_is_quoted_once(run: Run, tmp_path: Path) -> None:

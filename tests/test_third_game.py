@@ -111,7 +111,7 @@ def test_a_third_game_from_files_in_tests_alone(tmp_path: Path) -> None:
     problems = {p["code"]: p["message"] for p in json.loads(bad["out"])["problems"]}
     assert problems == {
         "wrong-type": "line 10 'Owl Knight' is a Duelist; the side section takes only Charm",
-        "too-many-copies": "Dawnwing Sprite x3 (lines 3: 7 C 1 x3), at most 2",
+        "too-many-copies": "Dawnwing Sprite x3 (line 3: 7 C 1 x3), at most 2",
     }
     totals = json.loads(stats["out"])
     assert totals["totals"] == {"cards": 7, "nonfoil": 7, "foil": 0, "distinct": 4}

@@ -77,6 +77,20 @@ def test_export_reads_back_as_their_list(trader: Run, tmp_path: Path) -> None:
     assert csv_path.read_text().splitlines()[0] == "List,Code,Name,Finish,Qty"
 
 
+def test_export_counts_what_list_counts(trader: Run, tmp_path: Path) -> None:
+    """`trade export` said lines ("3 offered") where `trade list` says cards ("7 cards")."""
+    shown = trader("trade", "list").stdout
+    offered, wanted = (
+        line.split(": ")[1]
+        for line in shown.splitlines()
+        if line.startswith(("Offered:", "Wanted:"))
+    )
+    path = tmp_path / "mine.csv"
+    exported = trader("trade", "export", str(path))
+    assert exported.stdout == f"{path}: {offered} offered, {wanted} wanted\n"
+    assert offered.endswith(" cards") and wanted.endswith((" card", " cards"))
+
+
 def their_workbook(path: Path) -> Path:
     book = Workbook()
     offered = book.active
@@ -390,6 +404,6 @@ def test_a_trade_export_with_nothing_wanted_is_matched(run: Run, tmp_path: Path)
     run("collectors", "add", "Robert")
     run("add", "1 C 14 x5", "--collector", "Robert")
     lists = tmp_path / "robert.xlsx"
-    assert "0 wanted" in run("trade", "export", str(lists), "--collector", "Robert").stdout
+    assert "0 cards wanted" in run("trade", "export", str(lists), "--collector", "Robert").stdout
     matched = run("trade", "match", str(lists))
     assert matched.exit_code == 0, matched.output

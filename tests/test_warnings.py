@@ -28,6 +28,8 @@ from tests.helpers import Run
             "--complete-series 7: Free Realms TCG has no such series in the catalogue (it has",
         ),
         (["search", "1U999"], "no card has the code 1 U 999"),
+        (["search", "1 U 999"], "no card has the code 1 U 999"),  # as the catalogue writes it
+        (["search", "1", "U", "999"], "no card has the code 1 U 999"),
         (["search", "-series:7"], "(-series=7 excludes nothing)"),
         (["search", "--count", "cost:4..2"], "cost:4..2 is an empty range"),
     ],
@@ -54,6 +56,16 @@ def test_queries_that_can_match_say_nothing(run: Run) -> None:
         result = run("search", query)
         assert result.exit_code == 0
         assert "warning" not in result.stderr, query
+
+
+def test_a_spaced_code_is_the_code(run: Run) -> None:
+    """`search '1 U 132'` searched three words, and found nothing: it is the code 1U132."""
+    from cardbase.query.parse import parse_query
+
+    spaced = json.loads(run("search", "1 U 132", "-o", "json").stdout)
+    assert spaced == json.loads(run("search", "1U132", "-o", "json").stdout) != []
+    assert parse_query("1 U 132 cost:3").root == parse_query("1U132 cost:3").root
+    assert "TextMatch" in repr(parse_query("cost 3 a 4").root)  # no code: words as they were
 
 
 def test_a_code_with_the_wrong_rarity_letter_finds_the_card_it_names(run: Run) -> None:

@@ -25,6 +25,7 @@ def show(
 ) -> None:
     """Show one card in full, by code or by name.
 
+    \b
     Example: cardbase show "Chugawug Cook" --language de
     """
     from cardbase.catalog.cards import in_language
@@ -57,6 +58,7 @@ def code(
 ) -> None:
     """Parse a collector code and show the card that has it.
 
+    \b
     Example: cardbase code "1 U 139"
     """
     from cardbase.catalog.names import look_up_code

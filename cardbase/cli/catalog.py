@@ -48,7 +48,9 @@ def import_(
 
     If any row is bad, nothing is written unless --skip-bad is given.
 
-    Example: cardbase catalog import my-cards.csv; cardbase catalog import wildhearts
+    \b
+    Example: cardbase catalog import my-cards.csv
+    Example: cardbase catalog import wildhearts
     """
     from cardbase.catalog.choice import catalogue_file
     from cardbase.catalog.update import import_catalogue
@@ -105,6 +107,7 @@ def import_client(
     Cards are matched by code and name; one transaction; a SQLite database is backed up
     beside itself first.
 
+    \b
     Example: cardbase catalog import-client 'Free Realms Reconnected Client' --dry-run
     """
     from cardbase.catalog.gametext import import_client_texts, summary_lines
@@ -132,6 +135,7 @@ def move_to_real(
 
     One transaction; a SQLite database is backed up beside itself first.
 
+    \b
     Example: cardbase catalog move-to-real --dry-run
     """
     from cardbase.catalog.choice import REAL, built_in

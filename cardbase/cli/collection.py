@@ -119,6 +119,7 @@ _register_change(
     "add",
     """Add cards to your collection (non-foil unless the item or --foil says foil).
 
+    \b
     Example: cardbase add "1 U 139" "Chugawug Cook x2" 3x"1 C 143" --foil
     """,
 )
@@ -126,6 +127,7 @@ _register_change(
     "remove",
     """Remove cards from your collection; never below zero, and all or nothing.
 
+    \b
     Example: cardbase remove "Chugawug Cook" "1 U 139 foil"
     """,
 )
@@ -133,6 +135,7 @@ _register_change(
     "set",
     """Set how many of a card you own (per finish); x0 clears it.
 
+    \b
     Example: cardbase set "Chugawug Cook x4" "1 U 139 x0 foil"
     """,
 )
@@ -175,6 +178,7 @@ def move(
 ) -> None:
     """Move copies to another location (all the copies an item names, unless it gives a count).
 
+    \b
     Example: cardbase move "1 U 139 x2 foil" "Chugawug Cook" --to "Deck box"
     """
     from cardbase.collection.items import STDIN, read_pasted
@@ -226,6 +230,7 @@ _register_tagging(
     "tag",
     """Tag copies (all the copies an item names, unless it gives a count).
 
+    \b
     Example: cardbase tag trade "1 U 139 x2" "Chugawug Cook foil"
     """,
 )
@@ -233,6 +238,7 @@ _register_tagging(
     "untag",
     """Take a tag off copies (all the tagged copies an item names, unless it gives a count).
 
+    \b
     Example: cardbase untag trade "1 U 139"
     """,
 )
@@ -242,6 +248,7 @@ _register_tagging(
 def undo(force: opt.Unsleeve = False, output: ReportOutputOption = Output.table) -> None:
     """Undo your last change to the collection: a command, or a whole import.
 
+    \b
     Example: cardbase undo
     """
     with render.progress_bar() as progress:
@@ -253,6 +260,7 @@ def undo(force: opt.Unsleeve = False, output: ReportOutputOption = Output.table)
 def redo(force: opt.Unsleeve = False, output: ReportOutputOption = Output.table) -> None:
     """Redo the change you last undid (until you make another change).
 
+    \b
     Example: cardbase redo
     """
     _print_batch(STATE.library.redo(force=force), "Redid", "redo", output)
@@ -284,6 +292,7 @@ def history(
 ) -> None:
     """Show recent changes to the collection, newest first.
 
+    \b
     Example: cardbase history --limit 5
     """
     from cardbase.collection.stats import history as read_history
@@ -333,6 +342,7 @@ def stats(
     """Collection totals, completion per series, rarity and sphere, and copies per location
     and condition.
 
+    \b
     Example: cardbase stats
     """
     from cardbase.collection.stats import STATS_CSV_HEADER
@@ -387,6 +397,7 @@ def missing(
 ) -> None:
     """List the cards you still need to complete a set (either finish unless one is given).
 
+    \b
     Example: cardbase missing --series 1 --rarity R --foil
     """
     from cardbase.cli.search import checked

@@ -56,6 +56,7 @@ def collectors_root(
 ) -> None:
     """List the collectors of this database, with what each owns.
 
+    \b
     Example: cardbase collectors
     """
     take_group_options(no_headers, db)
@@ -89,6 +90,7 @@ def _list(output: Output) -> None:
 def list_(output: OutputOption = Output.table) -> None:
     """List the collectors of this database, with what each owns.
 
+    \b
     Example: cardbase collectors list -o json
     """
     _list(output)
@@ -103,6 +105,7 @@ def add(
 ) -> None:
     """Add a collector: their collection, history and decks are their own.
 
+    \b
     Example: cardbase collectors add Alice
     """
     from cardbase.collection.roster import add_collector
@@ -115,6 +118,7 @@ def add(
 def rename(name: Name, new: Annotated[str, typer.Argument(metavar="NEW")]) -> None:
     """Rename a collector; their cards, history and decks stay theirs.
 
+    \b
     Example: cardbase collectors rename me Alice
     """
     from cardbase.collection.roster import rename_collector
@@ -127,6 +131,7 @@ def rename(name: Name, new: Annotated[str, typer.Argument(metavar="NEW")]) -> No
 def default(name: Name) -> None:
     """Make a collector the one commands use when no --collector is given.
 
+    \b
     Example: cardbase collectors default Alice
     """
     from cardbase.collection.roster import make_default
@@ -147,6 +152,7 @@ def remove(
     """Remove a collector. With cards or decks, only with --force, after a backup; on a
     terminal, after asking (undo cannot bring a collector back).
 
+    \b
     Example: cardbase collectors remove Bob --force --yes
     """
     from cardbase.collection.roster import remove_collector
@@ -170,6 +176,7 @@ def config_root(
 ) -> None:
     """Show where the config file is and what it sets.
 
+    \b
     Example: cardbase config
     """
     STATE.no_headers = no_headers
@@ -215,6 +222,7 @@ def set_(
 ) -> None:
     """Set one setting in the config file (made if it is not there).
 
+    \b
     Example: cardbase config set condition lp
     """
     from cardbase.config import save_setting
@@ -229,6 +237,7 @@ def unset(key: Annotated[str, typer.Argument(metavar="SETTING")]) -> None:
     """Remove one setting from the config file: its default applies again. Works on a file
     that other commands refuse, so a bad setting can be removed from here.
 
+    \b
     Example: cardbase config unset collector
     """
     from cardbase.config import save_setting

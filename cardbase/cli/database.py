@@ -56,6 +56,7 @@ def init(
     $CARDBASE_CATALOGUE or the config's catalogue name (else free-realms); this creates one
     on purpose, from the catalogue you choose, and never touches one that is there.
 
+    \b
     Example: cardbase --db demo.db db init --catalogue sample
     """
     from cardbase.catalog.choice import catalogue_file, new_database_catalogue
@@ -84,6 +85,7 @@ def copy(
     SQLite file or an empty PostgreSQL database, every row with its id, verified table by
     table (row counts and checksums) before it is kept.
 
+    \b
     Example: cardbase db copy cards.db postgresql://league@server/cards
     """
     from cardbase.db.copy import copy_database

@@ -24,7 +24,7 @@ from cardbase.cli.root import (
 )
 from cardbase.decks import builder
 from cardbase.errors import first_few
-from cardbase.text import plural
+from cardbase.text import a, plural
 
 if TYPE_CHECKING:
     from cardbase.decks.operations import BuiltDeck
@@ -90,6 +90,7 @@ def check(
     """Check decks against a format's rules; every problem is listed. Exit 1 if any deck is
     invalid (or, among several, unreadable).
 
+    \b
     Example: cardbase deck check my-deck.txt --owned
     Example: cardbase deck check entries/ --format wildhearts-ffa --report desk.xlsx
     """
@@ -126,6 +127,7 @@ def stats(deck: DeckArg, format_: FormatOption = None, output: OutputOption = Ou
     """Card count, average gems per card, sections, gem colours, spheres, types, heroes and
     cost curve. -o csv is one number a row: stat, key, value.
 
+    \b
     Example: cardbase deck stats my-deck.txt
     """
     from cardbase.decks.check import STATS_CSV_HEADER
@@ -163,6 +165,7 @@ def save(
 ) -> None:
     """Save a deck list under a name (every line must name a card; the deck need not be legal).
 
+    \b
     Example: cardbase deck save my-deck.txt --name "Bog Stew"
     """
     saved, fmt = STATE.library.save_deck(
@@ -176,6 +179,7 @@ def list_(output: OutputOption = Output.table) -> None:
     """List saved decks, each with its copies owned, owned but in other built decks, free
     for it, and sleeved in it ('deck sleeve').
 
+    \b
     Example: cardbase deck list
     """
     decks = STATE.library.decks()
@@ -209,6 +213,7 @@ def show(
     """Print a saved deck as a deck list (which deck check and deck save read back), or its
     entries as json or csv.
 
+    \b
     Example: cardbase deck show "Bog Stew" -o csv
     """
     from cardbase.decks.saved import deck_text, find_deck, saved_placed
@@ -232,6 +237,7 @@ def delete(
 ) -> None:
     """Delete a saved deck (on a terminal, after asking: undo cannot bring it back).
 
+    \b
     Example: cardbase deck delete "Bog Stew" --yes
     """
     from cardbase.decks.saved import delete_deck, deleted, find_deck
@@ -251,6 +257,7 @@ def export(
 ) -> None:
     """Export a saved deck as a text list, or a workbook with a stats sheet and cost chart.
 
+    \b
     Example: cardbase deck export "Bog Stew" bog-stew.xlsx
     """
     deck = STATE.library.export_deck(name, file, force=force)
@@ -261,6 +268,7 @@ def export(
 def code(deck: DeckArg, format_: FormatOption = None, output: OutputOption = Output.table) -> None:
     """Print a deck's code: a short text to paste in a chat, which 'deck import' reads back.
 
+    \b
     Example: cardbase deck code "Bog Stew"
     """
     made = STATE.library.deck_code(deck, format_, default_format=STATE.config.get("format"))
@@ -297,6 +305,7 @@ def odds(
     """The exact chance of drawing the cards you want: in the opening hand, by a turn, or in
     so many cards.
 
+    \b
     Example: cardbase deck odds "Bog Stew" "t:creature cost=2"
     Example: cardbase deck odds "Bog Stew" "Mistfen Bog" --at-least 2 --by-turn 3
     """
@@ -330,6 +339,7 @@ def diff(
 ) -> None:
     """What changed between two decks: cards added, removed and recounted, per section.
 
+    \b
     Example: cardbase deck diff "Bog Stew" new-stew.txt
     Example: cardbase deck diff "Bog Stew@1" "Bog Stew"
     """
@@ -360,6 +370,7 @@ def history(
     """A saved deck's versions (every save is one): when, its format, its cards, and what
     it changed from the version before. 'deck diff NAME@1 NAME@3' compares two.
 
+    \b
     Example: cardbase deck history "Bog Stew"
     """
     deck, versions = STATE.library.deck_history(name)
@@ -386,6 +397,7 @@ def restore(
     """Save an old version's cards again as the deck's newest version; every version
     stays, so a restore can be undone by restoring the one before.
 
+    \b
     Example: cardbase deck restore "Bog Stew" 2
     """
     done = STATE.library.restore_deck(name, version)
@@ -419,6 +431,7 @@ def sleeve(
     edit: takes what the deck needs more, lets go what it no longer holds. Exit 1 if copies
     are lacking (nothing sleeved) unless --partial.
 
+    \b
     Example: cardbase deck sleeve "Bog Stew"
     Example: cardbase deck sleeve "Bog Stew" --take "Mistfen Bog foil" --partial
     """
@@ -449,6 +462,7 @@ def unsleeve(
 ) -> None:
     """Free a built deck's copies again (the deck stays saved).
 
+    \b
     Example: cardbase deck unsleeve "Bog Stew"
     """
     done = STATE.library.unsleeve_deck(name)
@@ -477,6 +491,7 @@ def hand(
 ) -> None:
     """Deal a sample opening hand from a deck.
 
+    \b
     Example: cardbase deck hand "Bog Stew"
     Example: cardbase deck hand "Bog Stew" --seed 4127
     """
@@ -505,6 +520,7 @@ def import_code(
 ) -> None:
     """Save the deck a deck code holds, under a name.
 
+    \b
     Example: cardbase deck import CB1AAEAAQMBAQAOAQEBAQEBAQEBAQEBAQGxJw --name "From Ada"
     """
     saved, fmt = STATE.library.save_code(code, name, format_, replace=force)
@@ -513,7 +529,7 @@ def import_code(
 
 @command(deck_app, "sheet")
 def sheet(
-    name: Annotated[str, typer.Argument(help="A saved deck's name.")],
+    deck: DeckArg,
     file: Annotated[
         Path, typer.Argument(readable=False, help="Where to write the .xlsx registration sheet.")
     ],
@@ -527,12 +543,16 @@ def sheet(
         ),
     ] = False,
 ) -> None:
-    """Write a printable tournament registration sheet for a saved deck; an illegal deck is
-    refused (exit 1) unless --force.
+    """Write a printable tournament registration sheet for a deck file or saved deck; an
+    illegal deck is refused (exit 1) unless --force.
 
+    \b
     Example: cardbase deck sheet "Bog Stew" registration.xlsx --player "Ada"
+    Example: cardbase deck sheet my-deck.txt ada.xlsx --player Ada --paper letter
     """
-    report = STATE.library.registration_sheet(name, file, player, paper, force=force)
+    report = STATE.library.registration_sheet(
+        deck, file, player, paper, force=force, default_format=STATE.config.get("format")
+    )
     note = "" if report.valid else f", marked NOT VALID ({plural(len(report.problems), 'problem')})"
     render.echo(f"{file}: registration sheet for '{report.source}' written{note}")
 
@@ -551,6 +571,7 @@ def proxies(
     """Write a print-ready PDF of a deck's cards at true size (63 x 88 mm, nine a page, cut
     marks), each marked PROXY; with --missing only the copies you lack.
 
+    \b
     Example: cardbase deck proxies "Bog Stew" bog-proxies.pdf --missing
     Example: cardbase deck proxies my-deck.txt proxies.pdf --paper letter
     """
@@ -604,13 +625,14 @@ def build(
     """Deck Builder Helper: a legal 40-card deck of one sphere plus Heroes from what you own;
     it says how it filled each part of the deck, and what it could not fill.
 
+    \b
     Example: cardbase deck build --sphere chaos --heroes 3 --save
     """
     built = STATE.library.build_deck(sphere, heroes, save=save, name=name, out=out, force=force)
     result, stats = built.result, built.stats
     if result.shortage or built.report is None:
         short = result.shortage.cli if result.shortage else ""
-        render.echo(f"{CROSS} cannot build a {result.sphere} deck: {short}", err=True)
+        render.echo(f"{CROSS} cannot build {a(result.sphere)} deck: {short}", err=True)
         raise typer.Exit(1)
     if output is Output.json:
         render.print_json(

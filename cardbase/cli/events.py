@@ -26,6 +26,7 @@ from cardbase.text import plural
 if TYPE_CHECKING:
     from cardbase.events.operations import Paired, Reported
     from cardbase.events.standings import Standing
+    from cardbase.events.state import Snapshot
     from cardbase.events.store import Event, Player, Seat
 
 event_app = typer.Typer(
@@ -69,13 +70,26 @@ def _seat_lines(seats: list[Seat]) -> None:
         )
 
 
-def _event_line(event: Event, players: int, rounds: int) -> str:
+def _event_line(event: Event, players: int, rounds: int, state: Snapshot | None = None) -> str:
+    """The event in a line: its round as "round 2 of 3" in the Swiss rounds, and in the top
+    cut as what it is ("top cut: semi-finals (round 4, after 3 Swiss rounds)")."""
     planned = event.rounds or "auto"
     cut = f", top {event.cut}" if event.cut else ""
+    where = f"round {rounds} of {planned}{cut}"
+    last = state.round_seats() if state is not None else []
+    if last and last[0].stage == "cut":
+        swiss = plural(state.swiss_rounds_paired if state else 0, "Swiss round")
+        where = f"top {event.cut} cut: {_cut_round(len(last))} (round {rounds}, after {swiss})"
     return (
-        f"{event.name}: {event.format}, {plural(players, 'player')}, round {rounds} of "
-        f"{planned}{cut}, best of {event.best_of}, seed {event.seed}, {event.state}"
+        f"{event.name}: {event.format}, {plural(players, 'player')}, {where}, "
+        f"best of {event.best_of}, seed {event.seed}, {event.state}"
     )
+
+
+def _cut_round(tables: int) -> str:
+    """A single-elimination round by its tables: the final, the semi-finals, and so on."""
+    named = {1: "final", 2: "semi-finals", 4: "quarter-finals"}
+    return named.get(tables, f"round of {2 * tables}")
 
 
 @command(event_app, "create")
@@ -108,6 +122,7 @@ def create(
 ) -> None:
     """Create an event, open for registration.
 
+    \b
     Example: cardbase event create 'Spring Open' --format free-realms --cut 8
     Example: cardbase event create 'Club Night' -f free-realms --tiebreakers gw,omw
     """
@@ -130,6 +145,7 @@ def create(
 def list_(output: OutputOption = Output.table) -> None:
     """List the events.
 
+    \b
     Example: cardbase event list -o json
     """
     found = STATE.library.events()
@@ -150,6 +166,7 @@ def list_(output: OutputOption = Output.table) -> None:
 def show(name: EventArg, output: OutputOption = Output.table) -> None:
     """Show an event: its players and decks' verdicts, every round's tables and results.
 
+    \b
     Example: cardbase event show 'Spring Open'
     """
     from cardbase.events.export import event_dict
@@ -162,7 +179,7 @@ def show(name: EventArg, output: OutputOption = Output.table) -> None:
     if output is Output.csv:
         render.print_csv(SEAT_HEADERS, [_seat_row(seat) for seat in state.seats])
         return
-    render.echo(_event_line(state.event, len(state.players), state.last_round))
+    render.echo(_event_line(state.event, len(state.players), state.last_round, state))
     render.echo(f"  deck lists {'published' if state.event.lists_published else 'hidden'}")
     for player in state.players:
         render.echo(f"  {player.name}  code {player.code}{_player_note(player)}")
@@ -200,6 +217,7 @@ def register(
     """Register a player (a late entry once round 1 is paired); a deck list that breaks the
     format is refused with the desk's report, exit 1.
 
+    \b
     Example: cardbase event register 'Spring Open' Ann --deck ann.txt
     """
     from cardbase.events.operations import RefusedDeck
@@ -231,6 +249,7 @@ def _refused(refused: Any, output: Output) -> None:
 def drop(name: EventArg, player: PlayerArg, output: ReportOutputOption = Output.table) -> None:
     """Drop a player: not paired again, their results kept in the standings.
 
+    \b
     Example: cardbase event drop 'Spring Open' Ann
     """
     found = STATE.library.drop(name, player)
@@ -271,6 +290,7 @@ def pair(
     """Pair the next round (Swiss by match points, from the event's seed; the cut's next
     round once the cut has begun). Round 1 locks every deck list.
 
+    \b
     Example: cardbase event pair 'Spring Open' --why
     """
     _print_round(STATE.library.pair(name), output, why, None)
@@ -288,6 +308,7 @@ def swap(
     """Swap two tables' players by hand (by table numbers or players), saying which pairing
     rule the swap breaks.
 
+    \b
     Example: cardbase event swap 'Spring Open' 3 4
     """
     found = STATE.library.swap(name, one, other)
@@ -302,6 +323,7 @@ def publish(
 ) -> None:
     """Publish the deck lists: shown on the event's public pages (hidden until then).
 
+    \b
     Example: cardbase event publish 'Spring Open'
     """
     event = STATE.library.publish_lists(name, not hide)
@@ -345,6 +367,7 @@ def report(
     """Report a result of the current round; it can be corrected until the next round is
     paired.
 
+    \b
     Example: cardbase event report 'Spring Open' Ann 2-1
     Example: cardbase event report 'Spring Open' --table 3 1-1-1
     Example: cardbase event report 'Spring Open' --file round3.txt
@@ -384,6 +407,7 @@ def _report_file(name: str, file: Path, output: Output) -> None:
 def pending(name: EventArg, output: OutputOption = Output.table) -> None:
     """The players' reports waiting for the organiser (sent from `serve`'s My table page).
 
+    \b
     Example: cardbase event pending 'Spring Open'
     """
     found = STATE.library.pending_reports(name)
@@ -417,6 +441,7 @@ def confirm(
 ) -> None:
     """Confirm a table's result as its players sent it, or as given when they disagree.
 
+    \b
     Example: cardbase event confirm 'Spring Open' 3
     """
     _print_reported(STATE.library.confirm(name, table, result), output, " (confirmed)")
@@ -448,6 +473,7 @@ def _standing_row(row: Standing, keys: tuple[str, ...]) -> list[Any]:
 def standings(name: EventArg, output: OutputOption = Output.table) -> None:
     """The standings: match points, then the tiebreakers, each with how it was reckoned.
 
+    \b
     Example: cardbase event standings 'Spring Open' -o csv
     """
     event, rows = STATE.library.standings(name)
@@ -469,6 +495,7 @@ def standings(name: EventArg, output: OutputOption = Output.table) -> None:
 def cut(name: EventArg, output: OutputOption = Output.table) -> None:
     """Pair the top cut seeded by the standings, then each next round of it.
 
+    \b
     Example: cardbase event cut 'Spring Open'
     """
     _print_round(STATE.library.cut(name), output, True, None)
@@ -485,6 +512,7 @@ def export(
 ) -> None:
     """Write the whole event as JSON or CSV, or its standings as an HTML page.
 
+    \b
     Example: cardbase event export 'Spring Open' spring.json
     """
     written = STATE.library.export_event(name, out, force=force)
@@ -515,6 +543,7 @@ def print_(
     """Print the current round for the tables: pairings by table and by name, a match slip
     a table, the standings (an xlsx made to print).
 
+    \b
     Example: cardbase event print 'Spring Open' round2.xlsx
     Example: cardbase event print 'Spring Open' slips.xlsx --what slips
     """

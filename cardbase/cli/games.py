@@ -43,6 +43,7 @@ def games_root(
 ) -> None:
     """List the games: title, key, cards in this database, formats, file.
 
+    \b
     Example: cardbase games
     """
     take_group_options(no_headers, db)
@@ -70,6 +71,7 @@ def _list(output: Output) -> None:
 def list_(output: OutputOption = Output.table) -> None:
     """List the games: title, key, cards in this database, formats, file.
 
+    \b
     Example: cardbase games list -o json
     """
     _list(output)
@@ -82,6 +84,7 @@ def check(
 ) -> None:
     """Check a game file: every problem a line, naming the line and setting; exit 2 if any.
 
+    \b
     Example: cardbase games check my-game.toml
     """
     from cardbase.catalog.gamelist import check_game_file

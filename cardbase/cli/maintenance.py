@@ -21,6 +21,7 @@ def backup(
 ) -> None:
     """Copy the database safely, even while another cardbase command is running.
 
+    \b
     Example: cardbase backup ~/cardbase-2026-11-29.db
     """
     from cardbase.maintenance import backup as make_backup
@@ -34,6 +35,7 @@ def restore(
 ) -> None:
     """Replace the database with a backup (checked first); the replaced one is kept beside it.
 
+    \b
     Example: cardbase restore ~/cardbase-2026-11-29.db
     """
     from cardbase.maintenance import restore as do_restore
@@ -53,6 +55,7 @@ def doctor(
 ) -> None:
     """Check the database: integrity, schema, references, full-text index. Exit 1 if unhealthy.
 
+    \b
     Example: cardbase doctor --fix
     """
     from cardbase.db.health.doctor import doctor as examine

@@ -152,6 +152,7 @@ _register(
     owned_only=False,
     doc="""Search the catalogue: bare words, field terms, or plain options; no query lists all.
 
+    \b
     Example: cardbase search 'chug* s:nature cost<=2' --sort attack --desc
     """,
 )
@@ -162,6 +163,8 @@ _register(
 
     --copies lists the copies instead, one row per holding.
 
-    Example: cardbase collection sphere:chaos --sort name; cardbase collection --copies tag:trade
+    \b
+    Example: cardbase collection sphere:chaos --sort name
+    Example: cardbase collection --copies tag:trade
     """,
 )

@@ -49,6 +49,7 @@ def serve(
     """Search, cards, collection, Deck Builder, import, Trade Lobby and events as local web
     pages.
 
+    \b
     Example: cardbase serve --open
     Example: cardbase serve --host 0.0.0.0 --port 8420 --pin -
     """

@@ -64,6 +64,7 @@ def import_(
     Archidekt, TCGplayer, MTGGoldfish, TopDecked, MTGO, Delver Lens, Cardmarket, Echo MTG,
     deckstats) and says which columns it read and which it ignored.
 
+    \b
     Example: cardbase import Collection.xlsx --mode set --dry-run
     """
     if mode is ImportMode.REPLACE and not dry_run:
@@ -138,7 +139,9 @@ def export(
 ) -> None:
     """Export your collection (default), the catalogue or search results to .xlsx or .csv.
 
-    Example: cardbase export collection.xlsx; cardbase export - | other-program
+    \b
+    Example: cardbase export collection.xlsx
+    Example: cardbase export - | other-program
     """
     if catalogue and query is not None:
         raise CardbaseError("--catalogue exports every card, --query some of them: give one")

@@ -137,7 +137,7 @@ def _print_items(title: str, items: list[TradeItem]) -> None:
     from cardbase.trades.files import list_headers
     from cardbase.trades.items import has_detail
 
-    render.echo(f"{title}: {plural(sum(item.copies for item in items), 'card')}")
+    render.echo(f"{title}: {_cards(items)}")
     if items:
         detail = has_detail(items)
         render.print_table(list_headers(detail), [[str(c) for c in i.row(detail)] for i in items])
@@ -155,6 +155,7 @@ def list_(
 ) -> None:
     """What you can offer (copies beyond a playset) and what you want (for decks, or a series).
 
+    \b
     Example: cardbase trade list --keep-decks --tag trade --min-condition lp
     """
     from cardbase.trades.files import list_headers
@@ -197,6 +198,7 @@ def export(
 ) -> None:
     """Write your Offered and Wanted lists for another collector.
 
+    \b
     Example: cardbase trade export my-trades.xlsx --tag trade
     """
     from cardbase.trades import write_trade_lists
@@ -208,7 +210,13 @@ def export(
         game = needs_game_column(conn, offered, wanted)
     write_trade_lists(file, offered, wanted, force=force, game=game)
     rest = f" (with the rest of {completing})" if completing else ""
-    render.echo(f"{file}: {len(offered)} offered, {len(wanted)} wanted{rest}")
+    render.echo(f"{file}: {_cards(offered)} offered, {_cards(wanted)} wanted{rest}")
+
+
+def _cards(items: list[TradeItem]) -> str:
+    """A list's size as `trade list` says it: in cards, not lines (a line is a card in one
+    finish, any number of copies)."""
+    return plural(sum(item.copies for item in items), "card")
 
 
 @command(trade_app, "match")
@@ -231,7 +239,9 @@ def match(
     """Trades I can do: what they offer that I want, what they want that I can spare, and a
     proposal balanced by count and rarity.
 
-    Example: cardbase trade match their-trades.xlsx; cardbase trade match --with Bo
+    \b
+    Example: cardbase trade match their-trades.xlsx
+    Example: cardbase trade match --with Bo
     """
     if (their_file is None) == (with_ is None):
         raise CardbaseError(
@@ -308,6 +318,7 @@ def lobby(
     """Every other collector of this database you could trade with: how many cards they offer
     that you want, how many you offer that they want, and the balanced proposal; most first.
 
+    \b
     Example: cardbase trade lobby --tag trade
     """
     from cardbase.trades import LobbyEntry, check_offer
@@ -373,6 +384,7 @@ def make(
     Copies tagged trade go first, then the worst condition; the trade lists which it took.
     On a terminal it shows the trade and asks first (--yes does not ask).
 
+    \b
     Example: cardbase trade make Bo --give "1 C 14 x2" --get "1 R 20 foil" --dry-run
     """
     library = STATE.library

@@ -15,7 +15,13 @@ from typing import Any, NamedTuple
 
 from cardbase.catalog.names import NameResolver
 from cardbase.db.engine import Connection
-from cardbase.decks.check import DeckReport, check_deck, get_format, own_format
+from cardbase.decks.check import (
+    DeckReport,
+    check_deck,
+    format_of_cards,
+    get_format,
+    own_format,
+)
 from cardbase.decks.formats import Problem
 from cardbase.decks.lists import NO_DECK_NAMED, SHEET_SUFFIXES
 from cardbase.decks.sheetdecks import read_deck_file
@@ -139,6 +145,8 @@ def check_files(
         try:
             deck = read_deck_file(path)
             fmt = chosen or own_format(deck.source, deck.format, default_format or DEFAULT_FORMAT)
+            if not chosen and not deck.format:  # the desk's line names the format it took
+                fmt = format_of_cards(conn, deck, fmt, tell=False)
             resolver = resolvers.setdefault(fmt.game, NameResolver(conn, fmt.game))
             report = check_deck(conn, deck, fmt.key, players, owned, resolver)
             lines.append(DeskLine(shown(path), report, None, deck.player))

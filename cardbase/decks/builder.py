@@ -164,6 +164,13 @@ def build_deck(conn: Connection, sphere: str, heroes: int | None = None) -> Buil
     owned_heroes = sum(o.available for o in hero_offers)
     usable_heroes = owned_heroes if heroes is None else min(heroes, owned_heroes)
     own = sum(o.available for o in offers)
+    if not own:  # Heroes have no sphere: 40 of them are no deck of this one
+        said = (
+            f"no {sphere} cards owned; a {sphere} deck needs its sphere's cards, and Heroes "
+            f"({owned_heroes} owned) only go beside them"
+        )
+        held = _sleeved_note(conn, sphere)
+        return BuildResult(sphere, [], [], Remedy(said + held, said + held))
     if own + usable_heroes < DECK_SIZE:
         short = _shortage(sphere, own, usable_heroes, owned_heroes, heroes)
         held = _sleeved_note(conn, sphere)
@@ -211,11 +218,11 @@ def _shortage(sphere: str, own: int, usable: int, owned: int, heroes: int | None
     needed = DECK_SIZE - own - usable
     if heroes is None or usable == owned:
         said = (
-            f"only {own + usable} {sphere} cards and Heroes owned (up to {PLAYSET_NOTE} "
+            f"only {plural(own + usable, sphere + ' card')} and Heroes owned (up to {PLAYSET_NOTE} "
             f"count); {needed} more needed"
         )
         return Remedy(said, said)
-    cards = f"only {own} {sphere} cards owned (up to {PLAYSET_NOTE} count)"
+    cards = f"only {plural(own, sphere + ' card')} owned (up to {PLAYSET_NOTE} count)"
     more = own + owned >= DECK_SIZE
     return Remedy(
         f"{cards} and --heroes {heroes} allows {usable} Heroes; {needed} more needed"

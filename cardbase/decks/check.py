@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any, NamedTuple
 
+from cardbase import notices
 from cardbase.catalog.cards import cards_by_id, name_key
 from cardbase.catalog.names import NameResolver, Printing
 from cardbase.codes import looks_like_code
@@ -67,6 +68,40 @@ def own_format(source: str, said: str | None, default: str) -> Format:
         return get_format(said)
     except CardbaseError as exc:
         raise CardbaseError(f"{source}: Format: {exc}") from None
+
+
+def cards_game(conn: Connection, deck: DeckList) -> str | None:
+    """The one game whose cards the deck names, or None: the lines naming a card of one game
+    alone all name that game's (a code, or a name that several games print, says nothing;
+    cards of two games, or none known, give None)."""
+    resolver = NameResolver(conn)
+    resolver.game = None  # every game's printings, whatever the user prefers
+    games: set[str] = set()
+    for line in deck.lines:
+        if looks_like_code(line.card):
+            continue
+        found = {printing.game for printing in resolver.named(line.card)}
+        if len(found) == 1:
+            games |= found
+    return games.pop() if len(games) == 1 else None
+
+
+def format_of_cards(
+    conn: Connection, deck: DeckList, fallback: Format, *, tell: bool = True
+) -> Format:
+    """The format of a deck that names none: `fallback`, unless its cards are all another
+    game's (`cards_game`), then that game's first format, a notice saying so (`tell`)."""
+    game = cards_game(conn, deck)
+    if game is None or game == fallback.game:
+        return fallback
+    fmt = next(f for f in FORMATS.values() if f.game == game)
+    if tell:
+        title = GAMES[game].title if game in GAMES else game
+        notices.tell(
+            f"{deck.source} names no format and its cards are {title} cards: read as "
+            f"{fmt.title} (a 'Format: {fmt.key}' line or --format chooses)"
+        )
+    return fmt
 
 
 def place(

@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 from cardbase.catalog.cards import Card
 from cardbase.decks.lists import MAIN, DeckLine
 from cardbase.games import GAMES
+from cardbase.text import a, plural
 
 
 class SectionRule(NamedTuple):
@@ -125,7 +126,7 @@ def check(
             Problem(
                 "wrong-players",
                 f"{fmt.title} is for {allowed} players",
-                f"{players} players; {fmt.title} is for {allowed}",
+                f"{plural(players, 'player')}; {fmt.title} is for {allowed}",
             )
         ]
     rules = fmt.rules_for(players)
@@ -140,8 +141,7 @@ def check(
                 Problem(
                     "unknown-section",
                     f"{fmt.title} decks have {', '.join(rules)}",
-                    f"section '{section}' (lines {_lines(lines)}) "
-                    f"is not part of a {fmt.title} deck",
+                    f"section '{section}' ({_lines(lines)}) is not part of {a(fmt.title)} deck",
                     lines,
                     fix=f"move the cards to {', '.join(rules)} or remove them",
                 )
@@ -152,7 +152,7 @@ def check(
                 Problem(
                     "wrong-game",
                     f"{fmt.title} uses {fmt.game} cards",
-                    f"line {item.line.line} '{item.card.name}' is a {item.card.game} card",
+                    f"line {item.line.line} '{item.card.name}' is {a(item.card.game)} card",
                     (item.line.line,),
                     (item.card.name,),
                 )
@@ -166,7 +166,8 @@ def check(
 
 
 def _lines(lines: tuple[int, ...] | list[int]) -> str:
-    return ", ".join(str(line) for line in lines)
+    """'line 2', 'lines 2, 5': a deck's lines, named as many as they are."""
+    return ("line " if len(lines) == 1 else "lines ") + ", ".join(str(line) for line in lines)
 
 
 def _check_section(rule: SectionRule, items: list[Placed], count: int) -> list[Problem]:
@@ -180,7 +181,7 @@ def _check_section(rule: SectionRule, items: list[Placed], count: int) -> list[P
             Problem(
                 "too-few-cards",
                 _size_rule(rule),
-                f"{count} cards in the {label}, "
+                f"{plural(count, 'card')} in the {label}, "
                 + (
                     f"it must have exactly {rule.min_cards}"
                     if exact
@@ -195,7 +196,7 @@ def _check_section(rule: SectionRule, items: list[Placed], count: int) -> list[P
             Problem(
                 "too-many-cards",
                 _size_rule(rule),
-                f"{count} cards in the {label}, "
+                f"{plural(count, 'card')} in the {label}, "
                 + (
                     f"it must have exactly {rule.max_cards}"
                     if exact
@@ -212,7 +213,7 @@ def _check_section(rule: SectionRule, items: list[Placed], count: int) -> list[P
                 Problem(
                     "wrong-type",
                     f"the {label} holds {where} cards",
-                    f"line {item.line.line} '{item.card.name}' is a {card_type}; "
+                    f"line {item.line.line} '{item.card.name}' is {a(card_type)}; "
                     f"the {label} takes {where}",
                     (item.line.line,),
                     (item.card.name,),
@@ -247,8 +248,7 @@ def _check_distinct(rule: SectionRule, label: str, items: list[Placed]) -> list[
                 Problem(
                     "not-distinct",
                     f"the {label}'s cards must all differ",
-                    f"{name} x{copies} in the {label} (lines {_lines(lines)}); "
-                    "each must be different",
+                    f"{name} x{copies} in the {label} ({_lines(lines)}); each must be different",
                     lines,
                     (name,),
                     fix=f"keep one {name}",
@@ -272,7 +272,7 @@ def _check_copies(fmt: Format, placed: list[Placed]) -> list[Problem]:
                 Problem(
                     "too-many-copies",
                     f"at most {fmt.copy_limit} copies of a card by the same name",
-                    f"{name} x{copies} (lines {_lines(lines)}: {where}), at most {fmt.copy_limit}",
+                    f"{name} x{copies} ({_lines(lines)}: {where}), at most {fmt.copy_limit}",
                     lines,
                     (name,),
                     fix=f"remove {copies - fmt.copy_limit}",

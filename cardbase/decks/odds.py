@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from cardbase.errors import CardbaseError
 from cardbase.games import Game
+from cardbase.text import plural
 
 
 class Group(NamedTuple):
@@ -79,7 +80,8 @@ class Odds(NamedTuple):
             f"{g.wanted}+ of {g.label} ({g.copies} in the deck)" for g in self.groups
         )
         chance = f"{float(self.chance):.1%}"
-        return f"{chance} to draw {wanted or 'anything'} in {self.draws} cards of {self.cards}"
+        drawn = plural(self.draws, "card")
+        return f"{chance} to draw {wanted or 'anything'} in {drawn} of {self.cards}"
 
 
 def draws_by_turn(game: Game, turn: int, first_player: bool = True) -> int:

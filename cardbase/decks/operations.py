@@ -22,6 +22,7 @@ from cardbase.decks.check import (
     DeckStats,
     check_deck,
     deck_stats,
+    format_of_cards,
     get_format,
     own_format,
     place,
@@ -71,12 +72,19 @@ def open_deck(conn: Connection, where: str) -> OpenedDeck:
     return OpenedDeck(saved_deck_list(conn, saved), saved.format, saved)
 
 
-def deck_format(opened: OpenedDeck, format_key: str | None, default: str | None) -> Format:
+def deck_format(
+    opened: OpenedDeck, format_key: str | None, default: str | None, conn: Connection | None = None
+) -> Format:
     """The format to judge a deck by: the one asked for, else the deck's own (a saved deck's,
-    a file's "Format:" line), else `default` (the config file's), else Free Realms."""
+    a file's "Format:" line), else `default` (the config file's), else Free Realms; but a
+    deck naming no format whose cards (read on `conn`) are all another game's is judged by
+    that game's first format, and a notice says so."""
     if format_key:
         return get_format(format_key)
-    return own_format(opened.deck.source, opened.format, default or DEFAULT_FORMAT)
+    fallback = own_format(opened.deck.source, opened.format, default or DEFAULT_FORMAT)
+    if opened.format or conn is None:
+        return fallback
+    return format_of_cards(conn, opened.deck, fallback)
 
 
 def check(
@@ -90,7 +98,7 @@ def check(
     """Check a deck file or saved deck: in `format_key`, else its own format, else
     `default_format` (the config file's), else the default."""
     opened = open_deck(conn, where)
-    fmt = deck_format(opened, format_key, default_format)
+    fmt = deck_format(opened, format_key, default_format, conn)
     own = opened.saved.id if opened.saved else None
     return check_deck(conn, opened.deck, fmt.key, players, owned, own=own)
 
@@ -107,7 +115,7 @@ def stats(
     opened = open_deck(conn, where)
     if opened.saved is not None and not format_key:
         return deck_stats(saved_placed(conn, opened.saved))
-    fmt = deck_format(opened, format_key, default_format)
+    fmt = deck_format(opened, format_key, default_format, conn)
     placed, _problems = place(conn, opened.deck, fmt.game)
     return deck_stats(placed)
 
@@ -124,8 +132,8 @@ def save_file(
     file's "Format:" line, else `default_format` (the config file's); every line must name
     a card (the deck need not be legal)."""
     deck = read_deck_file(file)
-    fmt = deck_format(OpenedDeck(deck, deck.format), format_key, default_format)
     with db.reading() as conn:
+        fmt = deck_format(OpenedDeck(deck, deck.format), format_key, default_format, conn)
         placed, problems = place(conn, deck, fmt.game)
     if problems:
         listed = "; ".join(first_few([p.message for p in problems], SHOWN_PROBLEMS))
@@ -174,7 +182,7 @@ def save_code(
 
 def first_format(game: str) -> Format:
     """The format a deck of `game` is checked by when none is named."""
-    found = next((f for f in FORMATS.values() if f.game == game), None)
+    found = next((f for f in FORMATS.values() if f.game == game), None)  # as format_of_cards
     if found is None:
         raise CardbaseError(f"the game '{game}' has no deck format; name one with --format")
     return found
@@ -331,7 +339,7 @@ def _placed(
     must name a card, in the game of its format)."""
     if opened.saved is not None:
         return saved_placed(conn, opened.saved)
-    fmt = deck_format(opened, format_key, default)
+    fmt = deck_format(opened, format_key, default, conn)
     placed, problems = place(conn, opened.deck, fmt.game)
     if problems:
         listed = "; ".join(first_few([p.message for p in problems], SHOWN_PROBLEMS))
@@ -349,30 +357,41 @@ def export_saved(conn: Connection, name: str, file: Path, force: bool = False) -
 
 
 def registration_sheet(
-    conn: Connection, name: str, file: Path, player: str, paper: str, force: bool = False
+    conn: Connection,
+    where: str,
+    file: Path,
+    player: str,
+    paper: str,
+    force: bool = False,
+    default_format: str | None = None,
 ) -> DeckReport:
-    """A saved deck's printable tournament registration sheet, on A4 or letter paper.
+    """A deck's (a deck file's or saved deck's) printable tournament registration sheet, on
+    A4 or letter paper; a file is judged in its "Format:" line's format, else
+    `default_format` (the config file's), else the default.
 
     An illegal deck is refused (`InvalidDeckError`, nothing written): a sheet handed in for
     a 39-card deck is a game loss. With `force` it is written, marked NOT VALID with the
     reasons."""
     if paper.lower() not in PAPERS:
         raise CardbaseError(f"--paper {paper}: use {' or '.join(PAPERS)}")
-    deck = find_deck(conn, name)
+    opened = open_deck(conn, where)
+    name = opened.saved.name if opened.saved else opened.deck.source
     check_target(file, force, (".xlsx",))
-    placed = saved_placed(conn, deck)
-    report = check_deck(conn, saved_deck_list(conn, deck), deck.format)
+    fmt = deck_format(opened, None, default_format, conn)
+    placed = _placed(conn, opened, fmt.key)
+    own = opened.saved.id if opened.saved else None
+    report = check_deck(conn, opened.deck, fmt.key, own=own)
     if not report.valid and not force:
         reasons = "; ".join(first_few([p.describe() for p in report.problems], SHOWN_PROBLEMS))
         raise InvalidDeckError(
-            f"'{deck.name}' is not a valid {report.format.title} deck ({reasons}); nothing "
+            f"'{name}' is not a valid {report.format.title} deck ({reasons}); nothing "
             "was written. Fix the deck, or add --force for a sheet marked NOT VALID"
         )
     write_registration_sheet(
-        file, deck.name, report.format, placed, player, paper.lower(),
+        file, name, report.format, placed, player, paper.lower(),
         problems=report.problems, force=force,
     )  # fmt: skip
-    return report._replace(source=deck.name)
+    return report._replace(source=name)
 
 
 class BuiltDeck(NamedTuple):

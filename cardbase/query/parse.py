@@ -18,8 +18,8 @@ from enum import Enum, auto
 from typing import NamedTuple
 
 from cardbase.catalog.cards import name_key
-from cardbase.codes import looks_like_code
-from cardbase.errors import QueryError, Remedy, Suggestion, shorten
+from cardbase.codes import looks_like_code, parse_code
+from cardbase.errors import CodeError, QueryError, Remedy, Suggestion, shorten
 from cardbase.fields import FIELD_BY_NAME, NEGATED_ALIASES, NOT_IN_DATA
 from cardbase.limits import MAX_NESTING, MAX_QUERY_CHARS, MAX_TERMS
 from cardbase.query import nodes as q
@@ -178,7 +178,7 @@ class Parser:
                 MAX_QUERY_CHARS,
                 len(text),
             )
-        self.tokens = Tokenizer(text).run()
+        self.tokens = _spaced_codes(Tokenizer(text).run(), text)
         self.index = 0
         self.sort: list[q.Sort] = []
         self.depth = 0
@@ -327,6 +327,30 @@ class Parser:
             self.sort.append(node)
             return None
         return node
+
+
+def _spaced_codes(tokens: list[Token], text: str) -> list[Token]:
+    """Three bare words that are a code as the catalogue writes it ('1 U 139') as one word,
+    a code term: `search '1 U 999'` is the code 1U999, warned of as unknown as it is."""
+    joined: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        three = tokens[index : index + 3]
+        if len(three) == 3 and all(t.kind is T.WORD for t in three):
+            first, middle, last = (t.text for t in three)
+            if first.isdigit() and last.isdigit() and len(middle) == 1 and middle.isalpha():
+                word = text[three[0].start : three[2].end]
+                try:
+                    parse_code(word)
+                except CodeError:
+                    pass
+                else:
+                    joined.append(Token(T.WORD, word, three[0].start, three[2].end))
+                    index += 3
+                    continue
+        joined.append(tokens[index])
+        index += 1
+    return joined
 
 
 def unknown_field(name: str) -> tuple[str, str | Remedy]:
