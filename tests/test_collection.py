@@ -73,7 +73,7 @@ def test_unknown_and_ambiguous_cards_change_nothing(run: Run, checksum) -> None:
     before = checksum(run.db_path)
     result = run("add", "1 U 132", "Chugawug Eldr")
     assert result.exit_code == 2
-    assert "No card named 'Chugawug Eldr'. Did you mean: Chugawug Elder (1 U 15)?" in result.stderr
+    assert "no card named 'Chugawug Eldr'. Did you mean Chugawug Elder (1 U 15)?" in result.stderr
     ambiguous = run("add", "Chugawug Cook")
     assert ambiguous.exit_code == 2
     assert "printed as 1 C 14, 2 C 101" in ambiguous.stderr

@@ -298,7 +298,7 @@ def test_import_a_sheet_with_a_typo_and_see_the_suggestion(
     page.set_input_files("input[type=file]", str(sheet))
     page.get_by_role("button", name="Show the plan").click()
     expect(page.locator(".problems")).to_contain_text(
-        "Collection.csv, row 3: 'Chugawug Cok' is not a card; did you mean Chugawug Cook"
+        "Collection.csv, row 3: no card named 'Chugawug Cok'. Did you mean Chugawug Cook"
     )
     page.screenshot(path=str(shots / "import.png"), full_page=True)
     page.check("input[name=skip_bad]")

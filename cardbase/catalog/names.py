@@ -32,6 +32,7 @@ from cardbase.errors import (
     NotFoundError,
     Remedy,
     first_few,
+    no_card_named,
 )
 from cardbase.games import GAMES, game_of_prefix, game_prefix
 
@@ -262,7 +263,7 @@ class NameResolver:
             raise AmbiguousError(
                 f"'{printings[0].name}' is printed as {codes}", "Name one by its code"
             )
-        raise NotFoundError(f"No card named '{shown}'", did_you_mean(self.suggestions(shown)))
+        raise no_card_named(shown, self.suggestions(shown))
 
     def by_code(self, code: CollectorCode) -> Printing:
         """The printing with `code`: series, rarity letter and number (in the real numbering

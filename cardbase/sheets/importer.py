@@ -20,7 +20,7 @@ from cardbase.collection.changes import Change, Mode, Request, Selector
 from cardbase.collection.plan import Defaults
 from cardbase.db.engine import Database
 from cardbase.db.location import Location
-from cardbase.errors import CardbaseError, Remedy, RowsError, first_few
+from cardbase.errors import CardbaseError, Remedy, RowsError, first_few, no_card_named
 from cardbase.fields import FOIL, NONFOIL
 from cardbase.fileio.reading import STDIN
 from cardbase.progress import EVERY, Progress, quiet
@@ -211,8 +211,7 @@ def _resolve(resolver: NameResolver, row: SheetRow) -> Printing:
         raise CardbaseError(
             f"'{shorten(row.name)}' is printed as {codes}; add a code column to choose"
         )
-    hint = f"; did you mean {', '.join(match.suggestions)}?" if match.suggestions else ""
-    raise CardbaseError(f"'{shorten(row.name)}' is not a card{hint}")
+    raise no_card_named(row.name, match.suggestions)
 
 
 def _by_code(resolver: NameResolver, row: SheetRow) -> Printing:
