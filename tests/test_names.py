@@ -442,3 +442,16 @@ def test_add_and_import_refuse_a_misspelt_name_in_the_same_words(run: Run, tmp_p
     added = run("add", "Chugawug Cok")
     assert added.stderr == f"cardbase: {said} Nothing was changed.\n"
     assert f"sheet.csv, row 2: {said}\n" in run("import", str(sheet)).stderr
+
+
+def test_one_row_that_could_not_be_imported_is_it_not_them(run: Run, tmp_path: Path) -> None:
+    from cardbase.sheets.importer import skip_bad_remedy
+
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("Name,Qty\nChugawug Cok,2\n", encoding="utf-8")
+    assert run("import", str(sheet)).stderr.startswith(
+        "cardbase: sheet.csv: 1 row could not be imported, so nothing was (fix it, or add "
+        "--skip-bad to import the rest):\n"
+    )
+    assert skip_bad_remedy(1).web.startswith("fix the row in the sheet and upload it again")
+    assert skip_bad_remedy(2).web.startswith("fix them in the sheet and upload it again")

@@ -102,7 +102,7 @@ def test_unresolved_rows_are_reported_and_nothing_is_written(
     result = run("import", str(path))
     assert result.exit_code == 2
     err = result.stderr
-    assert "4 rows could not be imported, so nothing was" in err
+    assert "4 rows could not be imported, so nothing was (fix them, or add --skip-bad" in err
     assert (
         "Collection.xlsx, sheet 'Cards', row 3: no card named 'Chugawug Eldr'. "
         "Did you mean Chugawug Elder (1 U 15)"

@@ -118,10 +118,15 @@ class ImportReport(NamedTuple):
         return "; ".join(parts)
 
 
-SKIP_BAD = Remedy(
-    "fix them, or add --skip-bad to import the rest",
-    "fix them in the sheet and upload it again, or tick 'skip the rows with problems'",
-)
+def skip_bad_remedy(problems: int) -> Remedy:
+    """The way past rows that could not be imported: fix it (one row) or them, or skip."""
+    one = problems == 1
+    return Remedy(
+        f"fix {'it' if one else 'them'}, or add --skip-bad to import the rest",
+        f"fix {'the row' if one else 'them'} in the sheet and upload it again, or tick "
+        "'skip the rows with problems'",
+    )
+
 
 # What a resolved row asks for: card id, finish, copies, which copies, and the note.
 Held = tuple[int, str, int, Selector | None, str | None]
@@ -298,7 +303,7 @@ def import_collection(
             shown = first_few(problems, MAX_PROBLEMS_SHOWN)
             raise RowsError(
                 f"{source}: {plural(len(problems), 'row')} could not be imported, so nothing was",
-                shown, SKIP_BAD,
+                shown, skip_bad_remedy(len(problems)),
             )  # fmt: skip
         cards = card_refs_by_id(conn, (held[0] for held in wanted))
     requests = _requests(cards, wanted, mode, defaults)
