@@ -3,7 +3,7 @@ downloaded browser cannot work here): a person's afternoon, click by click.
 
 Skipped when no Chromium is installed, unless CARDBASE_REQUIRE_BROWSER=1 (as `.ci/run`
 sets), which makes a missing browser a failure. CARDBASE_SCREENSHOTS=DIR keeps the pages'
-screenshots there (the README's are made so: docs/screenshots).
+screenshots there (those of the docs pages and the README are made so: docs/screenshots).
 """
 
 from __future__ import annotations
