@@ -11,7 +11,7 @@ import functools
 import re
 from typing import NamedTuple
 
-from cardbase.errors import CodeError, shorten
+from cardbase.errors import CodeError, NotFoundError, Remedy, shorten
 from cardbase.fields import RARITY_LETTERS, RARITY_NAMES
 from cardbase.games import DEFAULT_GAME, GAMES, Game
 from cardbase.limits import MAX_NUMBER, MAX_SERIES
@@ -155,6 +155,30 @@ def format_code(code: CollectorCode, game: str) -> str:
     if not canonical or canonical == _PLAIN:  # every shipped game's: no formatting to do
         return str(code)
     return str(canonical.format(series=code.series, rarity=code.rarity, number=code.number))
+
+
+def no_card_with_code(
+    code: CollectorCode, game: str | None = None, loaded: bool = True
+) -> NotFoundError:
+    """The refusal of a code no card has: of any game, or of the one `game` its prefix named
+    (wh:1 C 41). A game none of whose cards are in the database (`loaded` False) is said so,
+    with how to load its catalogue: the code may well be one of its cards, only not here."""
+    if game is None:
+        return NotFoundError(f"no card has the code {code}")
+    known = GAMES.get(game)
+    title = known.title if known else game
+    said = f"no {title} card has the code {format_code(code, game)}"
+    if loaded:
+        return NotFoundError(said)
+    load = (
+        f"cardbase catalog import {game}"
+        if known and known.catalogue
+        else "cardbase catalog import FILE (a CSV in the cards.csv shape)"
+    )
+    return NotFoundError(
+        f"{said}: {title}'s catalogue is not loaded",
+        Remedy(f"Load it with '{load}'", f"Load it on the command line: {load}"),
+    )
 
 
 def _separators(text: str) -> list[str]:

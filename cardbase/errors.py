@@ -175,6 +175,14 @@ def _shown(ch: str) -> str:
     return ch if ch.isprintable() else "\ufffd"
 
 
+def no_card_named(name: str, suggestions: Sequence[str]) -> NotFoundError:
+    """The one refusal of a card name that names no card, wherever it was given (add, show,
+    a deck or trade list, an import's row): the closest names, with their codes, as the
+    hint ("no card named 'Chugawug Cok'. Did you mean Chugawug Cook (1 C 143)?")."""
+    hint = f"Did you mean {', '.join(suggestions)}?" if suggestions else None
+    return NotFoundError(f"no card named '{shorten(name)}'", hint)
+
+
 def first_few(lines: Sequence[str], limit: int, what: str = "more") -> list[str]:
     """The first `limit` lines, then one saying how many more there are.
 

@@ -3,7 +3,7 @@
 Everything cardbase reads comes from people and other programs: a count typed on the command
 line, a quantity in a spreadsheet cell, a deck file, a query. Each is checked against these
 limits before it can cost unbounded time or memory, or reach SQLite as a number it cannot
-hold, and the README's "Limits" lists them. A value past a limit is bad input: one line,
+hold, and the docs page docs/limits.md lists them. A value past a limit is bad input: one line,
 exit 2, nothing changed.
 """
 

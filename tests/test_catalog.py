@@ -168,7 +168,9 @@ def test_columns_that_are_no_catalogue_column_are_named(db_path: Path, tmp_path:
     assert report.ignored_columns == ["Price", "Notes"]
     result = Run(db_path)("catalog", "import", str(source))
     assert result.exit_code == 0, result.output
-    assert "ignored column(s) Price, Notes" in result.stderr
+    assert (
+        "ignored column(s) Price, Notes: not catalogue columns (see docs/games.md)" in result.stderr
+    )
 
 
 def _many_rows(count: int, name: str = "Dune Walker") -> str:

@@ -1,8 +1,9 @@
 """The client reader (`cardbase.client`) on the Free Realms client's own card files and on
 damaged copies of them.
 
-The real files are the client's `tcg` folder (see its README.md): by default the folder
-`shared/free-realms-client` beside the repository, or the folder CARDBASE_CLIENT_DIR names.
+The real files are the client's `tcg` folder (see the client folder's README.md): by default
+the folder `shared/free-realms-client` beside the repository, or the folder CARDBASE_CLIENT_DIR
+names.
 Every damaged file must give one `ClientError` whose single line names the file and the
 record (or line), in bounded time; the real files must give the 707 printed cards.
 """
@@ -69,8 +70,9 @@ def real(name: str) -> bytes:
 
 
 def encode_number(value: int) -> bytes:
-    """The client's variable-length number (README: top 3 bits count the extra bytes, bit 4
-    is the sign, the low 4 bits the lowest bits; each extra byte 8 more bits)."""
+    """The client's variable-length number (the client folder's README.md: top 3 bits count
+    the extra bytes, bit 4 is the sign, the low 4 bits the lowest bits; each extra byte 8 more
+    bits)."""
     magnitude = abs(value)
     extra = bytearray()
     rest = magnitude >> 4
@@ -319,8 +321,8 @@ def test_the_real_client_has_707_cards_in_five_series(real_data: RealData) -> No
 
 
 def test_numbers_repeat_across_rarities(real_data: RealData) -> None:
-    """The P cards are numbered on their own: 1 P 5 is not 1 R 5. (The README says `1 U 5`,
-    but the client's number 5 of series 1 is R (90053) and P only.)"""
+    """The P cards are numbered on their own: 1 P 5 is not 1 R 5. (The client folder's
+    README.md says `1 U 5`, but the client's number 5 of series 1 is R (90053) and P only.)"""
     codes = by_code(real_data)
     (promo,), (rare,) = codes["1 P 5"], codes["1 R 5"]
     assert promo.archetype != rare.archetype

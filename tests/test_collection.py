@@ -57,6 +57,28 @@ def test_add_from_stdin(run: Run) -> None:
     assert owned(run) == {("1 U 132", "foil"): 2, ("1 U 15", "nonfoil"): 4}
 
 
+@pytest.mark.parametrize(
+    "line", ["Chugawug Elder // from Bob", "Chugawug Elder # from Bob", "  // from Bob", "# x"]
+)
+def test_add_from_stdin_reads_comments_as_deck_lists_do(run: Run, line: str) -> None:
+    """A comment is a whole line, in `add -` as in a deck list (docs/collections.md): a `//`
+    or `#` after a card is part of the line, so the line names no card, in both."""
+    from cardbase.collection.items import item_lines
+    from cardbase.decks.lists import parse_deck_text
+
+    in_deck = parse_deck_text(f"{line}\n", "deck.txt")
+    skipped = not (in_deck.lines or in_deck.problems)
+    assert (item_lines(["-"], f"{line}\n") == []) == skipped
+    result = run("add", "-", input=f"1 U 15\n{line}\n")
+    if skipped:
+        assert result.exit_code == 0, result.output
+    else:
+        assert [entry.card for entry in in_deck.lines] == [line.strip()]  # a name to resolve
+        assert result.exit_code == 2
+        assert f"no card named '{line}'. Did you mean Chugawug Elder" in result.stderr
+        assert owned(run) == {}
+
+
 def test_remove_more_than_owned_changes_nothing(run: Run, checksum) -> None:
     run("add", "1 U 15 x2", "1 U 132")
     before = checksum(run.db_path)
@@ -73,7 +95,7 @@ def test_unknown_and_ambiguous_cards_change_nothing(run: Run, checksum) -> None:
     before = checksum(run.db_path)
     result = run("add", "1 U 132", "Chugawug Eldr")
     assert result.exit_code == 2
-    assert "No card named 'Chugawug Eldr'. Did you mean: Chugawug Elder (1 U 15)?" in result.stderr
+    assert "no card named 'Chugawug Eldr'. Did you mean Chugawug Elder (1 U 15)?" in result.stderr
     ambiguous = run("add", "Chugawug Cook")
     assert ambiguous.exit_code == 2
     assert "printed as 1 C 14, 2 C 101" in ambiguous.stderr

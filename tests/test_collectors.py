@@ -158,7 +158,7 @@ def test_move_refuses_what_it_cannot_do(run: Run, db_path: Path, checksum) -> No
     before = checksum(db_path)
     assert "Say which" in run("move", "1 C 14 x1", "--to", "Box").stderr
     assert "cannot move 5 non-foil" in run("move", "1 C 14 x5", "--to", "Box").stderr
-    assert "No card named" in run("move", "Nothing Here", "--to", "Box").stderr
+    assert "no card named" in run("move", "Nothing Here", "--to", "Box").stderr
     assert checksum(db_path) == before
 
 

@@ -57,3 +57,22 @@ def test_a_database_the_user_named_is_made_without_a_word(
     assert named.is_file()
     assert done.stderr == ""
     assert not (home / "data" / "cardbase").exists()
+
+
+def test_serve_says_it_before_its_serving_line(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("fastapi", reason="the web extra is not installed: pip install '.[web]'")
+    import sys
+
+    import cardbase.web.server
+
+    def serving(site: object, host: str, port: int, open_browser: bool = False) -> None:
+        sys.stdout.write("cardbase: serving ...\n")
+
+    monkeypatch.setattr(cardbase.web.server, "run", serving)
+    runner = CliRunner()
+    done = runner.invoke(app, ["serve"])
+    assert done.exit_code == 0, done.output
+    path = home / "data" / "cardbase" / "cardbase.db"
+    cards = runner.invoke(app, ["search", "", "-o", "csv"]).stdout.count("\n") - 1
+    assert done.stderr == NOTICE.format(path=path, cards=cards)
+    assert done.output == NOTICE.format(path=path, cards=cards) + "cardbase: serving ...\n"

@@ -123,7 +123,7 @@ def test_import_skips_a_misspelled_row_only_when_told(run: Run, tmp_path: Path) 
     refused = run("import", str(sheet))
     assert refused.exit_code == 2
     assert (
-        "sheet.csv, row 3: 'Chugawug Cok' is not a card; did you mean Chugawug Cook (1 C 14, 2 C 101)?"
+        "sheet.csv, row 3: no card named 'Chugawug Cok'. Did you mean Chugawug Cook (1 C 14, 2 C 101)?"
         in refused.stderr
     )
     skipped = run("import", str(sheet), "--skip-bad")
@@ -142,7 +142,7 @@ def test_sir_pelam_ironvow_is_refused_by_import_too(tmp_path: Path) -> None:
 
 
 SHOW_REFUSES = [
-    ("Chugawug Elderr", "No card named 'Chugawug Elderr'. Did you mean: Chugawug Elder (1 U 15)?"),
+    ("Chugawug Elderr", "no card named 'Chugawug Elderr'. Did you mean Chugawug Elder (1 U 15)?"),
     ("chugawug cook", "'Chugawug Cook' is printed as 1 C 14, 2 C 101. Name one by its code"),
     (
         "1 C 132",
@@ -252,7 +252,7 @@ def test_unknown_code_and_name_without_suggestions(conn: sqlite3.Connection) -> 
         resolver.card("5 C 5")
     with pytest.raises(NotFoundError) as raised:
         resolver.card("zzzz qqqq")
-    assert str(raised.value) == "No card named 'zzzz qqqq'" and raised.value.hint is None
+    assert str(raised.value) == "no card named 'zzzz qqqq'" and raised.value.hint is None
     with pytest.raises(NotFoundError, match="empty card name or code"):
         resolver.card("   ")
 
@@ -433,3 +433,25 @@ def test_every_way_of_narrowing_gives_the_same_suggestions(
 def test_the_names_mangled_include_names_with_punctuation() -> None:
     assert len(BUNDLED_NAMES) > 200
     assert any(set(name) & set(string.punctuation) for name in BUNDLED_NAMES)
+
+
+def test_add_and_import_refuse_a_misspelt_name_in_the_same_words(run: Run, tmp_path: Path) -> None:
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("Name,Qty\nChugawug Cok,2\n", encoding="utf-8")
+    said = "no card named 'Chugawug Cok'. Did you mean Chugawug Cook (1 C 14, 2 C 101)?"
+    added = run("add", "Chugawug Cok")
+    assert added.stderr == f"cardbase: {said} Nothing was changed.\n"
+    assert f"sheet.csv, row 2: {said}\n" in run("import", str(sheet)).stderr
+
+
+def test_one_row_that_could_not_be_imported_is_it_not_them(run: Run, tmp_path: Path) -> None:
+    from cardbase.sheets.importer import skip_bad_remedy
+
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("Name,Qty\nChugawug Cok,2\n", encoding="utf-8")
+    assert run("import", str(sheet)).stderr.startswith(
+        "cardbase: sheet.csv: 1 row could not be imported, so nothing was (fix it, or add "
+        "--skip-bad to import the rest):\n"
+    )
+    assert skip_bad_remedy(1).web.startswith("fix the row in the sheet and upload it again")
+    assert skip_bad_remedy(2).web.startswith("fix them in the sheet and upload it again")

@@ -18,7 +18,7 @@ from cardbase.query.parse import parse_query
 from cardbase.query.search import build_query
 from tests.helpers import QUERY_TOKENS, Run
 
-# Queries as people type them, each of them valid when finished (the README's examples).
+# Queries as people type them, each of them valid when finished (docs/query-language.md's examples).
 FINISHED = [
     "chugawug", "chug* s:nature cost<=2 -is:owned", 'o:"draw a card"', 'name:"chugawug cook"',
     "name:/^ch.*k$/", "(s:nature or s:machine) t:trick", "-(t:creature or t:resource)",

@@ -78,7 +78,8 @@ def test_every_card_of_the_five_sets(cards) -> None:  # type: ignore[no-untyped-
 
 
 def test_field_completeness(cards) -> None:  # type: ignore[no-untyped-def]
-    """The figures the README's catalogue section gives."""
+    """The real catalogue's figures (the old README's catalogue section gave them; no docs
+    page does)."""
     named_artist = [card for card in cards if card.artist and not card.artist.startswith("#")]
     assert sum(bool(card.traits) for card in cards) == 542
     assert len(named_artist) == 336

@@ -1,5 +1,5 @@
 """The sample catalogue (invented cards in the real shape, with texts) has the shape the
-README promises, for the demos and the tests that use it."""
+tests' databases start from (docs/architecture.md, "Tests"), for the demos and the tests."""
 
 from __future__ import annotations
 

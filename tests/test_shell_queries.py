@@ -180,8 +180,8 @@ def test_an_unknown_field_names_the_nearest(typo: str, field: str) -> None:
 def test_unequal_is_the_negation_of_equal_for_card_fields(
     reader: tuple[Run, sqlite3.Connection], unequal: str, negated: str
 ) -> None:
-    """README: of a card field, `!=` is `-` and `=`: cards with no value (Heroes have no
-    sphere, resources no defense) are among them."""
+    """docs/query-language.md, "Operators": of a card field, `!=` is `-` and `=`: cards with
+    no value (Heroes have no sphere, resources no defense) are among them."""
     _, conn = reader
     assert codes(conn, unequal) == codes(conn, negated)
     assert parse_query(unequal).describe() == parse_query(negated).describe()
@@ -189,8 +189,9 @@ def test_unequal_is_the_negation_of_equal_for_card_fields(
 
 
 def test_unequal_of_a_copy_term_asks_about_a_copy(reader: tuple[Run, sqlite3.Connection]) -> None:
-    """README: of a copy term, `!=` is a copy that is not (`tag!=trade`: a copy without the
-    tag), `-` is no copy that is; a card with copies of both kinds is only in the first."""
+    """docs/query-language.md, "Your copies": of a copy term, `!=` is a copy that is not
+    (`tag!=trade`: a copy without the tag), `-` is no copy that is; a card with copies of both
+    kinds is only in the first."""
     run, conn = reader
     assert run("tag", "trade", "1 C 14 x1").exit_code == 0
     assert "1 C 14" in codes(conn, "tag!=trade")

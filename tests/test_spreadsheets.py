@@ -102,10 +102,10 @@ def test_unresolved_rows_are_reported_and_nothing_is_written(
     result = run("import", str(path))
     assert result.exit_code == 2
     err = result.stderr
-    assert "4 rows could not be imported, so nothing was" in err
+    assert "4 rows could not be imported, so nothing was (fix them, or add --skip-bad" in err
     assert (
-        "Collection.xlsx, sheet 'Cards', row 3: 'Chugawug Eldr' is not a card; "
-        "did you mean Chugawug Elder (1 U 15)"
+        "Collection.xlsx, sheet 'Cards', row 3: no card named 'Chugawug Eldr'. "
+        "Did you mean Chugawug Elder (1 U 15)"
     ) in err
     assert "row 4: 'Chugawug Cook' is printed as 1 C 14, 2 C 101; add a code column" in err
     assert "row 5: Qty '-1' must be a whole number, 0 or more" in err

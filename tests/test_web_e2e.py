@@ -3,7 +3,7 @@ downloaded browser cannot work here): a person's afternoon, click by click.
 
 Skipped when no Chromium is installed, unless CARDBASE_REQUIRE_BROWSER=1 (as `.ci/run`
 sets), which makes a missing browser a failure. CARDBASE_SCREENSHOTS=DIR keeps the pages'
-screenshots there (the README's are made so: docs/screenshots).
+screenshots there (those of the docs pages and the README are made so: docs/screenshots).
 """
 
 from __future__ import annotations
@@ -298,7 +298,7 @@ def test_import_a_sheet_with_a_typo_and_see_the_suggestion(
     page.set_input_files("input[type=file]", str(sheet))
     page.get_by_role("button", name="Show the plan").click()
     expect(page.locator(".problems")).to_contain_text(
-        "Collection.csv, row 3: 'Chugawug Cok' is not a card; did you mean Chugawug Cook"
+        "Collection.csv, row 3: no card named 'Chugawug Cok'. Did you mean Chugawug Cook"
     )
     page.screenshot(path=str(shots / "import.png"), full_page=True)
     page.check("input[name=skip_bad]")

@@ -28,8 +28,8 @@ def test_the_plan_lists_each_problem_with_its_suggestion(
     (tmp_path / "My Collection.csv").write_text(SHEET)
     cli = run("import", str(tmp_path / "My Collection.csv"), "--dry-run").stderr
     row = next(line for line in cli.splitlines() if "row 3" in line)
-    assert row in text  # "My Collection.csv, row 3: 'Chugawug Cok' is not a card; did you mean ..."
-    assert "did you mean Chugawug Cook" in text
+    assert row in text  # "My Collection.csv, row 3: no card named 'Chugawug Cok'. Did you mean ..."
+    assert "Did you mean Chugawug Cook" in text
     assert "3 rows; 2 cards would be added, 0 changed, 0 removed; 1 row with problems" in text
     assert run("collection", "-o", "csv").stdout.count("\n") == 1  # a plan writes nothing
 

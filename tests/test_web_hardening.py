@@ -230,7 +230,7 @@ def test_a_chunked_upload_stops_at_the_limit_while_it_streams(
 def test_a_file_named_in_any_script_is_read(pages: Pages, name: str) -> None:
     planned = upload(pages, "/import/plan", name, SHEET)
     assert planned.status_code == 200, error_of(planned.text)
-    assert f"{name}, row 3: 'Chugawug Cok' is not a card" in text_of(planned.text)
+    assert f"{name}, row 3: no card named 'Chugawug Cok'" in text_of(planned.text)
 
 
 def test_a_decomposed_name_is_kept_composed(pages: Pages) -> None:

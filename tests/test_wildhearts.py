@@ -84,4 +84,24 @@ def test_a_code_two_games_print_is_asked_about_never_picked(tmp_path: Path) -> N
     assert "Robgoblin Scrapper (1 C 41) non-foil: 0 -> 2" in added.stdout
     assert "Judge: High Winds (wh:1 C 41) non-foil: 0 -> 1" in added.stdout
     missing = run("show", "wh:1 C 99")
-    assert (missing.exit_code, missing.stderr) == (2, "cardbase: no card has the code 1 C 99\n")
+    assert (missing.exit_code, missing.stderr) == (
+        2,
+        "cardbase: no Wildhearts TCG card has the code 1 C 99\n",
+    )
+
+
+def test_a_prefixed_code_of_a_game_not_loaded_says_how_to_load_it(tmp_path: Path) -> None:
+    """1 C 41 is a Free Realms card too: the refusal is about Wildhearts' cards, which this
+    database does not have, not about the code; and the command it names loads them."""
+    run = Run(new_database(tmp_path / "free-realms-only.db"))
+    said = (
+        "cardbase: no Wildhearts TCG card has the code 1 C 41: Wildhearts TCG's catalogue is "
+        "not loaded. Load it with 'cardbase catalog import wildhearts'"
+    )
+    missing = run("show", "wh:1 C 41")
+    assert (missing.exit_code, missing.stderr) == (2, said + "\n")
+    assert run("add", "wh:1 C 41").stderr == said + ". Nothing was changed.\n"
+    assert run("show", "1 C 41").exit_code == 0  # the code is Free Realms' all along
+    assert run("catalog", "import", "wildhearts").exit_code == 0
+    shown = json.loads(run("show", "wh:1 C 41", "-o", "json").stdout)
+    assert (shown["name"], shown["game"]) == ("Judge: High Winds", "wildhearts")

@@ -22,7 +22,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardbase.catalog.cards import Card, cards_by_id, name_key
 from cardbase.catalog.entries import Entry
-from cardbase.codes import CollectorCode, game_code, in_some_game, looks_like_code, parse_code
+from cardbase.codes import (
+    CollectorCode,
+    game_code,
+    in_some_game,
+    looks_like_code,
+    no_card_with_code,
+    parse_code,
+)
 from cardbase.db import tables
 from cardbase.db.engine import Connection
 from cardbase.errors import (
@@ -32,6 +39,7 @@ from cardbase.errors import (
     NotFoundError,
     Remedy,
     first_few,
+    no_card_named,
 )
 from cardbase.games import GAMES, game_of_prefix, game_prefix
 
@@ -262,7 +270,7 @@ class NameResolver:
             raise AmbiguousError(
                 f"'{printings[0].name}' is printed as {codes}", "Name one by its code"
             )
-        raise NotFoundError(f"No card named '{shown}'", did_you_mean(self.suggestions(shown)))
+        raise no_card_named(shown, self.suggestions(shown))
 
     def by_code(self, code: CollectorCode) -> Printing:
         """The printing with `code`: series, rarity letter and number (in the real numbering
@@ -270,7 +278,8 @@ class NameResolver:
         cards that series and number do have."""
         printings = _in_game(self.numbered(code.series, code.number), self.game, self.only)
         if not printings:
-            raise NotFoundError(f"no card has the code {code}")
+            only = self.game if self.only else None
+            raise no_card_with_code(code, only, only is None or self._has_cards(only))
         exact = [p for p in printings if p.rarity == code.rarity]
         if not exact:
             raise wrong_letter(code, printings)
@@ -281,6 +290,13 @@ class NameResolver:
             raise AmbiguousError(f"{code} is a card in several games: {cards}",
                                  several_games_remedy(code, [p.game for p in exact]))  # fmt: skip
         return exact[0]
+
+    def _has_cards(self, game: str) -> bool:
+        """Whether any of `game`'s cards are in the catalogue (a game's may not be loaded)."""
+        if self.catalogue is not None:
+            return any(p.game == game for p in self.catalogue.printings)
+        sql = f"SELECT 1 FROM {tables.CARD_TABLE} WHERE game = ? LIMIT 1"
+        return self.conn.execute(sql, (game,)).fetchone() is not None
 
     def read_code(self, text: str) -> CollectorCode:
         """A code as typed, read and checked against its game's pattern (`game_code`): the

@@ -84,8 +84,9 @@ QueryWords = Annotated[
     list[str] | None,
     typer.Argument(
         metavar="[QUERY]...",
-        help="Words and field terms, e.g. chug* s:nature cost<=2 -is:owned (see the README). "
-        "A word starting with - excludes; options take their value as the next word (-o json).",
+        help="Words and field terms, e.g. chug* s:nature cost<=2 -is:owned (see "
+        "docs/query-language.md). A word starting with - excludes; options take their value as "
+        "the next word (-o json).",
     ),
 ]
 Sort = Annotated[

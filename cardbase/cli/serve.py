@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from cardbase.cli.root import STATE, app, command
+from cardbase.cli.root import STATE, _tell_notices, app, command
 from cardbase.errors import CardbaseError
 
 MAX_WORKERS = 64  # processes: past this, a typo rather than a machine's cores
@@ -61,9 +61,14 @@ def serve(
             f"cardbase serve needs the web extra ({', '.join(missing)} not installed): "
             f"{INSTALL_HINT}"
         )
+    from cardbase.library import Library
     from cardbase.web.server import run
     from cardbase.web.site import Site
 
+    # opened here, not first in `run`: a new default database's notice is said now, before
+    # the "serving" line, not when Ctrl-C ends the command
+    Library(STATE.db_path, STATE.collector).connect().close()
+    _tell_notices()
     site = Site(STATE.db_path, STATE.collector, STATE.defaults, STATE.config.get("format"),
                 game=STATE.game)  # fmt: skip
     site.organiser_pin = None if pin is None else _pin(pin)

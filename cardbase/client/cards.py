@@ -1,8 +1,8 @@
 """The client's records as printed cards: which records are cards, and what each says.
 
 A record is a deck card when its type is Creature, Item (a Resource) or Trick and it has a
-set and a number. The data has a few anomalies, each settled here and listed in the README's
-catalogue section:
+set and a number. The data has a few anomalies, each settled here (the list of them that was
+the README's catalogue section is on no docs page since the docs moved to docs/):
 - a rebalanced later version of a card (property 300 names the card it varies) is not a
   printing of its own: the card keeps the facts of the record it varies;
 - three Heroes say set 1 but sit in set 2's block of archetype ids, and their set-1 codes

@@ -20,7 +20,7 @@ from cardbase.collection.changes import Change, Mode, Request, Selector
 from cardbase.collection.plan import Defaults
 from cardbase.db.engine import Database
 from cardbase.db.location import Location
-from cardbase.errors import CardbaseError, Remedy, RowsError, first_few
+from cardbase.errors import CardbaseError, Remedy, RowsError, first_few, no_card_named
 from cardbase.fields import FOIL, NONFOIL
 from cardbase.fileio.reading import STDIN
 from cardbase.progress import EVERY, Progress, quiet
@@ -118,10 +118,15 @@ class ImportReport(NamedTuple):
         return "; ".join(parts)
 
 
-SKIP_BAD = Remedy(
-    "fix them, or add --skip-bad to import the rest",
-    "fix them in the sheet and upload it again, or tick 'skip the rows with problems'",
-)
+def skip_bad_remedy(problems: int) -> Remedy:
+    """The way past rows that could not be imported: fix it (one row) or them, or skip."""
+    one = problems == 1
+    return Remedy(
+        f"fix {'it' if one else 'them'}, or add --skip-bad to import the rest",
+        f"fix {'the row' if one else 'them'} in the sheet and upload it again, or tick "
+        "'skip the rows with problems'",
+    )
+
 
 # What a resolved row asks for: card id, finish, copies, which copies, and the note.
 Held = tuple[int, str, int, Selector | None, str | None]
@@ -211,8 +216,7 @@ def _resolve(resolver: NameResolver, row: SheetRow) -> Printing:
         raise CardbaseError(
             f"'{shorten(row.name)}' is printed as {codes}; add a code column to choose"
         )
-    hint = f"; did you mean {', '.join(match.suggestions)}?" if match.suggestions else ""
-    raise CardbaseError(f"'{shorten(row.name)}' is not a card{hint}")
+    raise no_card_named(row.name, match.suggestions)
 
 
 def _by_code(resolver: NameResolver, row: SheetRow) -> Printing:
@@ -299,7 +303,7 @@ def import_collection(
             shown = first_few(problems, MAX_PROBLEMS_SHOWN)
             raise RowsError(
                 f"{source}: {plural(len(problems), 'row')} could not be imported, so nothing was",
-                shown, SKIP_BAD,
+                shown, skip_bad_remedy(len(problems)),
             )  # fmt: skip
         cards = card_refs_by_id(conn, (held[0] for held in wanted))
     requests = _requests(cards, wanted, mode, defaults)
