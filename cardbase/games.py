@@ -104,6 +104,12 @@ GAMES: dict[str, Game] = {
 }
 
 
+def game_title(key: str) -> str:
+    """How messages and pages name a game: its title (Wildhearts TCG), its key for one this
+    cardbase lacks."""
+    return GAMES[key].title if key in GAMES else key
+
+
 def set_name(game: str, series: int) -> str | None:
     """The name of `game`'s set numbered `series`, where the game's data names it."""
     known = GAMES.get(game)

@@ -65,7 +65,7 @@ def test_serve_says_it_before_its_serving_line(home: Path, monkeypatch: pytest.M
 
     import cardbase.web.server
 
-    def serving(site: object, host: str, port: int, open_browser: bool = False) -> None:
+    def serving(site: object, host: str, port: int, *more: object) -> None:  # as server.run
         sys.stdout.write("cardbase: serving ...\n")
 
     monkeypatch.setattr(cardbase.web.server, "run", serving)

@@ -24,6 +24,9 @@ FINISH_WORDS: dict[str, str] = {
     "(nonfoil)": NONFOIL, "(non-foil)": NONFOIL,
 }  # fmt: skip
 
+# A line of a list of entries (a deck list, `add -`) that starts so is a comment; a comment
+# after an entry is not one (a card's name may hold "#").
+COMMENTS = ("#", "//")
 _TIMES = "[x\u00d7]"  # 3x, or the multiplication sign some sheets use
 # "3x Cook", '3x"1 C 14"', "3x1 C 14", "3 x Cook"; not "1 Xylophone Yeti" (one Xylophone Yeti).
 _COUNT_FIRST = re.compile(rf"(\d+)\s*{_TIMES}(?=[\s\"\d])\s*(.+)", re.IGNORECASE | re.DOTALL)

@@ -291,7 +291,8 @@ def checked_rows(parsed: CatalogueFile, source: str, skip_bad: bool) -> list[Row
         raise CatalogueError(
             f"{source}: {plural(len(parsed.problems), 'bad row')}, so nothing was imported",
             shown,
-            "fix them, or add --skip-bad to import the good rows",
+            f"fix {'it' if len(parsed.problems) == 1 else 'them'}, or add --skip-bad to import "
+            "the good rows",
         )
     if not parsed.rows:
         raise CatalogueError(f"{source}: no cards in the file")

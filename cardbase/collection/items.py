@@ -12,7 +12,7 @@ from __future__ import annotations
 import shlex
 from typing import IO, Any
 
-from cardbase.catalog.entries import FINISH_WORDS, parse_entry
+from cardbase.catalog.entries import COMMENTS, FINISH_WORDS, parse_entry
 from cardbase.catalog.names import resolve_entries
 from cardbase.collection.attributes import CONDITION_SYNONYMS, parse_language, parse_note
 from cardbase.collection.changes import ANY, Change, Mode, Request, Selector
@@ -25,7 +25,6 @@ from cardbase.limits import MAX_ITEM_LINE, MAX_PASTED
 from cardbase.text import plural
 
 STDIN = "-"
-COMMENTS = ("#", "//")
 
 
 def read_pasted(stream: IO[Any]) -> str:

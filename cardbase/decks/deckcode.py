@@ -27,6 +27,7 @@ from typing import NamedTuple
 from cardbase.codes import CollectorCode
 from cardbase.errors import CardbaseError, shorten
 from cardbase.fields import RARITY_LETTERS
+from cardbase.text import a
 
 PREFIX = "CB1"
 CODE_GAMES = ("free-realms", "wildhearts", "cardbase-sample")
@@ -181,7 +182,9 @@ def _named(table: tuple[str, ...], reader: _Reader, what: str) -> str:
             raise CardbaseError(DAMAGED)
         return key
     if index >= len(table):
-        raise CardbaseError(f"the deck code names a {what} this cardbase does not know: upgrade it")
+        raise CardbaseError(
+            f"the deck code names {a(what)} this cardbase does not know: upgrade it"
+        )
     return table[index]
 
 

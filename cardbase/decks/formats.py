@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from cardbase.catalog.cards import Card
 from cardbase.decks.lists import MAIN, DeckLine
-from cardbase.games import GAMES
+from cardbase.games import GAMES, game_title
 from cardbase.text import a, plural
 
 
@@ -151,8 +151,9 @@ def check(
             problems.append(
                 Problem(
                     "wrong-game",
-                    f"{fmt.title} uses {fmt.game} cards",
-                    f"line {item.line.line} '{item.card.name}' is {a(item.card.game)} card",
+                    f"{fmt.title} uses {game_title(fmt.game)} cards",
+                    f"line {item.line.line} '{item.card.name}' is {a(game_title(item.card.game))} "
+                    "card",
                     (item.line.line,),
                     (item.card.name,),
                 )

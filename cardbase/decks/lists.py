@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from cardbase.catalog.entries import EntryError, parse_entry
+from cardbase.catalog.entries import COMMENTS, EntryError, parse_entry
 
 MAIN = "main"
 # Section headers people write, folded to lower case, and the section each means.
@@ -106,7 +106,7 @@ def parse_deck_text(text: str, source: str) -> DeckList:
         if header:  # "Side:", "// Sideboard", or the word alone, as a sheet's row may hold it
             section = header
             continue
-        if line.startswith(("#", "//")):
+        if line.startswith(COMMENTS):
             continue
         if line.endswith(":"):
             problems.append(

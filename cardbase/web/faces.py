@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 from cardbase.catalog.cards import Card
 from cardbase.codes import format_code
 from cardbase.fieldtypes import GEM_COLOURS, GEM_HEX, HERO_COLOUR, SPHERE_COLOURS
-from cardbase.games import DEFAULT_GAME, GAMES, game_of_prefix, game_prefix
+from cardbase.games import DEFAULT_GAME, game_of_prefix, game_prefix
 
 # A power-up's gems in game text: [Y], [RR], [GB].
 GEM_COST = re.compile(r"\[([RGBY]{1,4})\]")
@@ -98,11 +98,6 @@ def web_game(chosen: str | None) -> str:
     link cannot ask which, so the card page says its game and the other games' card of
     the same code instead."""
     return (game_of_prefix(chosen) if chosen else None) or DEFAULT_GAME  # "wh" is wildhearts
-
-
-def game_title(key: str) -> str:
-    """How pages name a game: its title (Wildhearts TCG), its key for one cardbase lacks."""
-    return GAMES[key].title if key in GAMES else key
 
 
 class Bar(NamedTuple):

@@ -29,6 +29,7 @@ from cardbase.db import interrupt
 from cardbase.db.engine import Connection
 from cardbase.db.location import Location
 from cardbase.fields import FLAGS
+from cardbase.games import game_title
 from cardbase.text import plural
 from cardbase.web.counts import CountCache
 from cardbase.web.superseded import TabWork
@@ -147,7 +148,7 @@ def _environment() -> Environment:
     env.globals["card_url"] = faces.card_url_here
     env.globals["code_here"] = faces.code_here  # {{ code_here(card) }}: wh:1 C 41, or 1 C 41
     env.globals["url"] = url
-    env.filters["game_title"] = faces.game_title  # {{ card.game|game_title }}: its game's title
+    env.filters["game_title"] = game_title  # {{ card.game|game_title }}: its game's title
     env.globals["flags"] = FLAGS  # is:hero ... as the plain flag options, from the registry
     return env
 

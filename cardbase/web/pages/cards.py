@@ -12,8 +12,9 @@ from cardbase.collection.attributes import CONDITION_NAMES
 from cardbase.collection.changes import Selector
 from cardbase.errors import CardbaseError
 from cardbase.fields import FOIL, NONFOIL
+from cardbase.games import game_title
 from cardbase.query import search as lib
-from cardbase.web.faces import card_url, game_title, web_game
+from cardbase.web.faces import card_url, web_game
 from cardbase.web.site import redirect, render, site_of, wants_json
 
 router = APIRouter()
