@@ -6,7 +6,7 @@ chugawug` from two source trees, alternating which goes first, medians of wall a
 
 Both trees run with bytecode (as an installed package has it, in a cache folder of their
 own) from a neutral folder, so `python -m` does not import the current directory's
-cardbase; the database is one made beforehand ($CARDBASE_DB, or a new one in /tmp).
+cardbase; the databases are made beforehand, one a tree in /tmp ($CARDBASE_DB: one for both).
 """
 
 from __future__ import annotations
@@ -29,16 +29,18 @@ def main() -> None:
     trees = {"before": args.before.resolve(), "after": args.after.resolve()}
     work = Path(tempfile.mkdtemp(prefix="cardbase-startup-"))
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env.setdefault("CARDBASE_DB", str(work / "bench.db"))
     env.update(CARDBASE_CONFIG=os.devnull, PYTHONPYCACHEPREFIX=str(work / "pycache"))
+    # A database each (unless $CARDBASE_DB names one): across a schema change the older
+    # tree refuses a database the newer one has upgraded.
+    dbs = {name: os.environ.get("CARDBASE_DB") or str(work / f"{name}.db") for name in trees}
     wall: dict[str, list[float]] = {name: [] for name in trees}
     cpu: dict[str, list[float]] = {name: [] for name in trees}
     for name in trees:  # the database, the bytecode and the games' cache made first
-        _run(trees[name], env, work)
+        _run(trees[name], {**env, "CARDBASE_DB": dbs[name]}, work)
     for turn in range(args.runs):
         order = list(trees) if turn % 2 == 0 else list(trees)[::-1]
         for name in order:
-            took, used = _run(trees[name], env, work)
+            took, used = _run(trees[name], {**env, "CARDBASE_DB": dbs[name]}, work)
             wall[name].append(took)
             cpu[name].append(used)
     for name in trees:

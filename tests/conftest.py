@@ -106,6 +106,17 @@ def checksum() -> Callable[[Path], str]:
     return database_checksum
 
 
+@pytest.fixture
+def two_games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Run:
+    """A database of the sample with Wildhearts' cards too, whose codes repeat Free Realms'
+    (1 C 41), and no game chosen by the config or $CARDBASE_GAME."""
+    monkeypatch.setenv("CARDBASE_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.delenv("CARDBASE_GAME", raising=False)
+    run = Run(new_database(tmp_path / "two.db"))
+    helpers.ok(run, "catalog", "import", str(ROOT / "wildhearts-cards.csv"))
+    return run
+
+
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
     """A PostgreSQL server for the tests: $CARDBASE_TEST_POSTGRES, else a throwaway cluster

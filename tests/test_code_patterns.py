@@ -29,15 +29,6 @@ def narrow(monkeypatch: pytest.MonkeyPatch) -> None:
         code={**FREE_REALMS.code, "series": [1, 5], "number": [1, 999]}))  # fmt: skip
 
 
-@pytest.fixture
-def two_games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Run:
-    monkeypatch.setenv("CARDBASE_CONFIG", str(tmp_path / "config.toml"))
-    monkeypatch.delenv("CARDBASE_GAME", raising=False)
-    run = Run(new_database(tmp_path / "two.db"))
-    ok(run, "catalog", "import", str(ROOT / "wildhearts-cards.csv"))
-    return run
-
-
 @pytest.mark.usefixtures("narrow")
 def test_a_code_past_its_games_bounds_is_one_line_naming_it_and_the_range() -> None:
     with pytest.raises(

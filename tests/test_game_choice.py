@@ -20,15 +20,6 @@ SHARED = "1 C 41"
 FREE_REALMS, WILDHEARTS = "Robgoblin Scrapper", "Judge: High Winds"
 
 
-@pytest.fixture
-def two_games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Run:
-    monkeypatch.setenv("CARDBASE_CONFIG", str(tmp_path / "config.toml"))
-    monkeypatch.delenv("CARDBASE_GAME", raising=False)
-    run = Run(new_database(tmp_path / "two.db"))
-    ok(run, "catalog", "import", str(ROOT / "wildhearts-cards.csv"))
-    return run
-
-
 def test_a_shared_code_is_refused_naming_both_games(two_games: Run) -> None:
     line = assert_one_line(two_games("add", SHARED))
     assert FREE_REALMS in line and WILDHEARTS in line and "wh:1 C 41" in line
