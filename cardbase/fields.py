@@ -31,6 +31,14 @@ from cardbase.games import DEFAULT_GAME, GAMES, all_rarities, declared_field, va
 RARITY_NAMES: dict[str, str] = all_rarities()
 RARITY_LETTERS = "".join(RARITY_NAMES)  # catalogue order: CURESP
 RANKED_RARITIES = GAMES[DEFAULT_GAME].ranked  # C < U < R < E; promos and starters stand outside
+# The games whose order ranks a letter otherwise than the default game's (their file's
+# [rarity_order]), so `r>=u` compares each game's cards by its own order; Wildhearts' C < U
+# < R ranks as Free Realms does, and is not among them.
+RANKED_OTHERWISE: dict[str, str] = {
+    key: game.ranked
+    for key, game in GAMES.items()
+    if any(RANKED_RARITIES.find(letter) != at for at, letter in enumerate(game.ranked))
+}
 
 
 def letter_rank(column: str, letters: str) -> str:

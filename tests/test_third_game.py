@@ -304,3 +304,37 @@ def test_each_games_cards_show_what_their_types_carry(tmp_path: Path) -> None:
     assert "Judge: High Winds" in judge and "Sphere" not in judge
     assert "Game   Wildhearts TCG" in judge
     assert "Chugawug Cook" in said[6]["out"] and "2 coins" in said[6]["out"]
+
+
+@pytest.mark.slow  # a child process that imports every command
+def test_a_games_own_rarity_order_is_what_its_rarity_terms_compare(tmp_path: Path) -> None:
+    """Pixie Duel ranked C < R < U (its [rarity_order]): r>=r is its rares and uncommons,
+    r<r its commons, while Free Realms' r>=r stays R and E (C < U < R < E)."""
+    games = tmp_path / "games"
+    games.mkdir()
+    source = (GAMES / "pixie-duel.toml").read_text(encoding="utf-8")
+    assert 'ranked = "CUR"' in source
+    (games / "pixie-duel.toml").write_text(
+        source.replace('ranked = "CUR"', 'ranked = "CRU"').replace(
+            'catalogue = "../pixie-duel-cards.csv"', f'catalogue = "{CATALOGUE.as_posix()}"'
+        ),
+        encoding="utf-8",
+    )
+    db = new_database(tmp_path / "order.db", MINI_CATALOGUE)
+    env = {**subprocess_env(), "CARDBASE_GAMES": str(games), "CARDBASE_CONFIG": os.devnull,
+           "XDG_CACHE_HOME": str(tmp_path / "cache")}  # fmt: skip
+    commands = [
+        ["catalog", "import", str(CATALOGUE)],
+        ["search", "game:pixie-duel", "r>=r", "-o", "json"],
+        ["search", "game:pixie-duel", "r<r", "-o", "json"],
+        ["search", "game:free-realms", "r>=r", "-o", "json"],
+    ]
+    done = subprocess.run(
+        [sys.executable, "-c", DRIVER, str(db), json.dumps(commands)],
+        env=env, capture_output=True, text=True, timeout=120, cwd=tmp_path, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    said = json.loads(done.stdout)
+    assert [step["code"] for step in said] == [0, 0, 0, 0], said
+    rarities = [sorted({card["rarity"] for card in json.loads(step["out"])}) for step in said[1:]]
+    assert rarities == [["R", "U"], ["C"], ["E", "R"]]

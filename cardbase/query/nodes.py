@@ -176,9 +176,23 @@ class RarityCompare(NamedTuple):
     def clause(self, engine: Engine) -> Clause:
         if self.op in ("=", "!="):
             return f"c.rarity {self.op} ?", [self.letter]
-        rank = fields.RANKED_RARITIES.index(self.letter) + 1
-        ranked = fields.letter_rank("c.rarity", fields.RANKED_RARITIES)
-        return f"{ranked} > 0 AND {ranked} {self.op} ?", [rank]
+        sql, params = self.by_order(fields.RANKED_RARITIES)
+        others = fields.RANKED_OTHERWISE
+        if not others:
+            return sql, params
+        parts = [f"(c.game NOT IN ({', '.join('?' * len(others))}) AND {sql})"]
+        params = [*others, *params]
+        for game, ranked in others.items():
+            if self.letter in ranked:
+                own, own_params = self.by_order(ranked)
+                parts.append(f"(c.game = ? AND {own})")
+                params += [game, *own_params]
+        return f"({' OR '.join(parts)})", params
+
+    def by_order(self, ranked: str) -> Clause:
+        """The comparison in one game's order of its letters (lowest first)."""
+        rank_sql = fields.letter_rank("c.rarity", ranked)
+        return f"{rank_sql} > 0 AND {rank_sql} {self.op} ?", [ranked.index(self.letter) + 1]
 
     def describe(self) -> str:
         op = ":" if self.op == "=" else self.op
