@@ -288,22 +288,29 @@ def test_each_games_cards_show_what_their_types_carry(tmp_path: Path) -> None:
         ["catalog", "import", "wildhearts"],
         ["search", "chugawug"],
         ["search", "game:pixie-duel", "is:shiny"],
+        ["search", "game:wildhearts", "t:ally"],
         ["show", "7 R 7"],
         ["show", "wh:1 C 41"],
         ["show", "1 C 14"],
     )
-    assert [step["code"] for step in said] == [0] * 7, said[-1]
-    fr_table, pixie_table = said[2]["out"], said[3]["out"]
+    assert [step["code"] for step in said] == [0] * 8, said[-1]
+    fr_table, pixie_table, wh_table = said[2]["out"], said[3]["out"], said[4]["out"]
     assert "Chugawug Cook" in fr_table and "Pixie Dust" not in fr_table
-    assert "Pixie Dust" in pixie_table.splitlines()[0]
-    assert "Wing Kind" in pixie_table.splitlines()[0]
-    pixie = dict(line.split(maxsplit=1) for line in said[4]["out"].splitlines() if " " in line)
+    assert fr_table.split()[:10] == ["Code", "Rarity", "Name", "Type", "Sphere", "Cost",
+                                     "Atk/Def", "Gems", "Owned", "Foil"]  # fmt: skip
+    # a table of one game's cards in its words, without columns of fields it has not
+    assert pixie_table.split()[:12] == ["Code", "Rarity", "Name", "Type", "Court", "Cost",
+                                        "Glamour/Grace", "Pixie", "Dust", "Wing", "Kind",
+                                        "Shiny"]  # fmt: skip
+    assert wh_table.split()[:9] == ["Code", "Rarity", "Name", "Type", "Cost", "Attack/Defense",
+                                    "Gems", "Owned", "Foil"]  # fmt: skip
+    pixie = dict(line.split(maxsplit=1) for line in said[5]["out"].splitlines() if " " in line)
     assert pixie["Cost"].strip() == "4" and "Gems" not in pixie
-    assert "Game        Pixie Duel" in said[4]["out"]
-    judge = said[5]["out"]
+    assert "Game        Pixie Duel" in said[5]["out"]
+    judge = said[6]["out"]
     assert "Judge: High Winds" in judge and "Sphere" not in judge
     assert "Game   Wildhearts TCG" in judge
-    assert "Chugawug Cook" in said[6]["out"] and "2 coins" in said[6]["out"]
+    assert "Chugawug Cook" in said[7]["out"] and "2 coins" in said[7]["out"]
 
 
 @pytest.mark.slow  # a child process that imports every command

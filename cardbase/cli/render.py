@@ -25,6 +25,8 @@ from cardbase.fields import (
     name_column,
 )
 from cardbase.fieldtypes import Flag
+from cardbase.gamefile import GAME_FIELDS
+from cardbase.games import DEFAULT_GAME, GAMES, Game
 from cardbase.text import UNSEEN_IN_JSON, pattern, shown, visible
 
 if TYPE_CHECKING:
@@ -197,12 +199,12 @@ def print_cards(
         print_csv(CARD_CSV_HEADERS, (card_csv_row(card) for card in cards))
     elif in_decks:
         print_table(*_shown_columns(
-            (*CARD_HEADERS, "In decks", "Free"),
+            cards, ("In decks", "Free"),
             [(*card_cells(card), _count(in_decks.get(card.id, 0)),
               str(max(0, card.owned - in_decks.get(card.id, 0)))) for card in cards],
         ))  # fmt: skip
     else:
-        print_table(*_shown_columns(CARD_HEADERS, [card_cells(card) for card in cards]))
+        print_table(*_shown_columns(cards, (), [card_cells(card) for card in cards]))
 
 
 # Columns of the fields a game file gives its cards of its own (`CardField.value`): shown
@@ -212,13 +214,42 @@ _OWN_COLUMNS = tuple(at for at, field in enumerate(TABLE_FIELDS) if field.value)
 
 
 def _shown_columns(
-    headers: Sequence[str], rows: list[Sequence[str]]
+    cards: Sequence[Card], more: Sequence[str], rows: list[Sequence[str]]
 ) -> tuple[Sequence[str], list[Sequence[str]]]:
-    empty = [at for at in _OWN_COLUMNS if not any(row[at] for row in rows)]
-    if not empty:
-        return headers, rows
+    """The table's headers and rows: a table of one game's cards in that game's words
+    (`_game_headers`), without the columns of fields it has not, nor of own fields no card
+    in the table has a value of."""
+    games = {card.game for card in cards}
+    headers = [*_game_headers(GAMES.get(games.pop()) if len(games) == 1 else None), *more]
+    empty = {at for at in _OWN_COLUMNS if not any(row[at] for row in rows)}
+    empty.update(at for at, header in enumerate(headers) if header is None)
     kept = [at for at in range(len(headers)) if at not in empty]
-    return [headers[at] for at in kept], [[row[at] for at in kept] for row in rows]
+    shown = [str(headers[at]) for at in kept]
+    if not empty:
+        return shown, rows
+    cut: list[Sequence[str]] = [[row[at] for at in kept] for row in rows]
+    return shown, cut
+
+
+def _game_headers(game: Game | None) -> list[str | None]:
+    """The card table's headers as `game` names its fields (Pixie Duel's Court and
+    Glamour/Grace), None for a field of the card table it does not give its cards (a
+    Wildhearts table has no Sphere column); the registry's headers for the default game, or
+    a table of several games."""
+    if game is None or game.key == DEFAULT_GAME:
+        return list(CARD_HEADERS)
+    headers: list[str | None] = []
+    for field, header in zip(TABLE_FIELDS, CARD_HEADERS, strict=True):
+        own = game.fields.get(field.name)
+        if field.name not in GAME_FIELDS or field.value:
+            headers.append(header)
+        elif own is None:
+            headers.append(None)
+        elif field.name == "attack" and not own.get("column") and "defense" in game.fields:
+            headers.append(f"{own['header']}/{game.fields['defense']['header']}")
+        else:
+            headers.append(own.get("column") or own["header"])
+    return headers
 
 
 COPY_HEADERS = (
