@@ -74,7 +74,7 @@ def import_(
     if report.ignored_columns:
         render.echo(
             f"{file}: ignored column(s) {', '.join(report.ignored_columns)}: not catalogue "
-            "columns (see docs/games.md)",
+            "columns (see docs/catalogue.md)",
             err=True,
         )
     render.echo(
