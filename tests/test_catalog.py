@@ -169,7 +169,8 @@ def test_columns_that_are_no_catalogue_column_are_named(db_path: Path, tmp_path:
     result = Run(db_path)("catalog", "import", str(source))
     assert result.exit_code == 0, result.output
     assert (
-        "ignored column(s) Price, Notes: not catalogue columns (see docs/catalogue.md)" in result.stderr
+        "ignored column(s) Price, Notes: not catalogue columns (see docs/catalogue.md)"
+        in result.stderr
     )
 
 
