@@ -98,6 +98,34 @@ def _directives(lines: list[str], fence_index: int) -> list[str]:
     return [word for word in found if word]
 
 
+SHELL_FENCES = ("sh", "bash", "shell", "zsh")
+
+
+def unrun_shell_blocks(text: str) -> list[int]:
+    """The lines of the page's shell blocks (```sh, ```bash) that say nothing of why they are
+    not run: every shell block is a ```console block the test runs, or says `not run: WHY`
+    in a comment before it (an install, a server's options, a long benchmark), so none is
+    left out unseen."""
+    lines = text.splitlines()
+    found: list[int] = []
+    inside: str | None = None
+    for index, line in enumerate(lines):
+        opening = _FENCE.match(line)
+        if inside is not None:
+            if line.strip().startswith(inside) and not line.strip().strip(inside[0]):
+                inside = None
+            continue
+        if not opening:
+            continue
+        inside = opening["fence"]
+        said = _directives(lines, index)
+        if opening["info"].lower() in SHELL_FENCES and not any(
+            word.startswith("not run:") and word[len("not run:") :].strip() for word in said
+        ):
+            found.append(index + 1)
+    return found
+
+
 def parse(text: str) -> list[Block]:
     """The page's ```console and ```pycon blocks, in order."""
     lines = text.splitlines()

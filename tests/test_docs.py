@@ -78,6 +78,29 @@ def test_every_page_has_a_test() -> None:
     assert len(set(names)) == len(names)
 
 
+def test_every_shell_block_runs_or_says_why_not() -> None:
+    """A shell block is a ```console block the page test runs, or a ```sh one that says why
+    it is not run (an install, a server left running, an hour of benchmarks)."""
+    unsaid = {page.name: docs_runner.unrun_shell_blocks(page.read_text(encoding="utf-8"))
+              for page in PAGES}  # fmt: skip
+    assert {name: lines for name, lines in unsaid.items() if lines} == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "lines"),
+    [
+        ("```sh\npip install .\n```\n", [1]),
+        ("<!-- not run: an install -->\n```sh\npip install .\n```\n", []),
+        ("<!-- not run: -->\n```bash\npip install .\n```\n", [2]),
+        ("<!-- exit 2 -->\n```sh\ncardbase x\n```\n", [2]),
+        ("```console\n$ cardbase search\n```\n```toml\nkey = 1\n```\n", []),
+        ("````markdown\n```sh\nshown, not a block\n```\n````\n", []),
+    ],
+)
+def test_shell_blocks_that_say_nothing_are_found(text: str, lines: list[int]) -> None:
+    assert docs_runner.unrun_shell_blocks(text) == lines
+
+
 # ---------------------------------------------------------------- the matching
 
 
