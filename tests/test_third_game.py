@@ -292,8 +292,9 @@ def test_each_games_cards_show_what_their_types_carry(tmp_path: Path) -> None:
         ["show", "7 R 7"],
         ["show", "wh:1 C 41"],
         ["show", "1 C 14"],
+        ["search", "t:spell", "-o", "json"],
     )
-    assert [step["code"] for step in said] == [0] * 8, said[-1]
+    assert [step["code"] for step in said[:8]] == [0] * 8, said[-1]
     fr_table, pixie_table, wh_table = said[2]["out"], said[3]["out"], said[4]["out"]
     assert "Chugawug Cook" in fr_table and "Pixie Dust" not in fr_table
     assert fr_table.split()[:10] == ["Code", "Rarity", "Name", "Type", "Sphere", "Cost",
@@ -311,6 +312,9 @@ def test_each_games_cards_show_what_their_types_carry(tmp_path: Path) -> None:
     assert "Judge: High Winds" in judge and "Sphere" not in judge
     assert "Game   Wildhearts TCG" in judge
     assert "Chugawug Cook" in said[7]["out"] and "2 coins" in said[7]["out"]
+    # a type's synonyms in its game's file are query words too: Pixie Duel's spell, its Charm
+    assert said[8]["code"] == 0, said[8]
+    assert {card["type"] for card in json.loads(said[8]["out"])} == {"Charm"}
 
 
 @pytest.mark.slow  # a child process that imports every command

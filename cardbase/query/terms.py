@@ -18,6 +18,7 @@ from cardbase.db import tables
 from cardbase.errors import CardbaseError, CodeError, QueryError, Remedy, Suggestion, shorten
 from cardbase.fields import FIELD_BY_NAME, CardField, Kind
 from cardbase.fieldtypes import GEM_COLOURS, Gems
+from cardbase.games import GAMES
 from cardbase.limits import MAX_QUERY_CHARS, MAX_QUERY_NUMBER
 from cardbase.query import nodes as q
 from cardbase.query.holdings import HOLDING_BUILDERS
@@ -27,7 +28,14 @@ from cardbase.similar import closest
 _NUMBER = re.compile(r"-?[0-9]+")
 ORDER_OPS = (">", "<", ">=", "<=")
 OPERATORS = (">=", "<=", "!=", ">", "<", "=")
-CHOICE_SYNONYMS = {"item": "resource", "items": "resource", "hero": "none", "heroes": "none"}
+# Other words for a choice's values: a type's from the games' files ([types.Resource]
+# synonyms = ["item"], so t:item is t:resource; Pixie Duel's t:spell is t:charm), and
+# sphere:hero for the Heroes, who have no sphere.
+CHOICE_SYNONYMS: dict[str, dict[str, str]] = {
+    "type": {word: name.lower() for game in GAMES.values()
+             for word, name in game.type_synonyms.items()},
+    "sphere": {"hero": fields.NO_SPHERE, "heroes": fields.NO_SPHERE},
+}  # fmt: skip
 
 
 def _unquote(value: str) -> tuple[str, bool]:
@@ -226,9 +234,7 @@ def _empty_rarity_range(
 def build_choice(field: CardField, op: str, value: str, at: Span, errors: Errors) -> q.Node:
     if op not in (":", "=", "!="):
         raise errors.error(f"{field.name} takes ':' or '!=', not '{op}'", at)
-    word = CHOICE_SYNONYMS.get(value.lower(), value.lower())
-    if field.name != "sphere" and word == fields.NO_SPHERE:
-        word = value.lower()
+    word = CHOICE_SYNONYMS.get(field.name, {}).get(value.lower(), value.lower())
     folded = {choice.lower(): choice for choice in field.choices}
     matches = [choice for key, choice in folded.items() if key.startswith(word)]
     chosen = folded.get(word) or (matches[0] if len(matches) == 1 else None)
@@ -317,7 +323,9 @@ def _vocabulary(field: CardField) -> list[str]:
     if field.kind is Kind.RARITY:
         return [word.lower() for pair in fields.RARITY_NAMES.items() for word in pair]
     if field.kind is Kind.CHOICE:
-        return [choice.lower() for choice in field.choices] + list(CHOICE_SYNONYMS)
+        return [choice.lower() for choice in field.choices] + list(
+            CHOICE_SYNONYMS.get(field.name, {})
+        )
     if field.kind is Kind.FLAG:
         return list(fields.FLAGS)
     if field.kind is Kind.GEM:
