@@ -11,6 +11,9 @@ The same holds for what every page's collector chooser shows (`kept`): which col
 the request's is, and everyone's names, read on a connection of their own, which cost a
 search page about 1 ms of its 5 at 100k cards when the search itself took 0.6.
 
+A file put in the database's place (`cardbase restore`) changes no version on the old one,
+which the watcher would go on reading, so the watcher also checks which file the path is.
+
 A PostgreSQL league's database has no such cheap signal, so there every count is taken
 anew.
 """
@@ -25,6 +28,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from cardbase.db.location import Location
+from cardbase.web.connections import file_identity
 
 KEPT = 512  # counts remembered, the least recently used going first
 T = TypeVar("T")
@@ -37,7 +41,7 @@ class CountCache:
         self._counts: OrderedDict[Hashable, Any] = OrderedDict()
         self._lock = threading.Lock()
         self._watcher: sqlite3.Connection | None = None
-        self._version: int | None = None
+        self._version: tuple[int, int, int] | None = None  # the file, and its data_version
 
     def count(self, key: Hashable, compute: Callable[[], int]) -> int:
         return self.kept(("count", key), compute)
@@ -72,14 +76,18 @@ class CountCache:
             self._version = version
         return True
 
-    def _data_version(self) -> int | None:
+    def _data_version(self) -> tuple[int, int, int] | None:
         if self._path is None:
             return None
+        file = file_identity(self._path)
         try:
+            if self._watcher is not None and self._version and self._version[:2] != file:
+                self._watcher.close()  # a new file in the old one's place: watch that
+                self._watcher = None
             if self._watcher is None:
                 uri = f"{self._path.resolve().as_uri()}?mode=ro"
                 self._watcher = sqlite3.connect(uri, uri=True, check_same_thread=False)
-            return int(self._watcher.execute("PRAGMA data_version").fetchone()[0])
+            return *file, int(self._watcher.execute("PRAGMA data_version").fetchone()[0])
         except sqlite3.Error:  # the file is gone or unreadable: count as if uncached
             self._watcher = None
             return None

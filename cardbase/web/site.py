@@ -1,9 +1,10 @@
 """What every page shares: the database and collector the server was started with, the
 collector a request chose, a connection for it, and rendering a template.
 
-The server holds no per-user state beyond a cookie naming the collector: each request opens
-its own connection (for that collector, as `open_db` scopes every read), so a page always
-shows the database as it is now, whatever the command line changed meanwhile.
+The server holds no per-user state beyond a cookie naming the collector: each request reads
+through a connection of that collector (as `open_db` scopes every read), one its thread
+keeps while it still reads the database as it is (`cardbase.web.connections`), so a page
+always shows the database as it is now, whatever the command line changed meanwhile.
 """
 
 from __future__ import annotations
@@ -25,12 +26,12 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from cardbase import notices
 from cardbase.collection.plan import Defaults
-from cardbase.db import interrupt
 from cardbase.db.engine import Connection
 from cardbase.db.location import Location
 from cardbase.fields import FLAGS
 from cardbase.games import game_title
 from cardbase.text import plural
+from cardbase.web.connections import KeptConnections
 from cardbase.web.counts import CountCache
 from cardbase.web.superseded import TabWork
 from cardbase.web.trylog import TryLog
@@ -68,6 +69,7 @@ class Site:
     tries_file: Path | None = None
 
     counts: CountCache = field(init=False, repr=False)
+    kept: KeptConnections = field(init=False, repr=False)  # each thread's, per collector
     tabs: TabWork = field(init=False, repr=False)
     wrong_tries: TryLog = field(init=False, repr=False)  # by client address
 
@@ -80,6 +82,7 @@ class Site:
         weakref.finalize(self, self.counts.close)
         self.wrong_tries = TryLog(self.tries_file)
         self.tabs = TabWork()
+        self.kept = KeptConnections()
 
     def for_workers(self) -> dict[str, Any]:
         """What a worker process makes its own `Site` of (`serve --workers`; it is pickled
@@ -110,9 +113,9 @@ class Site:
         command line uses so that Ctrl-C ends a statement at once: a handler runs Python
         every few thousand SQLite steps, and with it each concurrent request's queries
         waited for the GIL again and again (4 clients on 100k cards: search page p95 231 ms,
-        without it far less). Here Ctrl-C stops the server, which lets requests finish."""
-        with self.library(request).reading() as conn:
-            interrupt.unwatch(conn)
+        without it far less). Here Ctrl-C stops the server, which lets requests finish.
+        The connection is this thread's kept one, when it still reads the database as it is."""
+        with self.kept.reading(self.library(request)) as conn:
             yield conn
 
     @contextmanager
