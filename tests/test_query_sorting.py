@@ -182,6 +182,14 @@ def test_a_walk_reads_the_earlier_pages_rows_too() -> None:
     assert lib.plan(query, 50, offset=900).params[-2:] == [50, 900]
 
 
+@pytest.mark.parametrize(("page", "walks"), [(1, True), (20, True), (100, True), (101, False)])
+def test_the_web_pages_sorted_pages_up_to_the_hundredth_may_walk(page: int, walks: bool) -> None:
+    """The web page reads a page's 50 cards and one more (is there a next page?): page 20
+    read 1,001 cards, one past the old limit, and scanned and sorted 100k cards in 41 ms."""
+    query = parse_query("order:cost")
+    assert (lib.plan(query, 51, offset=(page - 1) * 50).fallback is not None) is walks
+
+
 def test_an_offset_is_never_below_zero() -> None:
     with pytest.raises(CardbaseError, match="offset must be 0 or more"):
         lib.plan(parse_query("dragon"), 50, offset=-1)
