@@ -133,12 +133,16 @@ def site_of(request: Request) -> Site:
 
 
 def _environment() -> Environment:
-    """Autoescaping on for every template: card names, texts and messages are user data."""
+    """Autoescaping on for every template: card names, texts and messages are user data.
+    The templates are the package's own and never change under a running server, so they
+    are not checked for changes at each use (a file's stat per template and include: a
+    fifth of the Deck Builder's 0.7 ms report)."""
     env = Environment(
         loader=PackageLoader("cardbase.web", "templates"),
         autoescape=select_autoescape(default=True, default_for_string=True),
         trim_blocks=True,
         lstrip_blocks=True,
+        auto_reload=False,
     )
     from cardbase.web import faces
 
