@@ -2,6 +2,10 @@
 the Deck Builder's validation update for a 60-card deck with 4 clients at once, timed by
 the server itself (its `Server-Timing` header), with what the clients saw beside it.
 
+The 4-client rows are run again with `serve --workers N` and, beside them, with one client
+per worker: what 4 clients would see where the machine has a core for each of them, which a
+2-core machine shared with its own clients cannot show with 4.
+
 Run through benchmarks/run.py (`--only web`); needs the web extra and httpx.
 """
 
@@ -163,17 +167,17 @@ def _odds(url: str, rounds: int) -> list[float]:
 
 
 def _search_rows(
-    url: str, searches: list[dict[str, str]], rounds: int, detail: str
+    url: str, searches: list[dict[str, str]], rounds: int, detail: str, clients: int = CLIENTS
 ) -> Iterator[Row]:
-    """The search page and its count, `CLIENTS` at once (the first of each search warmed)."""
+    """The search page and its count, `clients` at once (the first of each search warmed)."""
     _searches(url, searches, len(searches))  # warm: the first of each opens pages
-    with ThreadPoolExecutor(CLIENTS) as pool:
+    with ThreadPoolExecutor(clients) as pool:
         done = list(pool.map(lambda n: _searches(url, searches[n:] + searches[:n], rounds),
-                             range(CLIENTS)))  # fmt: skip
+                             range(clients)))  # fmt: skip
     server = [ms for times, _, _, _ in done for ms in times]
     client = [ms for _, times, _, _ in done for ms in times]
     counts = [ms for _, _, times, _ in done for ms in times]
-    detail = f"{CLIENTS} clients, {len(server)} pages, {detail}"
+    detail = f"{clients} clients, {len(server)} pages, {detail}"
     yield Row("search page", "server p95", _p95(server) / 1000,
               f"{detail}; {_slowest(done)}", target="<= 30 ms")  # fmt: skip
     yield Row("search page", "server p50", sorted(server)[len(server) // 2] / 1000, detail)
@@ -184,12 +188,12 @@ def _search_rows(
                   "count is kept until the database changes", target="<= 30 ms")  # fmt: skip
 
 
-def _deck_rows(url: str, rounds: int, detail: str) -> Iterator[Row]:
-    with ThreadPoolExecutor(CLIENTS) as pool:
-        decks = list(pool.map(lambda _: _deck(url, rounds), range(CLIENTS)))
+def _deck_rows(url: str, rounds: int, detail: str, clients: int = CLIENTS) -> Iterator[Row]:
+    with ThreadPoolExecutor(clients) as pool:
+        decks = list(pool.map(lambda _: _deck(url, rounds), range(clients)))
     deck = [ms for times in decks for ms in times]
     yield Row("deck update", "server p95", _p95(deck) / 1000,
-              f"{CLIENTS} clients, {DECK_CARDS}-card deck, {len(deck)} updates{detail}",
+              f"{clients} clients, {DECK_CARDS}-card deck, {len(deck)} updates{detail}",
               target="<= 10 ms")  # fmt: skip
 
 
@@ -217,12 +221,18 @@ def bench_web(ctx: Context, queries: tuple[str, ...]) -> Iterator[Row]:
 
 def _workers_rows(ctx: Context, searches: list[dict[str, str]], rounds: int) -> Iterator[Row]:
     """The 4-client rows again with `serve --workers WORKERS`: one process per core rather
-    than four clients' Python queueing for one process's GIL."""
+    than four clients' Python queueing for one process's GIL; then with one client per
+    worker (as many rounds each, so as many requests per client)."""
     child, url = _server(ctx.database("large"), WORKERS)
     try:
         for row in (*_search_rows(url, searches, rounds, f"{ctx.size} cards"),
                     *_deck_rows(url, rounds, "")):  # fmt: skip
             yield replace(row, benchmark=f"{row.benchmark}, {WORKERS} workers")
+        if WORKERS < CLIENTS:
+            named = f"{WORKERS} workers, a client each"
+            for row in (*_search_rows(url, searches, rounds, f"{ctx.size} cards", WORKERS),
+                        *_deck_rows(url, rounds, "", WORKERS)):  # fmt: skip
+                yield replace(row, benchmark=f"{row.benchmark}, {named}")
     finally:
         child.terminate()
         child.wait(timeout=30)

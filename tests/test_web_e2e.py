@@ -170,8 +170,12 @@ def test_gallery_and_back_keep_the_query_and_the_url(page, shots: Path) -> None:
     expect(page.locator("table.cards tbody tr")).to_have_count(4)
     expect(page.locator("#q")).to_have_value("chug*")
     assert "q=chug" in page.url and "view=" not in page.url, page.url
+    # No copy of a search page is kept in sessionStorage (each one cost search as you type
+    # a serialised page): Back asks the server for the gallery, its address holding it all.
+    assert page.evaluate("sessionStorage.getItem('htmx-history-cache')") is None
     page.go_back()  # the gallery was a page of its own in the history
     expect(tiles).to_have_count(4)
+    expect(page.locator("#q")).to_have_value("chug*")
     tiles.first.click()  # a tile opens its card
     expect(page.locator("h1")).to_contain_text("Chugawug")
 
@@ -225,6 +229,24 @@ def test_build_a_deck_to_legality_save_reload_and_find_it(page, shots: Path) -> 
     page.get_by_role("link", name="Bog Stew").click()
     expect(page.locator("#deck-text")).to_have_value(re.compile(r"3 Pixie Dewdancer"))
     expect(verdict).to_contain_text("✔ valid: 42 cards")
+
+
+def test_a_deck_in_progress_is_there_again_after_a_card_page_and_back(page) -> None:
+    """Search pages keep no copy in htmx's history (their address holds the search); the
+    Deck Builder's unsaved deck does, so Back from a card's page finds it as it was."""
+    from playwright.sync_api import expect
+
+    page.goto("/deck")
+    row = page.locator("tr[data-keys=results]", has_text="Pixie Dewdancer")
+    for _ in range(2):
+        row.get_by_role("button").click()
+        expect(page.locator("#deck-toast")).to_contain_text("Pixie Dewdancer:")
+    expect(page.locator("#verdict")).to_contain_text("2 cards")
+    page.locator("#deck-report").get_by_role("link", name="Pixie Dewdancer").click()
+    expect(page.locator("h1")).to_contain_text("Pixie Dewdancer")
+    page.go_back()
+    expect(page.locator("#deck-text")).to_have_value(re.compile(r"2 Pixie Dewdancer"))
+    expect(page.locator("#verdict")).to_contain_text("2 cards")
 
 
 def test_typing_after_add_still_checks_and_each_add_is_told(page) -> None:
