@@ -61,8 +61,9 @@ document.addEventListener("htmx:configRequest", (event) => {
   }
 });
 // A button that a swap has just put in place is taken in by htmx only when the swap settles
-// (20 ms later); a click before that submits its form plainly, and htmx would send the form
-// without the button's name and value (the deck's "One less" would only check the deck).
+// (at the next turn of the event loop: base.html sets no settle delay); a click before that
+// submits its form plainly, and htmx would send the form without the button's name and
+// value (the deck's "One less" would only check the deck).
 document.addEventListener("htmx:configRequest", (event) => {
   const submitter = event.detail.triggeringEvent && event.detail.triggeringEvent.submitter;
   if (!submitter || !submitter.name || event.detail.parameters[submitter.name] !== undefined) return;
