@@ -4,11 +4,13 @@ collector, a restored file, or a request that failed."""
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from pathlib import Path
 
 import pytest
 
+from cardbase.db import connect as db_connect
 from cardbase.errors import CardbaseError
 from cardbase.library import Library
 from cardbase.web.connections import KeptConnections
@@ -99,6 +101,62 @@ def test_a_connection_whose_request_failed_is_not_kept(cli: Run) -> None:
         1 / 0  # noqa: B018
     with kept.reading(library) as conn:
         assert conn is not failed
+
+
+def test_a_connection_whose_request_was_refused_is_kept(cli: Run) -> None:
+    """A query error while the person types is cardbase's own refusal, not a broken
+    connection: the next search takes the same one."""
+    kept, library = KeptConnections(), Library(cli.db_path)
+    with pytest.raises(CardbaseError), kept.reading(library) as refused:
+        raise CardbaseError("expected a value after 'cost>'")
+    with kept.reading(library) as conn:
+        assert conn is refused
+
+
+@pytest.mark.parametrize("read_only", ["mode=ro", "immutable=1"])
+def test_a_file_opened_read_only_is_opened_anew_for_each_request(
+    cli: Run, monkeypatch: pytest.MonkeyPatch, read_only: str
+) -> None:
+    """An immutable connection sees no later commit at all, and which way the file may be
+    read changes with a writer's -wal: each request opens as the rule says then."""
+    kept, library = KeptConnections(), Library(cli.db_path)
+    assert cli("add", "1 U 15").exit_code == 0
+    monkeypatch.setattr(db_connect, "read_only_query", lambda path: read_only)
+    monkeypatch.setattr("cardbase.web.connections.read_only_query", lambda path: read_only)
+    with kept.reading(library) as first:
+        pass
+    with kept.reading(library) as second:
+        assert second is not first
+    monkeypatch.undo()
+    assert cli("add", "1 U 15").exit_code == 0
+    monkeypatch.setattr(db_connect, "read_only_query", lambda path: read_only)
+    monkeypatch.setattr("cardbase.web.connections.read_only_query", lambda path: read_only)
+    assert owned(kept, library) == 2
+
+
+def test_a_connection_inside_another_is_kept_beside_it(cli: Run) -> None:
+    """A whole page that renders a partial opens a second connection inside the first: both
+    are kept, and the next such page takes both again."""
+    kept, library = KeptConnections(), Library(cli.db_path)
+    with kept.reading(library) as outer, kept.reading(library) as inner:
+        assert inner is not outer
+    with kept.reading(library) as again, kept.reading(library) as again_inner:
+        assert {again, again_inner} == {outer, inner}
+
+
+def test_a_thread_keeps_a_few_connections_the_least_recently_used_closed(cli: Run) -> None:
+    for name in ("Bea", "Cai", "Dov"):
+        assert cli("collectors", "add", name).exit_code == 0
+    kept = KeptConnections(per_thread=3)
+    opened = {}
+    for name in (None, "Bea", "Cai", "Dov"):  # four collectors: the first goes
+        with kept.reading(Library(cli.db_path, name)) as conn:
+            opened[name] = conn
+    with pytest.raises(sqlite3.ProgrammingError, match="closed"):
+        opened[None].execute("SELECT 1")
+    for name in ("Bea", "Cai", "Dov"):
+        with kept.reading(Library(cli.db_path, name)) as conn:
+            assert conn is opened[name]
 
 
 def test_a_connection_left_in_a_transaction_is_not_kept(cli: Run) -> None:

@@ -12,18 +12,27 @@ it is:
   other connections' commits change), or, when something has, the header is still this
   cardbase's and the collector's views are made again (the default collector, or the
   collector itself, may have changed);
-- the request that used it last ended cleanly, outside a transaction: one stopped by a
-  newer search (`cardbase.web.superseded`) or by an error is closed, never kept.
+- the request that used it last ended outside a transaction, and either cleanly or with
+  one of cardbase's own refusals (a query error while the person types): one stopped by a
+  newer search (`cardbase.web.superseded`) or by anything else is closed, never kept.
+
+A file cardbase may not write is opened read-only (`read_only_query`), and as `immutable`
+when no writer's -wal is beside it, which sees no later commit at all: such connections
+are opened anew for every request, as before, so each follows the file as it is then.
 
 SQLite's connections belong to the thread that opened them, so each of the server's
-threads keeps its own, one per collector. A PostgreSQL league's database is opened anew
-for every request, as before.
+threads keeps its own: at most `KEPT_PER_THREAD`, the least recently used closed first
+(anyio's threads, up to 40, end after 10 s idle, and theirs with them), so a league's many
+collectors cannot use up the server's open files. A page that opens a second connection
+inside the first (a whole page around a partial) keeps both. A PostgreSQL league's
+database is opened anew for every request, as before.
 """
 
 from __future__ import annotations
 
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -31,11 +40,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cardbase.db import interrupt
+from cardbase.db.connect import read_only_query
 from cardbase.db.engine import Connection
 from cardbase.db.stamp import is_current, read_header
+from cardbase.errors import CardbaseError
 
 if TYPE_CHECKING:
     from cardbase.library import Library
+
+
+KEPT_PER_THREAD = 3
+Key = tuple[str | None, str | None]  # (collector, game): what scopes a connection
 
 
 @dataclass
@@ -46,43 +61,50 @@ class _Kept:
 
 
 class KeptConnections:
-    def __init__(self) -> None:
+    def __init__(self, per_thread: int = KEPT_PER_THREAD) -> None:
         self._local = threading.local()
+        self._per_thread = per_thread
 
     @contextmanager
     def reading(self, library: Library) -> Iterator[Connection]:
         """A connection of `library`'s collector without the command line's Ctrl-C
         handler (`cardbase.web.site.Site.connect` says why), kept for this thread's next
-        request when the block ends cleanly."""
-        if not isinstance(library.location, Path):
+        request when the block ends cleanly or with a refusal of cardbase's."""
+        location = library.location
+        if not isinstance(location, Path) or read_only_query(location) is not None:
             with library.reading() as conn:
+                interrupt.unwatch(conn)
                 yield conn
             return
         key = (library.collector, library.game)
         kept = self._take(key, library)
         try:
             yield kept.conn
+        except CardbaseError:
+            self._put_back(key, kept)
+            raise
         except BaseException:
             kept.conn.close()
             raise
-        if kept.conn.in_transaction:  # a handler left one open: no other request inherits it
-            kept.conn.close()
-            return
-        self._shelf()[key] = kept
+        self._put_back(key, kept)
 
-    def _shelf(self) -> dict[tuple[str | None, str | None], _Kept]:
-        shelf: dict[tuple[str | None, str | None], _Kept] | None
-        shelf = getattr(self._local, "shelf", None)
+    def _shelf(self) -> OrderedDict[Key, list[_Kept]]:
+        """This thread's idle connections by key, the least recently used first."""
+        shelf: OrderedDict[Key, list[_Kept]] | None = getattr(self._local, "shelf", None)
         if shelf is None:
-            shelf = self._local.shelf = {}
+            shelf = self._local.shelf = OrderedDict()
         return shelf
 
-    def _take(self, key: tuple[str | None, str | None], library: Library) -> _Kept:
+    def _take(self, key: Key, library: Library) -> _Kept:
         """This thread's connection for `key` if it still reads the database as it is
         (taken off the shelf while in use), else a new one."""
         assert isinstance(library.location, Path)
-        kept = self._shelf().pop(key, None)
-        if kept is not None:
+        shelf = self._shelf()
+        idle = shelf.get(key)
+        if idle:
+            kept = idle.pop()
+            if not idle:
+                del shelf[key]  # the shelf holds no empty lists
             if file_identity(library.location) == kept.file and _still_current(kept, library):
                 return kept
             kept.conn.close()
@@ -91,10 +113,26 @@ class KeptConnections:
         interrupt.unwatch(conn)
         return _Kept(conn, file, _data_version(conn))
 
+    def _put_back(self, key: Key, kept: _Kept) -> None:
+        """On the shelf, unless it was left in a transaction (no other request inherits
+        one); past `per_thread`, the least recently used is closed."""
+        if kept.conn.in_transaction:
+            kept.conn.close()
+            return
+        shelf = self._shelf()
+        shelf.setdefault(key, []).append(kept)
+        shelf.move_to_end(key)
+        while sum(len(idle) for idle in shelf.values()) > self._per_thread:
+            oldest_key, oldest = next(iter(shelf.items()))
+            oldest.pop(0).conn.close()
+            if not oldest:
+                del shelf[oldest_key]
+
     def close(self) -> None:
         """This thread's connections closed (the others' close with their threads)."""
-        for kept in self._shelf().values():
-            kept.conn.close()
+        for idle in self._shelf().values():
+            for kept in idle:
+                kept.conn.close()
         self._shelf().clear()
 
 
